@@ -1,0 +1,113 @@
+// swift-tools-version: 6.0
+//
+// Ember: an embedded realtime JSON database that behaves like the Firebase Realtime Database,
+// with an interactive, scriptable shell. See docs/ARCHITECTURE.md for the layering: imports point
+// down the module list only, and each C module is imported by exactly one Swift module.
+
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "Ember",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "ember", targets: ["ember"]),
+        .library(name: "EmberCore", targets: ["EmberCore"]),
+        .library(name: "EmberClient", targets: ["EmberClient"]),
+        .library(name: "EmberServer", targets: ["EmberServer"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+    ],
+    targets: [
+        // MARK: C entry points
+        .systemLibrary(
+            name: "CLua",
+            pkgConfig: "lua5.4",
+            providers: [.apt(["liblua5.4-dev"])]
+        ),
+        .target(
+            name: "CLuaSupport",
+            dependencies: ["CLua"]
+        ),
+        .systemLibrary(
+            name: "CEditLine",
+            pkgConfig: "libedit",
+            providers: [.apt(["libedit-dev"])]
+        ),
+
+        // MARK: Swift modules, bottom-up
+        .target(
+            name: "EmberCore",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
+        .target(name: "EmberSync", dependencies: ["EmberCore"], swiftSettings: swiftSettings),
+        .target(
+            name: "EmberStorage",
+            dependencies: ["EmberCore", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings
+        ),
+        .target(name: "EmberWire", dependencies: ["EmberCore"], swiftSettings: swiftSettings),
+        .target(
+            name: "EmberServer",
+            dependencies: ["EmberCore", "EmberWire", "EmberStorage"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "EmberClient",
+            dependencies: ["EmberCore", "EmberSync", "EmberWire", "EmberStorage"],
+            swiftSettings: swiftSettings
+        ),
+        .target(name: "EmberQL", dependencies: ["EmberCore"], swiftSettings: swiftSettings),
+        .target(
+            name: "EmberLua",
+            dependencies: ["CLua", "CLuaSupport", "EmberCore", "EmberClient", "EmberQL"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "EmberShell",
+            dependencies: [
+                "CEditLine", "EmberCore", "EmberSync", "EmberStorage", "EmberWire", "EmberServer",
+                "EmberClient", "EmberQL", "EmberLua",
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "ember",
+            dependencies: [
+                "EmberShell",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "ember-bench",
+            dependencies: ["EmberCore"],
+            path: "Sources/EmberBench",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "EmberTestSupport",
+            dependencies: ["EmberCore"],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Tests mirror sources
+        .testTarget(
+            name: "EmberCoreTests",
+            dependencies: ["EmberCore", "EmberTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "EmberLuaTests", dependencies: ["EmberLua"], swiftSettings: swiftSettings),
+        .testTarget(name: "EmberShellTests", dependencies: ["EmberShell"], swiftSettings: swiftSettings),
+        .testTarget(name: "EmberStorageTests", dependencies: ["EmberStorage"], swiftSettings: swiftSettings),
+    ],
+    swiftLanguageModes: [.v6]
+)

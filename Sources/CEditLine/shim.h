@@ -1,0 +1,3 @@
+#include <stdio.h>
+#include <histedit.h>
+#include <editline/readline.h>

@@ -1,0 +1,2 @@
+#include <lua.h>
+int ember_lua_support_version(void);

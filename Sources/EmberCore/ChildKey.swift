@@ -1,0 +1,214 @@
+/// The name of a child: one segment of a ``Path``, ordered the way Firebase orders keys.
+///
+/// Keys that parse as a 32-bit signed integer (an optional `-`, then digits, leading zeros
+/// allowed, within −2³¹…2³¹−1) sort first, numerically; when two of them are numerically equal
+/// (`"7"`, `"07"`) the shorter sorts first. All other keys follow in UTF-16 code-unit order, as in
+/// the JavaScript and Java SDKs. Equality is exact: two keys are equal only when their UTF-8 bytes
+/// are (no Unicode normalisation), because the database treats them as different children.
+///
+/// Canonical integer keys (`"0"`, `"42"`, `"-7"`) are stored as the integer itself, so array
+/// indexes and numeric keys cost no string storage and compare with one integer comparison.
+public struct ChildKey: Sendable {
+    @usableFromInline
+    enum Storage: Sendable {
+        /// A key that is the canonical decimal form of a 32-bit integer.
+        case integer(Int32)
+        /// A key that parses as a 32-bit integer but not in canonical form (`"007"`, `"-0"`).
+        case paddedInteger(Int32, String)
+        /// Any other key.
+        case string(String)
+    }
+
+    @usableFromInline
+    let storage: Storage
+
+    /// Creates a key without validating it. Use for keys that came out of a validated tree, or
+    /// for the metadata keys (`.priority`, `.value`, `.sv`, `.info`).
+    /// - Complexity: O(k) in the length of the key (to classify integer keys).
+    public init(unchecked name: String) {
+        if let value = Self.parseInteger(name) {
+            if String(value) == name {
+                storage = .integer(value)
+            } else {
+                storage = .paddedInteger(value, name)
+            }
+        } else {
+            storage = .string(name)
+        }
+    }
+
+    /// Creates the key for an integer, as an array index is stored.
+    public init(_ integer: Int32) {
+        storage = .integer(integer)
+    }
+
+    /// Creates a key from user input, enforcing the key rules.
+    ///
+    /// A key is 1 to 768 bytes of UTF-8 and contains none of `.` `$` `#` `[` `]` `/` nor an
+    /// ASCII control character (0x00–0x1F, 0x7F).
+    /// - Throws: ``DatabaseError`` with code `invalid_key`, saying which rule the key breaks.
+    public init(validating name: String) throws(DatabaseError) {
+        if let problem = Self.problem(with: name) {
+            throw DatabaseError(.invalidKey(key: name, reason: problem))
+        }
+        self.init(unchecked: name)
+    }
+
+    /// The key as a string.
+    public var name: String {
+        switch storage {
+        case .integer(let value): String(value)
+        case .paddedInteger(_, let name), .string(let name): name
+        }
+    }
+
+    /// The key's value as a 32-bit integer, when it parses as one (`"007"` is 7).
+    public var integerValue: Int32? {
+        switch storage {
+        case .integer(let value), .paddedInteger(let value, _): value
+        case .string: nil
+        }
+    }
+
+    /// What is wrong with `name` as a key, or `nil` when it is a valid key.
+    public static func problem(with name: String) -> String? {
+        if name.isEmpty { return "a key must not be empty" }
+        let bytes = name.utf8.count
+        if bytes > Limits.maxKeyBytes {
+            return "a key is at most \(Limits.maxKeyBytes) bytes of UTF-8, this one has \(bytes)"
+        }
+        for scalar in name.unicodeScalars {
+            switch scalar {
+            case ".", "$", "#", "[", "]", "/":
+                return "a key must not contain \"\(scalar)\""
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                return "a key must not contain the control character U+\(hex4(scalar.value))"
+            default:
+                continue
+            }
+        }
+        return nil
+    }
+
+    /// Parses a key the way the SDKs' `tryParseInt` does: `^-?\d{1,}$` with at most 10
+    /// significant digits after leading zeros, within the 32-bit signed range.
+    @usableFromInline
+    static func parseInteger(_ name: String) -> Int32? {
+        var utf8 = name.utf8.makeIterator()
+        guard var byte = utf8.next() else { return nil }
+        let negative = byte == UInt8(ascii: "-")
+        if negative {
+            guard let next = utf8.next() else { return nil }
+            byte = next
+        }
+        var value: Int64 = 0
+        var significant = 0
+        while true {
+            guard byte >= 0x30 && byte <= 0x39 else { return nil }
+            let digit = Int64(byte - 0x30)
+            if significant > 0 || digit != 0 {
+                significant += 1
+                if significant > 10 { return nil }
+                value = value * 10 + digit
+            }
+            guard let next = utf8.next() else { break }
+            byte = next
+        }
+        if negative { value = -value }
+        guard value >= Int64(Int32.min) && value <= Int64(Int32.max) else { return nil }
+        return Int32(value)
+    }
+
+    private static func hex4(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+}
+
+extension ChildKey {
+    /// `.priority`: the metadata key that holds a node's priority.
+    public static let priority = ChildKey(unchecked: ".priority")
+    /// `.value`: the metadata key that holds a leaf's value in export form.
+    public static let value = ChildKey(unchecked: ".value")
+    /// `.info`: the root of the client-local metadata tree (`.info/connected`, ...).
+    public static let info = ChildKey(unchecked: ".info")
+    /// `.sv`: the key of a server-value placeholder.
+    public static let serverValue = ChildKey(unchecked: ".sv")
+
+    /// Whether the key is one of the metadata keys that start with `.`.
+    public var isMetadata: Bool {
+        if case .string(let name) = storage { return name.utf8.first == UInt8(ascii: ".") }
+        return false
+    }
+}
+
+extension ChildKey: Comparable {
+    /// Firebase key order: integer keys first, numerically (shorter first on a tie), then the
+    /// other keys in UTF-16 code-unit order.
+    /// - Complexity: O(1) for two canonical integer keys; O(k) otherwise.
+    @inlinable
+    public static func < (lhs: ChildKey, rhs: ChildKey) -> Bool {
+        compare(lhs, rhs) < 0
+    }
+
+    /// Three-way comparison in Firebase key order: negative, zero or positive.
+    @inlinable
+    public static func compare(_ lhs: ChildKey, _ rhs: ChildKey) -> Int {
+        switch (lhs.storage, rhs.storage) {
+        case (.integer(let a), .integer(let b)):
+            return a < b ? -1 : (a == b ? 0 : 1)
+        case (.string(let a), .string(let b)):
+            return StringOrder.compareUTF16(a, b)
+        case (.integer, .string), (.paddedInteger, .string):
+            return -1
+        case (.string, .integer), (.string, .paddedInteger):
+            return 1
+        default:
+            return compareIntegerKeys(lhs, rhs)
+        }
+    }
+
+    @usableFromInline
+    static func compareIntegerKeys(_ lhs: ChildKey, _ rhs: ChildKey) -> Int {
+        let a = lhs.integerValue!, b = rhs.integerValue!
+        if a != b { return a < b ? -1 : 1 }
+        let aName = lhs.name, bName = rhs.name
+        let aLength = aName.utf8.count, bLength = bName.utf8.count
+        if aLength != bLength { return aLength < bLength ? -1 : 1 }
+        // Same value, same length ("-0" and "00"): any fixed order keeps the order total.
+        return StringOrder.compareUTF16(aName, bName)
+    }
+}
+
+extension ChildKey: Hashable {
+    @inlinable
+    public static func == (lhs: ChildKey, rhs: ChildKey) -> Bool {
+        switch (lhs.storage, rhs.storage) {
+        case (.integer(let a), .integer(let b)): a == b
+        case (.string(let a), .string(let b)): StringOrder.bytesEqual(a, b)
+        case (.paddedInteger(_, let a), .paddedInteger(_, let b)): StringOrder.bytesEqual(a, b)
+        default: false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch storage {
+        case .integer(let value):
+            hasher.combine(0 as UInt8)
+            hasher.combine(value)
+        case .paddedInteger(_, let name), .string(let name):
+            hasher.combine(1 as UInt8)
+            for byte in name.utf8 { hasher.combine(byte) }
+        }
+    }
+}
+
+extension ChildKey: CustomStringConvertible, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
+    public var description: String { name }
+
+    /// A literal key, as in `node.child("name")`. Literals are not validated: a literal is the
+    /// programmer's, not the user's.
+    public init(stringLiteral value: String) { self.init(unchecked: value) }
+
+    public init(integerLiteral value: Int32) { self.init(value) }
+}

@@ -1,0 +1,120 @@
+/// A location in the tree: a sequence of ``ChildKey``s from the root.
+///
+/// Written as `/users/alice/name` (a leading or trailing `/` and empty segments are ignored, so
+/// `users//alice/` is the same path). The root is the empty path, written `/`. Paths compare
+/// key by key in Firebase key order, so a parent sorts before its descendants.
+public struct Path: Sendable, Hashable {
+    /// The keys from the root down.
+    public private(set) var keys: [ChildKey]
+
+    /// The root of the tree.
+    public static let root = Path(keys: [])
+
+    /// Creates a path from keys that are already valid.
+    public init(keys: [ChildKey]) {
+        self.keys = keys
+    }
+
+    /// Parses a path typed by a user, validating every key and the depth.
+    ///
+    /// `.info` is accepted as the first key (the client-local metadata tree); any other key that
+    /// contains `.`, `$`, `#`, `[`, `]` or a control character is an error.
+    /// - Throws: ``DatabaseError`` `invalid_path` naming the bad segment, or `path_too_deep`.
+    /// - Complexity: O(n) in the length of the string.
+    public init(validating string: String) throws(DatabaseError) {
+        var keys: [ChildKey] = []
+        for segment in string.split(separator: "/", omittingEmptySubsequences: true) {
+            let name = String(segment)
+            if keys.isEmpty && name == ".info" {
+                keys.append(.info)
+                continue
+            }
+            if let problem = ChildKey.problem(with: name) {
+                throw DatabaseError(.invalidPath(path: string, reason: "segment \(DatabaseError.quote(name)): \(problem)"))
+            }
+            keys.append(ChildKey(unchecked: name))
+        }
+        if keys.count > Limits.maxDepth {
+            throw DatabaseError(.pathTooDeep(path: string, depth: keys.count))
+        }
+        self.keys = keys
+    }
+
+    /// Parses a path without validating it: for paths that Ember produced itself.
+    public init(unchecked string: String) {
+        keys = string.split(separator: "/", omittingEmptySubsequences: true).map { ChildKey(unchecked: String($0)) }
+    }
+
+    /// Whether this is the root.
+    public var isEmpty: Bool { keys.isEmpty }
+
+    /// The number of keys.
+    public var count: Int { keys.count }
+
+    /// The first key, or `nil` at the root.
+    public var front: ChildKey? { keys.first }
+
+    /// The last key, or `nil` at the root.
+    public var back: ChildKey? { keys.last }
+
+    /// The path without its first key (the root stays the root).
+    /// - Complexity: O(n).
+    public var popFront: Path { Path(keys: Array(keys.dropFirst())) }
+
+    /// The parent, or `nil` at the root.
+    /// - Complexity: O(n).
+    public var parent: Path? { keys.isEmpty ? nil : Path(keys: Array(keys.dropLast())) }
+
+    /// The path of a child.
+    /// - Complexity: O(n).
+    public func child(_ key: ChildKey) -> Path {
+        var copy = self
+        copy.keys.append(key)
+        return copy
+    }
+
+    /// The path of a descendant.
+    /// - Complexity: O(n + m).
+    public func child(_ path: Path) -> Path {
+        var copy = self
+        copy.keys.append(contentsOf: path.keys)
+        return copy
+    }
+
+    /// Whether `other` is this path or below it.
+    /// - Complexity: O(n).
+    public func contains(_ other: Path) -> Bool {
+        guard keys.count <= other.keys.count else { return false }
+        for index in keys.indices where keys[index] != other.keys[index] { return false }
+        return true
+    }
+
+    /// The path from this path down to `descendant`, or `nil` when `descendant` is not this path
+    /// or below it.
+    /// - Complexity: O(n).
+    public func relative(to descendant: Path) -> Path? {
+        guard contains(descendant) else { return nil }
+        return Path(keys: Array(descendant.keys[keys.count...]))
+    }
+}
+
+extension Path: Comparable {
+    /// Key by key in Firebase key order; a prefix sorts first.
+    public static func < (lhs: Path, rhs: Path) -> Bool {
+        for (a, b) in zip(lhs.keys, rhs.keys) {
+            let order = ChildKey.compare(a, b)
+            if order != 0 { return order < 0 }
+        }
+        return lhs.keys.count < rhs.keys.count
+    }
+}
+
+extension Path: CustomStringConvertible, ExpressibleByStringLiteral {
+    /// The path written with a leading `/`: `/users/alice`, or `/` for the root.
+    public var description: String {
+        keys.isEmpty ? "/" : "/" + keys.map(\.name).joined(separator: "/")
+    }
+
+    /// A literal path, not validated (literals are the programmer's).
+    public init(stringLiteral value: String) { self.init(unchecked: value) }
+}

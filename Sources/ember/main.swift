@@ -1,0 +1,1 @@
+print("ember: the shell is not built yet")
