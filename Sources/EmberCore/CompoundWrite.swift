@@ -1,0 +1,98 @@
+/// A set of overwrites at different paths, applied together: the merged form of pending writes
+/// and of multi-path updates.
+///
+/// A write at a path replaces everything below it: adding a write below an existing one
+/// updates that one, and adding a write above existing ones replaces them. Writes to `.priority`
+/// set a priority.
+public struct CompoundWrite: Sendable {
+    /// The writes, by path.
+    public private(set) var tree: ImmutableTree<Node>
+
+    /// No writes.
+    public static let empty = CompoundWrite(tree: .empty)
+
+    public init(tree: ImmutableTree<Node>) {
+        self.tree = tree
+    }
+
+    /// The writes of a multi-path update: each key of `updates` is a path below the location.
+    public init(merge updates: [(Path, Node)]) {
+        var write = CompoundWrite.empty
+        for (path, node) in updates { write = write.adding(node, at: path) }
+        self = write
+    }
+
+    /// Whether there are no writes.
+    public var isEmpty: Bool { tree.isEmpty }
+
+    /// A copy with `node` written at `path`.
+    /// - Complexity: O(d log n).
+    public func adding(_ node: Node, at path: Path) -> CompoundWrite {
+        if path.isEmpty { return CompoundWrite(tree: ImmutableTree(node)) }
+        if let (rootMost, value) = tree.findRootMostValue(on: path) {
+            let relative = rootMost.relative(to: path)!
+            return CompoundWrite(tree: tree.setting(value.updating(at: relative, node), at: rootMost))
+        }
+        return CompoundWrite(tree: tree.settingTree(ImmutableTree(node), at: path))
+    }
+
+    /// A copy with every write of `other` added below `path`.
+    public func adding(_ other: CompoundWrite, at path: Path) -> CompoundWrite {
+        var result = self
+        other.tree.forEach { relative, node in result = result.adding(node, at: path.child(relative)) }
+        return result
+    }
+
+    /// A copy without the writes at and below `path`.
+    public func removing(at path: Path) -> CompoundWrite {
+        if path.isEmpty { return .empty }
+        return CompoundWrite(tree: tree.settingTree(.empty, at: path))
+    }
+
+    /// Whether the writes fully determine the value at `path`.
+    public func hasCompleteWrite(at path: Path) -> Bool { completeNode(at: path) != nil }
+
+    /// The value at `path` when the writes fully determine it.
+    public func completeNode(at path: Path) -> Node? {
+        guard let (rootMost, value) = tree.findRootMostValue(on: path) else { return nil }
+        return value.child(at: rootMost.relative(to: path)!)
+    }
+
+    /// The immediate children that the writes fully determine.
+    public var completeChildren: [NamedNode] {
+        if let node = tree.value {
+            return node.children.map { $0 }
+        }
+        return tree.childValues.map { NamedNode($0.0, $0.1) }
+    }
+
+    /// The writes below `path`, relative to it.
+    public func child(at path: Path) -> CompoundWrite {
+        if path.isEmpty { return self }
+        if let shadowing = completeNode(at: path) { return CompoundWrite(tree: ImmutableTree(shadowing)) }
+        return CompoundWrite(tree: tree.subtree(at: path))
+    }
+
+    /// `node` with every write applied.
+    /// - Complexity: O(w · d log n) for w writes.
+    public func apply(to node: Node) -> Node {
+        Self.apply(tree, at: .root, to: node)
+    }
+
+    private static func apply(_ tree: ImmutableTree<Node>, at path: Path, to node: Node) -> Node {
+        if let value = tree.value { return node.updating(at: path, value) }
+        var node = node
+        var priorityWrite: Node?
+        for (key, child) in tree.children {
+            if key == .priority {
+                priorityWrite = child.value
+            } else {
+                node = apply(child, at: path.child(key), to: node)
+            }
+        }
+        if let priorityWrite, !node.child(at: path).isEmpty {
+            node = node.updating(at: path.child(.priority), priorityWrite)
+        }
+        return node
+    }
+}

@@ -1,0 +1,344 @@
+/// A strict JSON parser (RFC 8259) over UTF-8 bytes, reporting errors by line and column.
+///
+/// Integral literals that fit in 64 bits stay exact integers; other numbers are doubles (a
+/// literal too large for a double is an error). Strings may use every escape, including
+/// surrogate pairs; an unpaired surrogate or raw control character is an error. Nesting deeper
+/// than ``maxNesting`` is refused rather than risking the stack.
+public struct JSONParser {
+    /// The deepest nesting of arrays and objects accepted.
+    public static let maxNesting = 512
+
+    private let bytes: [UInt8]
+    private var index = 0
+    private var nesting = 0
+
+    private init(_ text: String) {
+        bytes = Array(text.utf8)
+    }
+
+    /// Parses one JSON value, with optional surrounding white space.
+    /// - Throws: ``DatabaseError`` `malformed_json`.
+    /// - Complexity: O(n).
+    public static func parse(_ text: String) throws(DatabaseError) -> JSONValue {
+        var parser = JSONParser(text)
+        parser.skipWhitespace()
+        let value = try parser.parseValue()
+        parser.skipWhitespace()
+        if parser.index < parser.bytes.count {
+            throw parser.error("unexpected \(parser.describeCurrent()) after the JSON value")
+        }
+        return value
+    }
+
+    // MARK: Values
+
+    private mutating func parseValue() throws(DatabaseError) -> JSONValue {
+        guard index < bytes.count else { throw error("unexpected end of input, expected a value") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try parseObject()
+        case UInt8(ascii: "["): return try parseArray()
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try expectWord("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expectWord("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expectWord("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+        default: throw error("unexpected \(describeCurrent()), expected a value")
+        }
+    }
+
+    private mutating func parseObject() throws(DatabaseError) -> JSONValue {
+        try enter()
+        index += 1  // {
+        var members: [(key: String, value: JSONValue)] = []
+        skipWhitespace()
+        if peek(UInt8(ascii: "}")) {
+            index += 1
+            nesting -= 1
+            return .object(members)
+        }
+        while true {
+            skipWhitespace()
+            guard peek(UInt8(ascii: "\"")) else {
+                throw error("unexpected \(describeCurrent()), expected a member name in double quotes")
+            }
+            let key = try parseString()
+            skipWhitespace()
+            guard peek(UInt8(ascii: ":")) else {
+                throw error("unexpected \(describeCurrent()), expected ':' after the member name")
+            }
+            index += 1
+            skipWhitespace()
+            members.append((key, try parseValue()))
+            skipWhitespace()
+            if peek(UInt8(ascii: ",")) {
+                index += 1
+                continue
+            }
+            if peek(UInt8(ascii: "}")) {
+                index += 1
+                nesting -= 1
+                return .object(members)
+            }
+            throw error("unexpected \(describeCurrent()), expected ',' or '}' after an object member")
+        }
+    }
+
+    private mutating func parseArray() throws(DatabaseError) -> JSONValue {
+        try enter()
+        index += 1  // [
+        var elements: [JSONValue] = []
+        skipWhitespace()
+        if peek(UInt8(ascii: "]")) {
+            index += 1
+            nesting -= 1
+            return .array(elements)
+        }
+        while true {
+            skipWhitespace()
+            elements.append(try parseValue())
+            skipWhitespace()
+            if peek(UInt8(ascii: ",")) {
+                index += 1
+                continue
+            }
+            if peek(UInt8(ascii: "]")) {
+                index += 1
+                nesting -= 1
+                return .array(elements)
+            }
+            throw error("unexpected \(describeCurrent()), expected ',' or ']' after an array element")
+        }
+    }
+
+    private mutating func enter() throws(DatabaseError) {
+        nesting += 1
+        if nesting > Self.maxNesting {
+            throw error("nesting deeper than \(Self.maxNesting) levels")
+        }
+    }
+
+    private mutating func parseNumber() throws(DatabaseError) -> JSONValue {
+        let start = index
+        var integral = true
+        if peek(UInt8(ascii: "-")) { index += 1 }
+        guard index < bytes.count, isDigit(bytes[index]) else {
+            throw error("expected a digit after '-'")
+        }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+            if index < bytes.count, isDigit(bytes[index]) {
+                throw error("a number must not have a leading zero")
+            }
+        } else {
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if peek(UInt8(ascii: ".")) {
+            integral = false
+            index += 1
+            guard index < bytes.count, isDigit(bytes[index]) else {
+                throw error("expected a digit after the decimal point")
+            }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            integral = false
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
+            guard index < bytes.count, isDigit(bytes[index]) else {
+                throw error("expected a digit in the exponent")
+            }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        let literal = String(decoding: bytes[start..<index], as: UTF8.self)
+        if integral, let value = Int64(literal) {
+            return .int(value)
+        }
+        guard let value = Double(literal), value.isFinite else {
+            throw error("the number \(literal) is too large", at: start)
+        }
+        return .double(value)
+    }
+
+    // MARK: Strings
+
+    private mutating func parseString() throws(DatabaseError) -> String {
+        let quote = index
+        index += 1
+        var scalars = String.UnicodeScalarView()
+        var runStart = index
+        while true {
+            guard index < bytes.count else { throw error("unterminated string", at: quote) }
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                try appendRun(runStart, to: &scalars)
+                index += 1
+                return String(scalars)
+            }
+            if byte == UInt8(ascii: "\\") {
+                try appendRun(runStart, to: &scalars)
+                scalars.append(try parseEscape())
+                runStart = index
+                continue
+            }
+            if byte < 0x20 {
+                throw error("a raw control character (U+00\(String(byte, radix: 16, uppercase: true).leftPadded(2))) must be escaped in a string")
+            }
+            index += 1
+        }
+    }
+
+    /// Appends the unescaped bytes `runStart..<index`, which must be valid UTF-8.
+    private func appendRun(_ runStart: Int, to scalars: inout String.UnicodeScalarView) throws(DatabaseError) {
+        guard runStart < index else { return }
+        var decoder = UTF8()
+        var iterator = bytes[runStart..<index].makeIterator()
+        var offset = runStart
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar):
+                scalars.append(scalar)
+                offset += UTF8.width(scalar)
+            case .emptyInput:
+                return
+            case .error:
+                throw error("invalid UTF-8 in a string", at: offset)
+            }
+        }
+    }
+
+    private mutating func parseEscape() throws(DatabaseError) -> Unicode.Scalar {
+        let start = index
+        index += 1  // backslash
+        guard index < bytes.count else { throw error("unterminated escape", at: start) }
+        let byte = bytes[index]
+        index += 1
+        switch byte {
+        case UInt8(ascii: "\""): return "\""
+        case UInt8(ascii: "\\"): return "\\"
+        case UInt8(ascii: "/"): return "/"
+        case UInt8(ascii: "b"): return "\u{08}"
+        case UInt8(ascii: "f"): return "\u{0C}"
+        case UInt8(ascii: "n"): return "\n"
+        case UInt8(ascii: "r"): return "\r"
+        case UInt8(ascii: "t"): return "\t"
+        case UInt8(ascii: "u"):
+            let first = try parseHex4(escapeStart: start)
+            if (0xD800...0xDBFF).contains(first) {
+                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                    throw error("unpaired surrogate \\u\(hex(first)) (a high surrogate must be followed by a low one)", at: start)
+                }
+                let lowStart = index
+                index += 2
+                let second = try parseHex4(escapeStart: lowStart)
+                guard (0xDC00...0xDFFF).contains(second) else {
+                    throw error("unpaired surrogate \\u\(hex(first)) (followed by \\u\(hex(second)))", at: start)
+                }
+                let value = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
+                return Unicode.Scalar(value)!
+            }
+            if (0xDC00...0xDFFF).contains(first) {
+                throw error("unpaired surrogate \\u\(hex(first)) (a low surrogate without a high one)", at: start)
+            }
+            return Unicode.Scalar(first)!
+        default:
+            index -= 1
+            throw error("invalid escape \\\(describeCurrent(quoted: false))", at: start)
+        }
+    }
+
+    private mutating func parseHex4(escapeStart: Int) throws(DatabaseError) -> UInt32 {
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            guard index < bytes.count, let digit = hexValue(bytes[index]) else {
+                throw error("\\u must be followed by four hexadecimal digits", at: escapeStart)
+            }
+            value = value << 4 | digit
+            index += 1
+        }
+        return value
+    }
+
+    // MARK: Helpers
+
+    private mutating func expectWord(_ word: StaticString) throws(DatabaseError) {
+        let start = index
+        let count = word.utf8CodeUnitCount
+        let matches = index + count <= bytes.count
+            && word.withUTF8Buffer { expected in bytes[index..<(index + count)].elementsEqual(expected) }
+        guard matches else {
+            throw error("unexpected \(describeCurrent()), expected a value", at: start)
+        }
+        index += count
+        // A letter right after the word (`nullx`) is not a value.
+        if index < bytes.count, isLetter(bytes[index]) {
+            throw error("unexpected \(describeCurrent()) after \(word)")
+        }
+    }
+
+    private mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
+    }
+
+    private func peek(_ byte: UInt8) -> Bool { index < bytes.count && bytes[index] == byte }
+    private func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+    private func isLetter(_ byte: UInt8) -> Bool {
+        (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+    }
+
+    private func hexValue(_ byte: UInt8) -> UInt32? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - 0x30)
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - 0x61 + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - 0x41 + 10)
+        default: nil
+        }
+    }
+
+    private func hex(_ value: UInt32) -> String {
+        String(value, radix: 16, uppercase: true).leftPadded(4)
+    }
+
+    /// The character at the current position, quoted, for messages (`end of input` at the end).
+    private func describeCurrent(quoted: Bool = true) -> String {
+        guard index < bytes.count else { return "end of input" }
+        var iterator = bytes[index...].prefix(4).makeIterator()
+        var decoder = UTF8()
+        let shown: String
+        if case .scalarValue(let scalar) = decoder.decode(&iterator) {
+            shown = scalar.value < 0x20 || scalar.value == 0x7F
+                ? "U+" + String(scalar.value, radix: 16, uppercase: true).leftPadded(4)
+                : String(scalar)
+        } else {
+            shown = "byte 0x" + String(bytes[index], radix: 16, uppercase: true)
+        }
+        return quoted ? "'\(shown)'" : shown
+    }
+
+    /// A `malformed_json` error at the current position, or at `offset`.
+    private func error(_ reason: String, at offset: Int? = nil) -> DatabaseError {
+        let offset = min(offset ?? index, bytes.count)
+        var line = 1, column = 1
+        for byte in bytes[..<offset] {
+            if byte == 0x0A {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1  // count characters, not continuation bytes
+            }
+        }
+        return DatabaseError(.malformedJSON(reason: reason, line: line, column: column))
+    }
+}
+
+extension String {
+    func leftPadded(_ width: Int, with pad: Character = "0") -> String {
+        count >= width ? self : String(repeating: pad, count: width - count) + self
+    }
+}
