@@ -39,7 +39,7 @@ public struct CompoundWrite: Sendable {
     /// A copy with every write of `other` added below `path`.
     public func adding(_ other: CompoundWrite, at path: Path) -> CompoundWrite {
         var result = self
-        other.tree.forEach { relative, node in result = result.adding(node, at: path.child(relative)) }
+        other.tree.forEach { relative, node in result = result.adding(node, at: path.appending(relative)) }
         return result
     }
 

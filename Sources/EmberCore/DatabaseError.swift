@@ -107,7 +107,8 @@ public struct DatabaseError: Error, Hashable, Sendable, CustomStringConvertible 
     public func at(_ path: Path) -> DatabaseError { DatabaseError(kind, path: path) }
 
     static func quote(_ text: String) -> String {
-        let shown = text.count > 60 ? String(text.prefix(57)) + "..." : text
+        // Long keys and paths keep their start and their end, which say the most.
+        let shown = text.count > 100 ? String(text.prefix(40)) + "..." + String(text.suffix(57)) : text
         var out = "\""
         for scalar in shown.unicodeScalars {
             switch scalar {

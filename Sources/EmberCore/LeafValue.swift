@@ -13,12 +13,13 @@ public enum LeafValue: Sendable {
 
     /// A number in normal form: integral doubles within 64 bits become integers.
     /// - Returns: `nil` for NaN and infinities.
-    public static func number(_ value: Double) -> LeafValue? {
+    public init?(normalizing value: Double) {
         guard value.isFinite else { return nil }
         if value == value.rounded(.towardZero), value >= -0x1p63, value < 0x1p63 {
-            return .int(Int64(value))
+            self = .int(Int64(value))
+        } else {
+            self = .double(value)
         }
-        return .double(value)
     }
 
     /// The numeric value as a double, for numbers.

@@ -32,7 +32,7 @@ extension Node {
         case .int(let number):
             return try leaf(.int(number), keys: keys)
         case .double(let number):
-            guard let value = LeafValue.number(number) else {
+            guard let value = LeafValue(normalizing: number) else {
                 throw DatabaseError(.invalidValue(reason: "\(number) is not a finite number"), path: Path(keys: keys))
             }
             return try leaf(value, keys: keys)
@@ -134,7 +134,7 @@ extension Node {
             switch members[0].value {
             case .int(let delta): return .increment(.int(delta))
             case .double(let delta):
-                if let value = LeafValue.number(delta) { return .increment(value) }
+                if let value = LeafValue(normalizing: delta) { return .increment(value) }
             default: break
             }
             throw DatabaseError(.invalidValue(reason: "increment takes a finite number"), path: path)

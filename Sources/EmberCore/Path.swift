@@ -75,7 +75,7 @@ public struct Path: Sendable, Hashable {
 
     /// The path of a descendant.
     /// - Complexity: O(n + m).
-    public func child(_ path: Path) -> Path {
+    public func appending(_ path: Path) -> Path {
         var copy = self
         copy.keys.append(contentsOf: path.keys)
         return copy

@@ -20,7 +20,7 @@ public enum Priority: Sendable, Hashable {
     /// The priority as a leaf value (numbers in normal form).
     public var leafValue: LeafValue {
         switch self {
-        case .number(let number): LeafValue.number(number) ?? .double(number)
+        case .number(let number): LeafValue(normalizing: number) ?? .double(number)
         case .string(let text): .string(text)
         }
     }

@@ -34,6 +34,6 @@ public enum ServerValue: Sendable, Hashable {
             if !overflow { return .int(sum) }
         }
         let sum = (a.doubleValue ?? 0) + (b.doubleValue ?? 0)
-        return LeafValue.number(sum) ?? .double(sum)
+        return LeafValue(normalizing: sum) ?? .double(sum)
     }
 }
