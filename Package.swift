@@ -13,7 +13,7 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "Ember",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "ember", targets: ["ember"]),
         .library(name: "EmberCore", targets: ["EmberCore"]),
@@ -89,7 +89,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "ember-bench",
-            dependencies: ["EmberCore"],
+            dependencies: ["EmberCore", "EmberTestSupport"],
             path: "Sources/EmberBench",
             swiftSettings: swiftSettings
         ),

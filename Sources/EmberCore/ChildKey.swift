@@ -14,7 +14,9 @@ public struct ChildKey: Sendable {
         /// A key that is the canonical decimal form of a 32-bit integer.
         case integer(Int32)
         /// A key that parses as a 32-bit integer but not in canonical form (`"007"`, `"-0"`).
-        case paddedInteger(Int32, String)
+        /// Only the string is stored (rare keys; parsed again when compared) so that a key
+        /// stays 16 bytes.
+        case paddedInteger(String)
         /// Any other key.
         case string(String)
     }
@@ -30,7 +32,7 @@ public struct ChildKey: Sendable {
             if String(value) == name {
                 storage = .integer(value)
             } else {
-                storage = .paddedInteger(value, name)
+                storage = .paddedInteger(name)
             }
         } else {
             storage = .string(name)
@@ -58,14 +60,15 @@ public struct ChildKey: Sendable {
     public var name: String {
         switch storage {
         case .integer(let value): String(value)
-        case .paddedInteger(_, let name), .string(let name): name
+        case .paddedInteger(let name), .string(let name): name
         }
     }
 
     /// The key's value as a 32-bit integer, when it parses as one (`"007"` is 7).
     public var integerValue: Int32? {
         switch storage {
-        case .integer(let value), .paddedInteger(let value, _): value
+        case .integer(let value): value
+        case .paddedInteger(let name): Self.parseInteger(name)
         case .string: nil
         }
     }
@@ -186,7 +189,7 @@ extension ChildKey: Hashable {
         switch (lhs.storage, rhs.storage) {
         case (.integer(let a), .integer(let b)): a == b
         case (.string(let a), .string(let b)): StringOrder.bytesEqual(a, b)
-        case (.paddedInteger(_, let a), .paddedInteger(_, let b)): StringOrder.bytesEqual(a, b)
+        case (.paddedInteger(let a), .paddedInteger(let b)): StringOrder.bytesEqual(a, b)
         default: false
         }
     }
@@ -196,7 +199,7 @@ extension ChildKey: Hashable {
         case .integer(let value):
             hasher.combine(0 as UInt8)
             hasher.combine(value)
-        case .paddedInteger(_, let name), .string(let name):
+        case .paddedInteger(let name), .string(let name):
             hasher.combine(1 as UInt8)
             for byte in name.utf8 { hasher.combine(byte) }
         }

@@ -209,31 +209,29 @@ public struct Node: Sendable {
             self = withPriority(child.leafValue.flatMap(Priority.init))
             return
         }
-        let priority = self.priority
-        var base = self.base
-        storage = .empty  // drop our reference so the children can be changed in place
-        switch base {
-        case .empty, .leaf:
-            if child.isEmpty {
-                storage = base
-                self = withPriority(priority)
-                return
-            }
-            base = .children(SortedTree())
-            Self.set(child, at: key, in: &base)
-        case .children, .indexed:
-            Self.set(child, at: key, in: &base)
-        case .prioritized:
-            preconditionFailure("nested priority")
+        if case .prioritized(let base, let priority) = storage {
+            // Rare: objects with a priority are changed through a copy of their storage.
+            var node = Node(storage: base)
+            storage = .empty
+            node.setChild(key, child)
+            self = node.withPriority(priority)
+            return
         }
-        storage = base
-        self = withPriority(priority)
+        switch storage {
+        case .empty, .leaf:
+            if child.isEmpty { return }
+            storage = .children(SortedTree())
+        case .children, .indexed:
+            break
+        case .prioritized:
+            preconditionFailure("unreachable")
+        }
+        Self.set(child, at: key, in: &storage)
     }
 
     private static func set(_ child: Node, at key: ChildKey, in storage: inout Storage) {
-        switch storage {
-        case .children(var tree):
-            storage = .empty
+        if var tree = storage.takeTree() {
+            // `storage` no longer refers to the tree, so it is changed in place when unshared.
             if child.isEmpty {
                 tree.removeValue(forKey: key)
             } else {
@@ -246,29 +244,29 @@ public struct Node: Sendable {
             } else {
                 storage = .children(tree)
             }
-        case .indexed(var children):
-            storage = .empty
-            let old = children.byKey[key]
-            if let old {
-                children.byPriority.removeValue(forKey: PriorityKey(old.priority, key))
-                if old.priority != nil { children.prioritizedCount -= 1 }
-            }
-            if child.isEmpty {
-                children.byKey.removeValue(forKey: key)
-            } else {
-                children.byKey.updateValue(child, forKey: key)
-                children.byPriority.updateValue(child, forKey: PriorityKey(child.priority, key))
-                if child.priority != nil { children.prioritizedCount += 1 }
-            }
-            if children.byKey.isEmpty {
-                storage = .empty
-            } else if children.prioritizedCount == 0 {
-                storage = .children(children.byKey)
-            } else {
-                storage = .indexed(children)
-            }
-        default:
+            return
+        }
+        guard var children = storage.takeIndexed() else {
             preconditionFailure("set(_:at:in:) needs object storage")
+        }
+        let old = children.byKey[key]
+        if let old {
+            children.byPriority.removeValue(forKey: PriorityKey(old.priority, key))
+            if old.priority != nil { children.prioritizedCount -= 1 }
+        }
+        if child.isEmpty {
+            children.byKey.removeValue(forKey: key)
+        } else {
+            children.byKey.updateValue(child, forKey: key)
+            children.byPriority.updateValue(child, forKey: PriorityKey(child.priority, key))
+            if child.priority != nil { children.prioritizedCount += 1 }
+        }
+        if children.byKey.isEmpty {
+            storage = .empty
+        } else if children.prioritizedCount == 0 {
+            storage = .children(children.byKey)
+        } else {
+            storage = .indexed(children)
         }
     }
 
@@ -311,6 +309,24 @@ public struct Node: Sendable {
         child = child.updating(at: rest, node)
         copy.setChild(key, child)
         return copy.withPriority(priority)
+    }
+}
+
+extension Node.Storage {
+    /// Moves the children tree out, leaving `.empty`, so the caller holds the only reference.
+    @inline(__always)
+    mutating func takeTree() -> SortedTree<ChildKey, Node>? {
+        guard case .children(let tree) = self else { return nil }
+        self = .empty
+        return tree
+    }
+
+    /// Moves the indexed children out, leaving `.empty`.
+    @inline(__always)
+    mutating func takeIndexed() -> Node.IndexedChildren? {
+        guard case .indexed(let children) = self else { return nil }
+        self = .empty
+        return children
     }
 }
 

@@ -14,6 +14,11 @@ final class SortedTreeNode<Key: TreeKey, Value: Sendable>: @unchecked Sendable {
         self.entries = entries
         self.children = children
         self.count = count
+        // Room for one entry past the maximum (a node overflows by one before it splits), so
+        // that arrays never double their capacity on the way to a split.
+        let capacity = SortedTree<Key, Value>.maxEntries + 1
+        self.entries.reserveCapacity(capacity)
+        if !children.isEmpty { self.children.reserveCapacity(capacity + 1) }
     }
 
     /// A shallow copy: the entry and child arrays are shared until either node changes them.

@@ -11,10 +11,14 @@ public enum StringOrder {
     /// - Complexity: O(min(a, b)) bytes.
     @inlinable
     public static func compareUTF16(_ a: String, _ b: String) -> Int {
-        var a = a, b = b
-        return a.withUTF8 { aBytes in
-            b.withUTF8 { bBytes in compareUTF16(aBytes, bBytes) }
+        // Native strings are contiguous UTF-8; bridged ones (not on Linux) take the slow path.
+        if let order = a.utf8.withContiguousStorageIfAvailable({ aBytes in
+            b.utf8.withContiguousStorageIfAvailable { bBytes in compareUTF16(aBytes, bBytes) }
+        }), let order {
+            return order
         }
+        let aBytes = Array(a.utf8), bBytes = Array(b.utf8)
+        return aBytes.withUnsafeBufferPointer { x in bBytes.withUnsafeBufferPointer { y in compareUTF16(x, y) } }
     }
 
     /// Three-way comparison of two UTF-8 byte sequences in UTF-16 code-unit order.

@@ -1,0 +1,34 @@
+import EmberCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// ember-bench: the workloads of BENCHMARKS.md. Run through `scripts/bench` (release build).
+// `ember-bench core` runs EmberCore's workloads; `--quick` uses smaller sizes for a smoke run.
+
+let arguments = CommandLine.arguments.dropFirst()
+let quick = arguments.contains("--quick")
+let n = quick ? 100_000 : 1_000_000
+let report = BenchReport()
+let core = CoreBenchmarks(report: report)
+
+if let position = arguments.firstIndex(of: "memory") {
+    // One measurement per process: freed memory from an earlier workload would hide growth.
+    let kind: CoreBenchmarks.KeyKind = arguments.dropFirst(position - arguments.startIndex + 1).first == "integer" ? .integer : .pushID
+    core.memory(n: n, kind: kind)
+    exit(0)
+}
+
+print("# ember-bench\n")
+print("n = \(n)\(quick ? " (quick)" : "")")
+
+report.header("A million children under one node")
+for kind in CoreBenchmarks.KeyKind.allCases { core.run(n: n, kind: kind) }
+
+report.header("Cost per insert as n doubles (push IDs)")
+if quick { core.run(n: n / 2, kind: .pushID) } else { core.scaling() }
+
+report.header("Other insert patterns")
+core.persistent(n: quick ? 50_000 : 200_000)
+core.shuffled(n: n)
+
