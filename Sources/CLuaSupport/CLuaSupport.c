@@ -35,6 +35,8 @@ struct ember_lua_control {
     /** How many Swift callbacks are running: the memory limit is not enforced inside them, so
         that a push from Swift never fails on the limit (that failure would longjmp over Swift). */
     int host_calls;
+    /** How many runs are in progress (more than one when a Swift function runs Lua code). */
+    int run_depth;
 };
 
 /** The one process-wide flag: set by the SIGINT handler. */
@@ -168,10 +170,18 @@ size_t ember_lua_memory_limit(lua_State *L) { return control_of(L)->memory_limit
 
 size_t ember_lua_memory_used(lua_State *L) { return control_of(L)->memory_used; }
 
-void ember_lua_begin_run(lua_State *L) { control_of(L)->instructions_used = 0; }
-
-void ember_lua_end_run(lua_State *L) {
+int ember_lua_begin_run(lua_State *L) {
     struct ember_lua_control *control = control_of(L);
+    if (control->run_depth++ == 0) control->instructions_used = 0;
+    int token = control->host_calls; /* the Swift callbacks around this run */
+    control->host_calls = 0;         /* Lua code runs again: enforce the memory limit */
+    return token;
+}
+
+void ember_lua_end_run(lua_State *L, int token) {
+    struct ember_lua_control *control = control_of(L);
+    control->host_calls = token;
+    if (control->run_depth > 0 && --control->run_depth > 0) return;
     control->stop_reason = EMBER_LUA_STOP_NONE;
     control->instructions_used = 0;
     atomic_store_explicit(&control->interrupt_requested, 0, memory_order_relaxed);

@@ -77,6 +77,9 @@ public final class LuaState {
     /// - Throws: ``LuaError`` with kind `.syntax` when it does not compile; `.runtime` with the
     ///   traceback when it raises; `.interrupted`, `.instructionLimit` or `.memory` when a limit
     ///   stopped it. The state stays usable after any of them.
+    ///
+    /// A registered Swift function may call `run` again (nested runs share the outer run's
+    /// instruction budget, and an interrupt or exceeded limit stops the outer run too).
     @discardableResult
     public func run(chunk: String, name: String) throws(LuaError) -> [LuaValue] {
         let base = lua_gettop(state)
@@ -95,10 +98,10 @@ public final class LuaState {
             throw error
         }
         // stack: ... | handler | function
-        ember_lua_begin_run(state)
+        let run = ember_lua_begin_run(state)
         let status = ember_lua_pcall(state, 0, LUA_MULTRET, base + 1)
         let stopReason = ember_lua_stop_reason(state)
-        ember_lua_end_run(state)
+        ember_lua_end_run(state, run)
         guard status == LUA_OK else {
             // stack: ... | handler | error
             let kind: LuaError.Kind =

@@ -92,12 +92,15 @@ size_t ember_lua_memory_used(lua_State *L);
 /** The run exceeded its instruction limit. */
 #define EMBER_LUA_STOP_INSTRUCTION_LIMIT 2
 
-/** Starts the accounting of a run: the instruction count starts again from zero. */
-void ember_lua_begin_run(lua_State *L);
+/** Starts a run. An outermost run starts the instruction count from zero; a run nested in a
+    Swift function (called from Lua) shares the budget of the run around it, and has the memory
+    limit enforced again while it runs. Returns a token to give to `ember_lua_end_run`. */
+int ember_lua_begin_run(lua_State *L);
 
-/** Ends a run: clears the stop reason and the interrupt request, and puts the count hook of the
-    main thread back to its normal interval. */
-void ember_lua_end_run(lua_State *L);
+/** Ends the run started with `token`. Ending the outermost run clears the stop reason and the
+    interrupt request, and puts the count hook of the main thread back to its normal interval; a
+    nested run leaves them, so a stop reaches the runs around it too. */
+void ember_lua_end_run(lua_State *L, int token);
 
 /** Why the current run was stopped: one of the `EMBER_LUA_STOP_*` values. Once a run is stopped,
     the hook raises again at every instruction, so Lua code cannot `pcall` its way past it. */
