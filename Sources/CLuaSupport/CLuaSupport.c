@@ -1,2 +1,364 @@
+/*
+ * CLuaSupport: see include/CLuaSupport.h for the contract of each function.
+ *
+ * Everything that raises a Lua error (lua_error, luaL_error, memory errors while building
+ * values) happens in a C frame of this file, or inside a protected call started here.
+ */
 #include "CLuaSupport.h"
-int ember_lua_support_version(void) { return 1; }
+
+#include <lauxlib.h>
+#include <lualib.h>
+
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* MARK: the control block */
+
+/** Per-state settings and accounting, reached through the state's extra space (which every
+    thread of the state, coroutines included, inherits from the main thread). */
+struct ember_lua_control {
+    /** Set by `ember_lua_request_interrupt`, possibly from another thread or a signal handler. */
+    atomic_int interrupt_requested;
+    /** Whether the process-wide SIGINT flag also interrupts this state. */
+    int observes_sigint;
+    /** One of EMBER_LUA_STOP_*: once set, the hook raises at every instruction. */
+    int stop_reason;
+    /** Instructions allowed per run (0: no limit) and used so far in this run. */
+    long long instruction_limit;
+    long long instructions_used;
+    /** Bytes allowed (0: no limit) and allocated. */
+    size_t memory_limit;
+    size_t memory_used;
+    /** How many Swift callbacks are running: the memory limit is not enforced inside them, so
+        that a push from Swift never fails on the limit (that failure would longjmp over Swift). */
+    int host_calls;
+    /** How many runs are in progress (more than one when a Swift function runs Lua code). */
+    int run_depth;
+};
+
+/** The one process-wide flag: set by the SIGINT handler. */
+static volatile sig_atomic_t sigint_received = 0;
+
+static struct ember_lua_control *control_of(lua_State *L) {
+    return *(struct ember_lua_control **)lua_getextraspace(L);
+}
+
+static int interrupt_pending(const struct ember_lua_control *control) {
+    if (atomic_load_explicit(&control->interrupt_requested, memory_order_relaxed)) return 1;
+    return control->observes_sigint && sigint_received;
+}
+
+/* MARK: the allocator */
+
+/** A `lua_Alloc` that accounts bytes in the control block and denies growth over the limit.
+    It never fails a shrink (the old block is kept if `realloc` declines). */
+static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+    struct ember_lua_control *control = ud;
+    size_t old = ptr != NULL ? osize : 0; /* when ptr is NULL, osize encodes a type, not a size */
+    if (nsize == 0) {
+        free(ptr);
+        control->memory_used = control->memory_used >= old ? control->memory_used - old : 0;
+        return NULL;
+    }
+    if (nsize > old && control->memory_limit > 0 && control->host_calls == 0) {
+        size_t growth = nsize - old;
+        if (control->memory_used > control->memory_limit
+            || growth > control->memory_limit - control->memory_used) {
+            return NULL;
+        }
+    }
+    void *block = realloc(ptr, nsize);
+    if (block == NULL) {
+        return nsize <= old ? ptr : NULL;
+    }
+    control->memory_used = (control->memory_used >= old ? control->memory_used - old : 0) + nsize;
+    return block;
+}
+
+/** Called on an error outside any protected call: nothing sane can continue. */
+static int panic(lua_State *L) {
+    const char *message = lua_tostring(L, -1);
+    fprintf(stderr, "ember: unprotected Lua error: %s\n", message != NULL ? message : "(not a string)");
+    fflush(stderr);
+    return 0; /* Lua aborts the process */
+}
+
+/* MARK: the count hook */
+
+/** Raises `message` at the current line of the running Lua function. */
+static int raise_stop(lua_State *L, const char *message) {
+    luaL_where(L, 0);
+    lua_pushstring(L, message);
+    lua_concat(L, 2);
+    return lua_error(L);
+}
+
+static void count_hook(lua_State *L, lua_Debug *ar) {
+    (void)ar;
+    struct ember_lua_control *control = control_of(L);
+    if (control == NULL) return;
+    if (control->stop_reason == EMBER_LUA_STOP_NONE) {
+        int count = lua_gethookcount(L);
+        if (count != EMBER_LUA_HOOK_INTERVAL) {
+            /* left at every instruction by a previous stopped run on this thread */
+            lua_sethook(L, count_hook, LUA_MASKCOUNT, EMBER_LUA_HOOK_INTERVAL);
+        }
+        if (interrupt_pending(control)) {
+            control->stop_reason = EMBER_LUA_STOP_INTERRUPTED;
+        } else if (control->instruction_limit > 0) {
+            control->instructions_used += count;
+            if (control->instructions_used > control->instruction_limit) {
+                control->stop_reason = EMBER_LUA_STOP_INSTRUCTION_LIMIT;
+            }
+        }
+    }
+    switch (control->stop_reason) {
+    case EMBER_LUA_STOP_INTERRUPTED:
+        lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
+        raise_stop(L, "interrupted");
+        break;
+    case EMBER_LUA_STOP_INSTRUCTION_LIMIT: {
+        char message[96];
+        snprintf(message, sizeof message, "instruction limit exceeded (%lld instructions)",
+                 control->instruction_limit);
+        lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
+        raise_stop(L, message);
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+/* MARK: states */
+
+lua_State *ember_lua_open(size_t memory_limit) {
+    struct ember_lua_control *control = calloc(1, sizeof *control);
+    if (control == NULL) return NULL;
+    atomic_init(&control->interrupt_requested, 0);
+    control->memory_limit = memory_limit;
+    lua_State *L = lua_newstate(limited_alloc, control);
+    if (L == NULL) {
+        free(control);
+        return NULL;
+    }
+    *(struct ember_lua_control **)lua_getextraspace(L) = control;
+    lua_atpanic(L, panic);
+    lua_sethook(L, count_hook, LUA_MASKCOUNT, EMBER_LUA_HOOK_INTERVAL);
+    return L;
+}
+
+void ember_lua_close(lua_State *L) {
+    if (L == NULL) return;
+    struct ember_lua_control *control = control_of(L);
+    lua_close(L); /* still allocates through the control block */
+    free(control);
+}
+
+void ember_lua_set_instruction_limit(lua_State *L, long long limit) {
+    control_of(L)->instruction_limit = limit > 0 ? limit : 0;
+}
+
+long long ember_lua_instruction_limit(lua_State *L) { return control_of(L)->instruction_limit; }
+
+void ember_lua_set_memory_limit(lua_State *L, size_t limit) { control_of(L)->memory_limit = limit; }
+
+size_t ember_lua_memory_limit(lua_State *L) { return control_of(L)->memory_limit; }
+
+size_t ember_lua_memory_used(lua_State *L) { return control_of(L)->memory_used; }
+
+int ember_lua_begin_run(lua_State *L) {
+    struct ember_lua_control *control = control_of(L);
+    if (control->run_depth++ == 0) control->instructions_used = 0;
+    int token = control->host_calls; /* the Swift callbacks around this run */
+    control->host_calls = 0;         /* Lua code runs again: enforce the memory limit */
+    return token;
+}
+
+void ember_lua_end_run(lua_State *L, int token) {
+    struct ember_lua_control *control = control_of(L);
+    control->host_calls = token;
+    if (control->run_depth > 0 && --control->run_depth > 0) return;
+    control->stop_reason = EMBER_LUA_STOP_NONE;
+    control->instructions_used = 0;
+    atomic_store_explicit(&control->interrupt_requested, 0, memory_order_relaxed);
+    lua_sethook(L, count_hook, LUA_MASKCOUNT, EMBER_LUA_HOOK_INTERVAL);
+}
+
+int ember_lua_stop_reason(lua_State *L) { return control_of(L)->stop_reason; }
+
+void ember_lua_request_interrupt(lua_State *L) {
+    atomic_store_explicit(&control_of(L)->interrupt_requested, 1, memory_order_relaxed);
+}
+
+void ember_lua_observe_sigint(lua_State *L, int observe) { control_of(L)->observes_sigint = observe != 0; }
+
+/* MARK: libraries */
+
+/** `load`, restricted to text chunks: calls the original `load` (upvalue 1) with mode "t". */
+static int load_text_only(lua_State *L) {
+    int given = lua_gettop(L);
+    if (given < 2) lua_settop(L, 2);        /* chunk, chunkname (nil means the default) */
+    lua_pushliteral(L, "t");
+    if (given >= 3) lua_replace(L, 3);      /* keep env (argument 4) when it was given */
+    else lua_insert(L, 3);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
+static int open_libraries(lua_State *L) {
+    int unsafe = lua_toboolean(L, 1);
+    lua_settop(L, 0);
+    if (unsafe) {
+        luaL_openlibs(L);
+        return 0;
+    }
+    static const luaL_Reg safe[] = {
+        {LUA_GNAME, luaopen_base},         {LUA_COLIBNAME, luaopen_coroutine},
+        {LUA_TABLIBNAME, luaopen_table},   {LUA_STRLIBNAME, luaopen_string},
+        {LUA_MATHLIBNAME, luaopen_math},   {LUA_UTF8LIBNAME, luaopen_utf8},
+        {NULL, NULL},
+    };
+    for (const luaL_Reg *lib = safe; lib->func != NULL; lib++) {
+        luaL_requiref(L, lib->name, lib->func, 1);
+        lua_pop(L, 1);
+    }
+    lua_pushnil(L);
+    lua_setglobal(L, "dofile");
+    lua_pushnil(L);
+    lua_setglobal(L, "loadfile");
+    lua_getglobal(L, "load");
+    lua_pushcclosure(L, load_text_only, 1);
+    lua_setglobal(L, "load");
+
+    luaL_requiref(L, LUA_OSLIBNAME, luaopen_os, 0); /* the full library, not made global */
+    lua_createtable(L, 0, 3);
+    static const char *const os_kept[] = {"time", "clock", "date", NULL};
+    for (const char *const *name = os_kept; *name != NULL; name++) {
+        lua_getfield(L, -2, *name);
+        lua_setfield(L, -2, *name);
+    }
+    lua_setglobal(L, LUA_OSLIBNAME);
+    lua_pop(L, 1);
+    return 0;
+}
+
+int ember_lua_open_libraries(lua_State *L, int unsafe) {
+    lua_pushcfunction(L, open_libraries);
+    lua_pushboolean(L, unsafe);
+    return lua_pcall(L, 1, 0, 0);
+}
+
+/* MARK: the message handler */
+
+int ember_lua_traceback(lua_State *L) {
+    const char *message = lua_tostring(L, 1);
+    if (message == NULL) {
+        if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING) {
+            message = lua_tostring(L, -1);
+        } else {
+            message = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+        }
+    }
+    luaL_traceback(L, L, message, 1);
+    return 1;
+}
+
+/* MARK: Swift functions */
+
+/** What the trampoline's upvalue holds. */
+struct swift_closure {
+    ember_lua_swift_function function;
+    void *context;
+};
+
+int ember_lua_call_swift(lua_State *L) {
+    const struct swift_closure *closure = lua_touserdata(L, lua_upvalueindex(1));
+    if (closure == NULL) return luaL_error(L, "ember: a Swift function lost its closure");
+    struct ember_lua_control *control = control_of(L);
+    if (control != NULL && control->stop_reason == EMBER_LUA_STOP_NONE && interrupt_pending(control)) {
+        control->stop_reason = EMBER_LUA_STOP_INTERRUPTED;
+        lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
+    }
+    if (control != NULL && control->stop_reason == EMBER_LUA_STOP_INTERRUPTED) {
+        return luaL_error(L, "interrupted");
+    }
+
+    if (control != NULL) control->host_calls++;
+    int status = closure->function(L, closure->context);
+    if (control != NULL) control->host_calls--;
+    /* the Swift frame is gone: raising is safe from here on */
+
+    if (status >= 0) {
+        if (status > lua_gettop(L)) {
+            return luaL_error(L, "ember: a Swift function returned %d results but pushed %d", status,
+                              lua_gettop(L));
+        }
+        return status;
+    }
+    if (status == EMBER_LUA_CALL_ERROR) {
+        if (lua_gettop(L) == 0) lua_pushliteral(L, "ember: a Swift function failed without an error value");
+        if (lua_type(L, -1) == LUA_TSTRING) {
+            luaL_where(L, 1);
+            lua_insert(L, -2);
+            lua_concat(L, 2);
+        }
+        return lua_error(L);
+    }
+    return luaL_error(L, "ember: a Swift function returned the invalid status %d", status);
+}
+
+static int make_swift_function(lua_State *L) {
+    const struct swift_closure *spec = lua_touserdata(L, 1);
+    struct swift_closure *closure = lua_newuserdatauv(L, sizeof *closure, 0);
+    *closure = *spec;
+    lua_pushcclosure(L, ember_lua_call_swift, 1);
+    return 1;
+}
+
+int ember_lua_push_swift_function(lua_State *L, ember_lua_swift_function function, void *context) {
+    struct swift_closure spec = {function, context};
+    lua_pushcfunction(L, make_swift_function);
+    lua_pushlightuserdata(L, &spec);
+    return lua_pcall(L, 1, 1, 0);
+}
+
+static int set_global(lua_State *L) {
+    const char *name = lua_touserdata(L, 1);
+    lua_pushvalue(L, 2);
+    lua_setglobal(L, name);
+    return 0;
+}
+
+int ember_lua_set_global(lua_State *L, const char *name) {
+    lua_pushcfunction(L, set_global);
+    lua_insert(L, -2);
+    lua_pushlightuserdata(L, (void *)name);
+    lua_insert(L, -2);
+    return lua_pcall(L, 2, 0, 0);
+}
+
+/* MARK: SIGINT */
+
+static void on_sigint(int signo) {
+    (void)signo;
+    sigint_received = 1;
+}
+
+int ember_lua_install_sigint_handler(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_sigint;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = 0;
+    return sigaction(SIGINT, &action, NULL);
+}
+
+int ember_lua_sigint_pending(void) { return sigint_received != 0; }
+
+void ember_lua_clear_sigint(void) { sigint_received = 0; }

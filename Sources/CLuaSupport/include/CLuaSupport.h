@@ -1,2 +1,128 @@
+/*
+ * CLuaSupport: the parts of Ember's Lua binding that must be real C.
+ *
+ * The rule this target exists for: a Lua error is a longjmp, and a longjmp must never cross a
+ * Swift frame. Swift code therefore never raises a Lua error itself. A Swift function called from
+ * Lua runs inside the C trampoline `ember_lua_call_swift`; it reports failure by pushing an error
+ * value and returning `EMBER_LUA_CALL_ERROR`, and the trampoline raises it from its own C frame
+ * after the Swift frame is gone. Anything else that can raise (opening libraries, creating
+ * closures) is run by a protected call set up here and reported as a status code.
+ *
+ * Each state made by `ember_lua_open` carries a control block (in the state's extra space) with
+ * an instruction limit, a memory limit and an interrupt request, enforced by a count hook and an
+ * allocator written here. Only EmberLua imports this module.
+ */
+#ifndef EMBER_CLUA_SUPPORT_H
+#define EMBER_CLUA_SUPPORT_H
+
+#include <stddef.h>
 #include <lua.h>
-int ember_lua_support_version(void);
+
+/* MARK: calling Swift from Lua */
+
+/** A Swift function callable from Lua: returns the number of results (>= 0) it pushed, or
+    `EMBER_LUA_CALL_ERROR` after pushing the error value to raise. It must not raise itself. */
+typedef int (*ember_lua_swift_function)(lua_State *L, void *context);
+
+/** Returned by an `ember_lua_swift_function`: the error value is on top of the stack; raise it. */
+#define EMBER_LUA_CALL_ERROR (-2)
+
+/** The trampoline (a `lua_CFunction`): calls the Swift function held in its upvalue, then returns
+    its results or raises its error from this C frame. A string error gets the caller's
+    `chunk:line: ` prefix, as `luaL_error` would add. Raises "interrupted" when an interrupt is
+    pending before the call. */
+int ember_lua_call_swift(lua_State *L);
+
+/** Pushes a Lua function that calls `function(L, context)` through `ember_lua_call_swift`.
+    Protected: returns `LUA_OK` with the function on top, or an error status with the error value
+    on top. Needs 3 free stack slots. `context` is not retained: keep it alive with the state. */
+int ember_lua_push_swift_function(lua_State *L, ember_lua_swift_function function, void *context);
+
+/** Pops the value on top and stores it as the global `name`. Protected (a `__newindex` on the
+    globals cannot longjmp past the caller): returns a status, with the error value on top on
+    failure. Needs 3 free stack slots. */
+int ember_lua_set_global(lua_State *L, const char *name);
+
+/* MARK: states with limits */
+
+/** Creates a state whose allocator counts bytes and refuses growth past `memory_limit` bytes
+    (0: no limit) while Lua code runs, with a panic handler and the count hook installed.
+    Returns NULL when even the empty state cannot be allocated. Close it with `ember_lua_close`. */
+lua_State *ember_lua_open(size_t memory_limit);
+
+/** Closes a state made by `ember_lua_open` and frees its control block. */
+void ember_lua_close(lua_State *L);
+
+/** Opens the standard libraries in protected mode. Safe set (`unsafe` == 0): base without
+    `dofile`/`loadfile` and with a `load` restricted to text chunks, coroutine, table, string,
+    math, utf8, and an `os` table holding only `time`, `clock` and `date`. Unsafe: every library
+    (`luaL_openlibs`). Returns a status, with the error value on top on failure. */
+int ember_lua_open_libraries(lua_State *L, int unsafe);
+
+/** The message handler for `lua_pcall`: turns the error value into a string (through
+    `__tostring` for non-strings) followed by "\nstack traceback:\n..." (`luaL_traceback`). */
+int ember_lua_traceback(lua_State *L);
+
+/** How many VM instructions run between two checks of the count hook. */
+#define EMBER_LUA_HOOK_INTERVAL 1000
+
+/** Sets how many VM instructions one run may execute (checked every
+    `EMBER_LUA_HOOK_INTERVAL` instructions); 0 means no limit. */
+void ember_lua_set_instruction_limit(lua_State *L, long long limit);
+
+/** The instruction limit of the state (0: none). */
+long long ember_lua_instruction_limit(lua_State *L);
+
+/** Sets the memory limit in bytes (0: none). Lowering it below the current use makes every
+    further growth fail until memory is freed. */
+void ember_lua_set_memory_limit(lua_State *L, size_t limit);
+
+/** The memory limit of the state in bytes (0: none). */
+size_t ember_lua_memory_limit(lua_State *L);
+
+/** The bytes currently allocated by the state. */
+size_t ember_lua_memory_used(lua_State *L);
+
+/* MARK: runs, interruption and the stop reason */
+
+/** No limit stopped the run. */
+#define EMBER_LUA_STOP_NONE 0
+/** The run was interrupted (`ember_lua_request_interrupt`, or SIGINT when observed). */
+#define EMBER_LUA_STOP_INTERRUPTED 1
+/** The run exceeded its instruction limit. */
+#define EMBER_LUA_STOP_INSTRUCTION_LIMIT 2
+
+/** Starts a run. An outermost run starts the instruction count from zero; a run nested in a
+    Swift function (called from Lua) shares the budget of the run around it, and has the memory
+    limit enforced again while it runs. Returns a token to give to `ember_lua_end_run`. */
+int ember_lua_begin_run(lua_State *L);
+
+/** Ends the run started with `token`. Ending the outermost run clears the stop reason and the
+    interrupt request, and puts the count hook of the main thread back to its normal interval; a
+    nested run leaves them, so a stop reaches the runs around it too. */
+void ember_lua_end_run(lua_State *L, int token);
+
+/** Why the current run was stopped: one of the `EMBER_LUA_STOP_*` values. Once a run is stopped,
+    the hook raises again at every instruction, so Lua code cannot `pcall` its way past it. */
+int ember_lua_stop_reason(lua_State *L);
+
+/** Asks the running code to stop with the error "interrupted". Async-signal-safe and callable
+    from any thread; stays requested until `ember_lua_end_run`. */
+void ember_lua_request_interrupt(lua_State *L);
+
+/** Whether the state also stops when the process received SIGINT (the shell's Ctrl-C). */
+void ember_lua_observe_sigint(lua_State *L, int observe);
+
+/* MARK: SIGINT (the one process-wide flag) */
+
+/** Installs a SIGINT handler that only sets a flag (no SA_RESTART, so blocking reads return
+    EINTR). Returns 0, or -1 with errno set. */
+int ember_lua_install_sigint_handler(void);
+
+/** Whether SIGINT arrived since the last `ember_lua_clear_sigint`. */
+int ember_lua_sigint_pending(void);
+
+/** Clears the SIGINT flag. */
+void ember_lua_clear_sigint(void);
+
+#endif /* EMBER_CLUA_SUPPORT_H */

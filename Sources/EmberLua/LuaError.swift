@@ -1,0 +1,45 @@
+/// Why running Lua code failed: the kind of failure, Lua's message and, for runtime errors, the
+/// traceback at the point of the error.
+///
+/// ```swift
+/// do { _ = try lua.run(chunk: "error('boom')", name: "=repl") }
+/// catch { print(error.message) }   // "repl:1: boom"
+/// ```
+public struct LuaError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What kind of failure this is.
+    public enum Kind: Sendable, Hashable {
+        /// The chunk did not compile.
+        case syntax
+        /// The code raised an error (including errors thrown by Swift functions).
+        case runtime
+        /// The run was interrupted (`LuaState.requestInterrupt()` or Ctrl-C).
+        case interrupted
+        /// The run executed more VM instructions than its limit allows.
+        case instructionLimit
+        /// An allocation failed, usually because of the memory limit.
+        case memory
+        /// The message handler itself failed while handling an error.
+        case messageHandler
+        /// The state could not be created or set up.
+        case setup
+    }
+
+    /// What kind of failure this is.
+    public let kind: Kind
+
+    /// Lua's message, with its `chunk:line:` prefix when Lua added one.
+    public let message: String
+
+    /// The stack traceback ("stack traceback:\n\t..."), when the error was raised by running code.
+    public let traceback: String?
+
+    /// Creates an error.
+    public init(_ kind: Kind, message: String, traceback: String? = nil) {
+        self.kind = kind
+        self.message = message
+        self.traceback = traceback
+    }
+
+    /// The message.
+    public var description: String { message }
+}

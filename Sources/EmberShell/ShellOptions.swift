@@ -1,0 +1,94 @@
+import EmberServer
+
+/// Everything the command line decides about a shell session (see `ember --help` and
+/// SHELL.md's "Command line").
+///
+/// The `ember` executable parses the arguments and fills these in; the rules that relate them
+/// (`--db` against `--memory`, durability names, the default directory, colour) live here, where
+/// they are tested.
+public struct ShellOptions: Sendable, Hashable {
+    /// Shell commands to run in order (`-c`), then exit unless ``staysInteractive``.
+    public var commands: [String] = []
+    /// Lua chunks to run in order (`-e`), then exit unless ``staysInteractive``.
+    public var luaChunks: [String] = []
+    /// A file to run (`-f`): Lua if it ends in `.lua`, else shell commands line by line.
+    public var file: String?
+    /// A Lua script given as the first positional argument.
+    public var script: String?
+    /// The arguments after the script, for the script.
+    public var scriptArguments: [String] = []
+    /// Whether to stay in the REPL after the commands, chunks, file or script (`-i`).
+    public var staysInteractive = false
+    /// The database directory (server data and client caches); `nil` keeps nothing on disk
+    /// (`--memory`).
+    public var databaseDirectory: String?
+    /// Whether every client starts offline (`--offline`).
+    public var startsOffline = false
+    /// When the server acknowledges writes (`--durability`).
+    public var durability: Durability = .normal
+    /// Whether results are printed as one JSON document per line (`--json`).
+    public var jsonOutput = false
+    /// Whether colour was turned off on the command line (`--no-color`).
+    public var colorDisabled = false
+    /// Whether `~/.config/ember/init.lua` runs at start (not with `--no-rc`).
+    public var loadsRCFile = true
+    /// A directory of extra plugins, loaded after `~/.config/ember/plugins` (`--plugins`).
+    public var pluginDirectory: String?
+    /// Whether scripts get `io`, `os` and `require` (`--unsafe-lua`).
+    public var unsafeLua = false
+    /// Whether the banner is left out (`-q`).
+    public var quiet = false
+
+    /// Creates the default options, with the default database directory found in `environment`.
+    public init(environment: [String: String]) {
+        databaseDirectory = Self.defaultDatabaseDirectory(environment: environment)
+    }
+
+    /// The names `--durability` accepts.
+    public static let durabilityNames = Durability.allCases.map(\.rawValue)
+
+    /// Reads a `--durability` value.
+    /// - Throws: ``ShellUsageError`` naming the accepted values.
+    public static func durability(named name: String) throws(ShellUsageError) -> Durability {
+        guard let durability = Durability(rawValue: name) else {
+            throw ShellUsageError("invalid durability \"\(name)\": expected off, normal or full")
+        }
+        return durability
+    }
+
+    /// Applies `--db DIR` and `--memory`.
+    /// - Throws: ``ShellUsageError`` when both are given.
+    public mutating func setStorage(directory: String?, memory: Bool) throws(ShellUsageError) {
+        switch (directory, memory) {
+        case (.some, true):
+            throw ShellUsageError("--db and --memory cannot be used together")
+        case (.some(let directory), false):
+            databaseDirectory = directory
+        case (.none, true):
+            databaseDirectory = nil
+        case (.none, false):
+            break
+        }
+    }
+
+    /// `$XDG_DATA_HOME/ember/default`, or `~/.local/share/ember/default` when `XDG_DATA_HOME` is
+    /// unset, empty or relative (the XDG rule); relative to the working directory without `HOME`.
+    public static func defaultDatabaseDirectory(environment: [String: String]) -> String {
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
+            return data + "/ember/default"
+        }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? "."
+        return home + "/.local/share/ember/default"
+    }
+
+    /// Whether output is coloured: not with `--no-color`, not when `NO_COLOR` is set to anything
+    /// but the empty string, not when the output is not a terminal.
+    public func usesColor(environment: [String: String], outputIsTerminal: Bool) -> Bool {
+        !colorDisabled && (environment["NO_COLOR"] ?? "").isEmpty && outputIsTerminal
+    }
+
+    /// Whether the session ends after running the commands, chunks, file or script.
+    public var runsBatchOnly: Bool {
+        !staysInteractive && (!commands.isEmpty || !luaChunks.isEmpty || file != nil || script != nil)
+    }
+}

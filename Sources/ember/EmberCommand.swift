@@ -1,0 +1,153 @@
+import ArgumentParser
+import EmberShell
+import Foundation
+
+/// The `ember` command line: parses the flags of SHELL.md and hands off to ``Shell``.
+struct EmberCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ember",
+        abstract: "An interactive shell over an embedded realtime JSON database, scriptable in Lua.",
+        discussion: """
+            Exit status: 0 success; 1 a command or script failed (scripts stop at the first \
+            error); 2 usage error.
+            """,
+        version: Shell.version
+    )
+
+    @Option(
+        name: [.customShort("c"), .customLong("command")],
+        help: ArgumentHelp("Run one shell command; repeatable; then exit (unless -i).", valueName: "CMD"))
+    var commands: [String] = []
+
+    @Option(
+        name: [.customShort("e"), .customLong("eval")],
+        help: ArgumentHelp("Run a Lua chunk; repeatable; then exit (unless -i).", valueName: "LUA"))
+    var luaChunks: [String] = []
+
+    @Option(
+        name: [.customShort("f"), .customLong("file")],
+        help: ArgumentHelp("Run FILE: Lua if it ends in .lua, else shell commands line by line.", valueName: "FILE"),
+        completion: .file())
+    var file: String?
+
+    @Flag(name: [.customShort("i"), .customLong("interactive")], help: "Stay in the REPL after -c/-e/-f/SCRIPT.")
+    var interactive = false
+
+    @Option(
+        name: .customLong("db"),
+        help: ArgumentHelp(
+            "Database directory (server data + client caches); default $XDG_DATA_HOME/ember/default.",
+            valueName: "DIR"),
+        completion: .directory)
+    var databaseDirectory: String?
+
+    @Flag(name: .customLong("memory"), help: "Nothing on disk.")
+    var memory = false
+
+    @Flag(name: .customLong("offline"), help: "Start every client offline (to read the cache after a restart).")
+    var offline = false
+
+    @Option(
+        name: .customLong("durability"),
+        help: ArgumentHelp("off | normal | full: when the server acknowledges a write.", valueName: "M"),
+        completion: .list(ShellOptions.durabilityNames))
+    var durability = "normal"
+
+    @Flag(name: .customLong("json"), help: "Machine output: one JSON document per result, errors as JSON on stderr.")
+    var json = false
+
+    @Flag(name: .customLong("no-color"), help: "No colour (also: NO_COLOR, and output that is not a terminal).")
+    var noColor = false
+
+    @Flag(name: .customLong("no-rc"), help: "Skip ~/.config/ember/init.lua.")
+    var noRC = false
+
+    @Option(
+        name: .customLong("plugins"),
+        help: ArgumentHelp("Load every *.lua in DIR as a plugin (after ~/.config/ember/plugins).", valueName: "DIR"),
+        completion: .directory)
+    var pluginDirectory: String?
+
+    @Flag(name: .customLong("unsafe-lua"), help: "Give scripts io/os/require (off by default).")
+    var unsafeLua = false
+
+    @Flag(name: [.customShort("q"), .customLong("quiet")], help: "No banner.")
+    var quiet = false
+
+    @Argument(
+        parsing: .captureForPassthrough,
+        help: ArgumentHelp("A Lua script to run, then the arguments it receives.", valueName: "SCRIPT.lua ARGS"),
+        completion: .file(extensions: ["lua"]))
+    var scriptAndArguments: [String] = []
+
+    /// The options for the shell, or a usage error.
+    func shellOptions() throws(ShellUsageError) -> ShellOptions {
+        var options = ShellOptions(environment: ProcessInfo.processInfo.environment)
+        options.commands = commands
+        options.luaChunks = luaChunks
+        options.file = file
+        options.staysInteractive = interactive
+        try options.setStorage(directory: databaseDirectory, memory: memory)
+        options.startsOffline = offline
+        options.durability = try ShellOptions.durability(named: durability)
+        options.jsonOutput = json
+        options.colorDisabled = noColor
+        options.loadsRCFile = !noRC
+        options.pluginDirectory = pluginDirectory
+        options.unsafeLua = unsafeLua
+        options.quiet = quiet
+
+        var rest = scriptAndArguments[...]
+        if rest.first == "--" { rest = rest.dropFirst() }
+        // captureForPassthrough also captures an unknown option: that is a usage error
+        else if let first = rest.first, first.hasPrefix("-"), first != "-" {
+            throw ShellUsageError("unknown option '\(first)'")
+        }
+        options.script = rest.first
+        options.scriptArguments = Array(rest.dropFirst())
+        return options
+    }
+
+    func validate() throws {
+        // captureForPassthrough takes ArgumentParser's own flags before the parser sees them,
+        // when they come after every ember option
+        switch scriptAndArguments.first {
+        case "--version": throw CleanExit.message(Shell.version)
+        case "-h", "--help": throw CleanExit.helpRequest(self)
+        default: break
+        }
+        do {
+            _ = try shellOptions()
+        } catch {
+            throw ValidationError(error.message)
+        }
+    }
+
+    func run() throws {
+        let status = Shell(options: try shellOptions()).run()
+        if status != 0 { throw ExitCode(status) }
+    }
+
+    /// Parses `arguments` and runs the shell; returns the exit status: 0, 1 when the session
+    /// failed, 2 for a usage error (the message and usage go to stderr). `--help` and
+    /// `--version` print to stdout and return 0.
+    static func exitStatus(running arguments: [String]) -> Int32 {
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+            return 0
+        } catch {
+            let code = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if code == .success {
+                if !message.isEmpty { print(message) }
+                return 0
+            }
+            if let exit = error as? ExitCode {
+                return exit.rawValue
+            }
+            FileHandle.standardError.write(Data((message + "\n").utf8))
+            return 2
+        }
+    }
+}
