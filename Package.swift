@@ -107,7 +107,7 @@ let package = Package(
         ),
         .testTarget(name: "EmberLuaTests", dependencies: ["EmberLua"], swiftSettings: swiftSettings),
         .testTarget(name: "EmberShellTests", dependencies: ["EmberShell"], swiftSettings: swiftSettings),
-        .testTarget(name: "EmberStorageTests", dependencies: ["EmberStorage"], swiftSettings: swiftSettings),
+        .testTarget(name: "EmberStorageTests", dependencies: ["EmberCore", "EmberStorage"], swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]
 )
