@@ -89,13 +89,13 @@ let package = Package(
         ),
         .executableTarget(
             name: "ember-bench",
-            dependencies: ["EmberCore", "EmberTestSupport"],
+            dependencies: ["EmberCore", "EmberSync", "EmberTestSupport"],
             path: "Sources/EmberBench",
             swiftSettings: swiftSettings
         ),
         .target(
             name: "EmberTestSupport",
-            dependencies: ["EmberCore"],
+            dependencies: ["EmberCore", "EmberSync"],
             swiftSettings: swiftSettings
         ),
 
@@ -103,6 +103,11 @@ let package = Package(
         .testTarget(
             name: "EmberCoreTests",
             dependencies: ["EmberCore", "EmberTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "EmberSyncTests",
+            dependencies: ["EmberCore", "EmberSync", "EmberTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "EmberLuaTests", dependencies: ["EmberLua"], swiftSettings: swiftSettings),

@@ -1,50 +1,91 @@
 import EmberCore
 
-/// One event raised to a listener after a change: what happened, where, and for child events,
-/// which child and after which sibling it now sits.
+/// One event for one listener: what happened at the query it watches.
 ///
-/// Events are values produced by the sync engine and delivered by their owner after the mutation
-/// that caused them, never re-entrantly. The data itself (the snapshot of the new value) joins
-/// these cases once EmberCore's `Node` exists.
-public enum Event: Sendable, Hashable {
-    /// The value at `path` is now known or has changed.
-    case value(path: Path)
-    /// `key` appeared under `path`, after `previousKey` in query order (`nil`: first).
-    case childAdded(path: Path, key: ChildKey, previousKey: ChildKey?)
-    /// The value of `key` under `path` changed; it sits after `previousKey`.
-    case childChanged(path: Path, key: ChildKey, previousKey: ChildKey?)
-    /// `key` left `path` (or the query's window).
-    case childRemoved(path: Path, key: ChildKey)
-    /// `key` moved in query order; it now sits after `previousKey`.
-    case childMoved(path: Path, key: ChildKey, previousKey: ChildKey?)
+/// The sync engine returns events from every operation; their owner delivers them after the
+/// mutation that caused them, never re-entrantly.
+public struct Event: Sendable, Hashable, CustomStringConvertible {
+    /// The listener that receives the event.
+    public var registration: RegistrationID
+    /// The query the listener watches (its path is the location of the snapshot for `value`,
+    /// and the parent of the child for child events).
+    public var query: QuerySpec
+    /// What happened.
+    public var kind: Kind
 
-    /// The kind of event.
-    public var type: EventType {
-        switch self {
+    public init(registration: RegistrationID, query: QuerySpec, kind: Kind) {
+        self.registration = registration
+        self.query = query
+        self.kind = kind
+    }
+
+    /// What happened, with the data the listener sees.
+    public enum Kind: Sendable, Hashable {
+        /// The whole (filtered) value at the query's location.
+        case value(Node)
+        /// A child entered the query's window; it sits after `previous` (`nil`: first).
+        case childAdded(ChildKey, Node, previous: ChildKey?)
+        /// A child's value changed; it sits after `previous`.
+        case childChanged(ChildKey, Node, previous: ChildKey?)
+        /// A child left the window; the node is its last value.
+        case childRemoved(ChildKey, Node)
+        /// A child changed place in the query's order; it now sits after `previous`.
+        case childMoved(ChildKey, Node, previous: ChildKey?)
+        /// The listen was refused or revoked; the listener is removed.
+        case cancelled(DatabaseError)
+    }
+
+    /// The kind of event, or `nil` for a cancellation.
+    public var type: EventType? {
+        switch kind {
         case .value: .value
         case .childAdded: .childAdded
         case .childChanged: .childChanged
         case .childRemoved: .childRemoved
         case .childMoved: .childMoved
-        }
-    }
-
-    /// The location listened to (the parent of the child for child events).
-    public var path: Path {
-        switch self {
-        case .value(let path), .childAdded(let path, _, _), .childChanged(let path, _, _),
-            .childRemoved(let path, _), .childMoved(let path, _, _):
-            path
+        case .cancelled: nil
         }
     }
 
     /// The child the event is about, for child events.
     public var childKey: ChildKey? {
-        switch self {
-        case .value: nil
-        case .childAdded(_, let key, _), .childChanged(_, let key, _), .childRemoved(_, let key),
-            .childMoved(_, let key, _):
+        switch kind {
+        case .childAdded(let key, _, _), .childChanged(let key, _, _), .childRemoved(let key, _),
+            .childMoved(let key, _, _):
             key
+        case .value, .cancelled:
+            nil
         }
+    }
+
+    /// The key of the sibling before the child, for child_added, child_changed and child_moved.
+    public var previousKey: ChildKey? {
+        switch kind {
+        case .childAdded(_, _, let previous), .childChanged(_, _, let previous), .childMoved(_, _, let previous):
+            previous
+        case .value, .childRemoved, .cancelled:
+            nil
+        }
+    }
+
+    /// The snapshot: the whole value for `value`, the child for child events (its old value for
+    /// child_removed).
+    public var snapshot: Node? {
+        switch kind {
+        case .value(let node), .childAdded(_, let node, _), .childChanged(_, let node, _),
+            .childRemoved(_, let node), .childMoved(_, let node, _):
+            node
+        case .cancelled:
+            nil
+        }
+    }
+
+    public var description: String {
+        let name = type?.rawValue ?? "cancelled"
+        var text = "\(name) \(query)"
+        if let childKey { text += " \(childKey)" }
+        if let previousKey { text += " after \(previousKey)" }
+        if let snapshot { text += " = " + snapshot.jsonString(.export) }
+        return text
     }
 }

@@ -1,0 +1,59 @@
+import EmberCore
+
+/// Turns a view's changes into events for its listeners, in the fixed order: removed, added,
+/// moved, changed, value. Each kind is sorted in the query's order; child_moved is made from a
+/// child_changed whose indexed value changed; `previous` is the sibling before the child in the
+/// new event data.
+struct EventGenerator: Sendable {
+    /// The query the events are about.
+    let query: QuerySpec
+
+    /// The events for `changes`, given the view's new event data.
+    /// - Complexity: O(c log c + c·r·log n) for c changes, r registrations and n children (key
+    ///   and priority order).
+    func events(for changes: [Change], eventCache: Node, registrations: [EventRegistration]) -> [Event] {
+        let index = query.params.index
+        var moves: [Change] = []
+        for case .childChanged(let key, let node, let old) in changes where Self.indexedValueChanged(index, old, node) {
+            moves.append(.childMoved(key, node))
+        }
+        var events: [Event] = []
+        for type in [EventType.childRemoved, .childAdded, .childMoved, .childChanged, .value] {
+            let source = type == .childMoved ? moves : changes
+            var ofType = source.filter { $0.type == type }
+            if type != .value {
+                ofType.sort { index.compare(NamedNode($0.childKey!, $0.node), NamedNode($1.childKey!, $1.node)) < 0 }
+            }
+            for change in ofType {
+                let kind = materialize(change, eventCache: eventCache, index: index)
+                for registration in registrations where registration.responds(to: type) {
+                    events.append(Event(registration: registration.id, query: query, kind: kind))
+                }
+            }
+        }
+        return events
+    }
+
+    private func materialize(_ change: Change, eventCache: Node, index: Index) -> Event.Kind {
+        func previous(_ key: ChildKey, _ node: Node) -> ChildKey? {
+            eventCache.child(before: NamedNode(key, node), in: index)?.key
+        }
+        switch change {
+        case .value(let node): return .value(node)
+        case .childRemoved(let key, let old): return .childRemoved(key, old)
+        case .childAdded(let key, let node): return .childAdded(key, node, previous: previous(key, node))
+        case .childChanged(let key, let node, _): return .childChanged(key, node, previous: previous(key, node))
+        case .childMoved(let key, let node): return .childMoved(key, node, previous: previous(key, node))
+        }
+    }
+
+    /// Whether a child's place in `index` order may have changed.
+    static func indexedValueChanged(_ index: Index, _ old: Node, _ new: Node) -> Bool {
+        switch index {
+        case .key: false
+        case .priority: old.priority != new.priority
+        case .value: old != new
+        case .child(let path): old.child(at: path) != new.child(at: path)
+        }
+    }
+}

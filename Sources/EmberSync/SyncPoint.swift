@@ -1,0 +1,102 @@
+import EmberCore
+
+/// The views at one location: usually one, sometimes a few queries side by side.
+struct SyncPoint: Sendable {
+    /// The views, in the order they were created.
+    private(set) var views: [View] = []
+
+    /// Whether no view is left.
+    var isEmpty: Bool { views.isEmpty }
+
+    /// The view that loads all data here, if any: its server data is the whole location.
+    var completeView: View? { views.first { $0.query.loadsAllData } }
+
+    /// Whether some view here loads all data.
+    var hasCompleteView: Bool { completeView != nil }
+
+    /// The views of filtered queries.
+    var queryViews: [View] { views.filter { !$0.query.loadsAllData } }
+
+    /// The view answering `query`: for a query that loads all data, any view that does.
+    func view(for query: QuerySpec) -> View? {
+        if query.loadsAllData { return completeView }
+        return views.first { $0.query.params == query.params }
+    }
+
+    /// The complete server data at `path` below this location, if some view knows it.
+    func completeServerCache(at path: Path) -> Node? {
+        for view in views {
+            if let node = view.completeServerCache(at: path) { return node }
+        }
+        return nil
+    }
+
+    /// Applies an operation to every view, or only to the tagged query's view.
+    mutating func apply(_ operation: Operation, writes: WriteTreeRef, completeServerCache: Node?) -> [Event] {
+        if case .taggedQuery(let params) = operation.source {
+            guard let position = views.firstIndex(where: { $0.query.params == params }) else { return [] }
+            return views[position].apply(operation, writes: writes, completeServerCache: completeServerCache)
+        }
+        var events: [Event] = []
+        for position in views.indices {
+            events += views[position].apply(operation, writes: writes, completeServerCache: completeServerCache)
+        }
+        return events
+    }
+
+    /// Adds a listener to the view of `query`, creating the view from the data known, and
+    /// returns its initial events.
+    mutating func addRegistration(
+        _ registration: EventRegistration, for query: QuerySpec, writes: WriteTreeRef, serverCache: Node,
+        serverCacheComplete: Bool
+    ) -> [Event] {
+        let position: Int
+        if let existing = views.firstIndex(where: { $0.query.params == query.params }) {
+            position = existing
+        } else {
+            let eventCache: CacheNode
+            if let complete = writes.completeEventCache(server: serverCacheComplete ? serverCache : nil) {
+                eventCache = CacheNode(complete, .complete, .whole)
+            } else if !serverCache.isLeaf {
+                eventCache = CacheNode(writes.completeEventChildren(server: serverCache), .partial, .whole)
+            } else {
+                eventCache = .unknown
+            }
+            let initial = ViewCache(
+                eventCache: eventCache,
+                serverCache: CacheNode(serverCache, serverCacheComplete ? .complete : .partial, .whole))
+            views.append(View(query: query, initialCache: initial))
+            position = views.count - 1
+        }
+        views[position].add(registration)
+        return views[position].initialEvents(for: registration)
+    }
+
+    /// Removes a listener (or all, when `id` is `nil`) from the view of `query`, or from every
+    /// view when `query` is the default query.
+    /// - Returns: the queries whose views went away (filtered ones, plus the location's default
+    ///   query when its last complete view went), and cancellation events.
+    mutating func removeRegistration(
+        _ id: RegistrationID?, for query: QuerySpec, cancelError: DatabaseError?
+    ) -> (removed: [QuerySpec], events: [Event]) {
+        var removed: [QuerySpec] = []
+        var events: [Event] = []
+        let hadCompleteView = hasCompleteView
+        var position = 0
+        while position < views.count {
+            if query.isDefault || views[position].query.params == query.params {
+                events += views[position].removeRegistration(id, cancelError: cancelError)
+                if views[position].isEmpty {
+                    let view = views.remove(at: position)
+                    if !view.query.loadsAllData { removed.append(view.query) }
+                    continue
+                }
+            }
+            position += 1
+        }
+        if hadCompleteView && !hasCompleteView {
+            removed.append(.default(at: query.path))
+        }
+        return (removed, events)
+    }
+}

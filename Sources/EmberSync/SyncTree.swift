@@ -1,0 +1,297 @@
+import EmberCore
+
+/// The client's sync engine: every listener, every pending write, every view's caches, and the
+/// events each change raises.
+///
+/// A tree of ``SyncPoint``s holds the views at each listened location; a ``WriteTree`` holds
+/// the user's pending writes. Every operation returns the events to raise and raises none
+/// itself. Which server listens are needed is reported to the ``ListenProvider``, so the
+/// engine never talks to a connection.
+///
+/// Filtered queries (with a range or a limit) get a ``QueryTag`` when their view is created;
+/// the server's updates for them arrive tagged and change only their view.
+public struct SyncTree<Provider: ListenProvider> {
+    /// Receives the listens to start and stop.
+    public var listenProvider: Provider
+    /// The pending user writes.
+    public private(set) var pendingWrites = WriteTree()
+    private var syncPoints = ImmutableTree<SyncPoint>()
+    private var queryToTag: [QuerySpec: QueryTag] = [:]
+    private var tagToQuery: [QueryTag: QuerySpec] = [:]
+    private var nextTag = 1
+
+    public init(listenProvider: Provider) {
+        self.listenProvider = listenProvider
+    }
+
+    // MARK: User writes
+
+    /// Applies a set (or transaction) made locally, before the server confirms it.
+    /// - Complexity: O(d log n) per affected view for a write below the view's location.
+    public mutating func applyUserOverwrite(
+        _ node: Node, at path: Path, writeID: WriteID, visibility: WriteVisibility = .visible
+    ) -> [Event] {
+        pendingWrites.addOverwrite(node, at: path, id: writeID, visibility: visibility)
+        guard visibility == .visible else { return [] }
+        return applyToSyncPoints(.overwrite(.user, path, node))
+    }
+
+    /// Applies an update made locally: each relative path of `changes` below `path` is set.
+    public mutating func applyUserMerge(_ changes: [(Path, Node)], at path: Path, writeID: WriteID) -> [Event] {
+        pendingWrites.addMerge(changes, at: path, id: writeID)
+        return applyToSyncPoints(.merge(.user, path, Self.tree(of: changes)))
+    }
+
+    /// Drops a pending write that the server confirmed or refused, and returns the events of
+    /// the views it changes (none when the server's data already matches).
+    public mutating func ackUserWrite(_ writeID: WriteID, outcome: WriteOutcome) -> [Event] {
+        guard let write = pendingWrites.write(writeID) else { return [] }
+        guard pendingWrites.removeWrite(writeID) else { return [] }
+        var affected = ImmutableTree<Bool>()
+        switch write.change {
+        case .overwrite:
+            affected = ImmutableTree(true)
+        case .merge(let changes):
+            for (relative, _) in changes { affected = affected.setting(true, at: relative) }
+        }
+        return applyToSyncPoints(.ackUserWrite(write.path, affected: affected, outcome))
+    }
+
+    // MARK: Server data
+
+    /// Applies data the server sent for `path`.
+    /// - Complexity: O(d log n) per affected view, for a change below the view's location.
+    public mutating func applyServerOverwrite(_ node: Node, at path: Path) -> [Event] {
+        applyToSyncPoints(.overwrite(.server, path, node))
+    }
+
+    /// Applies a merge the server sent: each relative path of `changes` below `path` is set.
+    public mutating func applyServerMerge(_ changes: [(Path, Node)], at path: Path) -> [Event] {
+        applyToSyncPoints(.merge(.server, path, Self.tree(of: changes)))
+    }
+
+    /// Records that the server has sent all data for the default listen at `path`.
+    public mutating func applyListenComplete(at path: Path) -> [Event] {
+        applyToSyncPoints(.listenComplete(.server, path))
+    }
+
+    /// Applies data the server sent for the filtered query tagged `tag` (nothing when the
+    /// query is gone, or when `path` is not at or below the query's location).
+    public mutating func applyTaggedQueryOverwrite(_ node: Node, at path: Path, tag: QueryTag) -> [Event] {
+        guard let query = tagToQuery[tag], let relative = query.path.relative(to: path) else { return [] }
+        return applyTagged(.overwrite(.taggedQuery(query.params), relative, node), to: query)
+    }
+
+    /// Applies a merge the server sent for the filtered query tagged `tag`.
+    public mutating func applyTaggedQueryMerge(_ changes: [(Path, Node)], at path: Path, tag: QueryTag) -> [Event] {
+        guard let query = tagToQuery[tag], let relative = query.path.relative(to: path) else { return [] }
+        return applyTagged(.merge(.taggedQuery(query.params), relative, Self.tree(of: changes)), to: query)
+    }
+
+    /// Records that the server has sent all data for the filtered query tagged `tag`.
+    public mutating func applyTaggedListenComplete(at path: Path, tag: QueryTag) -> [Event] {
+        guard let query = tagToQuery[tag], let relative = query.path.relative(to: path) else { return [] }
+        return applyTagged(.listenComplete(.taggedQuery(query.params), relative), to: query)
+    }
+
+    // MARK: Listeners
+
+    /// Adds a listener to `query` and returns its initial events: child_added for each child
+    /// already known, then value if the data is complete. Starts a server listen unless a
+    /// listen above or at the location already covers it.
+    public mutating func addEventRegistration(_ registration: EventRegistration, for query: QuerySpec) -> [Event] {
+        let path = query.path
+        var serverCache: Node?
+        var foundAncestorDefaultView = false
+        syncPoints.forEach(on: path) { syncPointPath, syncPoint in
+            if serverCache == nil { serverCache = syncPoint.completeServerCache(at: syncPointPath.relative(to: path)!) }
+            foundAncestorDefaultView = foundAncestorDefaultView || syncPoint.hasCompleteView
+        }
+        var syncPoint = syncPoints.value(at: path) ?? SyncPoint()
+        foundAncestorDefaultView = foundAncestorDefaultView || syncPoint.hasCompleteView
+        if serverCache == nil { serverCache = syncPoint.completeServerCache(at: .root) }
+        let serverCacheComplete = serverCache != nil
+        var server = serverCache ?? .empty
+        if !serverCacheComplete {
+            // Assemble what complete children the listens below know.
+            for (key, child) in syncPoints.subtree(at: path).children {
+                if let complete = child.value?.completeServerCache(at: .root) {
+                    server.setChild(key, complete)
+                }
+            }
+        }
+        let viewExists = syncPoint.view(for: query) != nil
+        if !viewExists && !query.loadsAllData {
+            let tag = QueryTag(nextTag)
+            nextTag += 1
+            queryToTag[query] = tag
+            tagToQuery[tag] = query
+        }
+        let events = syncPoint.addRegistration(
+            registration, for: query, writes: WriteTreeRef(path: path, tree: pendingWrites), serverCache: server,
+            serverCacheComplete: serverCacheComplete)
+        syncPoints = syncPoints.setting(syncPoint, at: path)
+        if !viewExists && !foundAncestorDefaultView {
+            startListen(for: query)
+        }
+        return events
+    }
+
+    /// Removes the listener `registration` from `query` (from every query at the location when
+    /// `query` is the default query), or every listener there when it is `nil`. With
+    /// `cancelError` (a refused or revoked listen) the listeners get a cancellation event.
+    /// Stops server listens no longer needed, and starts those of listeners below that a
+    /// removed listen covered.
+    public mutating func removeEventRegistration(
+        _ registration: RegistrationID?, for query: QuerySpec, cancelError: DatabaseError? = nil
+    ) -> [Event] {
+        let path = query.path
+        guard var syncPoint = syncPoints.value(at: path), query.isDefault || syncPoint.view(for: query) != nil else {
+            return []
+        }
+        let (removed, events) = syncPoint.removeRegistration(registration, for: query, cancelError: cancelError)
+        syncPoints = syncPoint.isEmpty ? syncPoints.removingValue(at: path) : syncPoints.setting(syncPoint, at: path)
+        let removingDefault = removed.contains { $0.loadsAllData }
+        let covered = syncPoints.first(on: path) { _, syncPoint in syncPoint.hasCompleteView ? true : nil } ?? false
+        if removingDefault && !covered {
+            // Listeners below were covered by the removed listen: they need their own now.
+            let subtree = syncPoints.subtree(at: path)
+            if !subtree.isEmpty {
+                for view in Self.distinctViews(in: subtree) {
+                    listenProvider.startListening(view.query.forListening, tag: queryToTag[view.query])
+                }
+            }
+        }
+        if !covered && !removed.isEmpty && cancelError == nil {
+            if removingDefault {
+                listenProvider.stopListening(.default(at: path), tag: nil)
+            } else {
+                for removedQuery in removed {
+                    listenProvider.stopListening(removedQuery.forListening, tag: queryToTag[removedQuery])
+                }
+            }
+        }
+        for removedQuery in removed where !removedQuery.loadsAllData {
+            if let tag = queryToTag.removeValue(forKey: removedQuery) { tagToQuery[tag] = nil }
+        }
+        return events
+    }
+
+    // MARK: Questions
+
+    /// The tag of a filtered query that has a view.
+    public func tag(for query: QuerySpec) -> QueryTag? { queryToTag[query] }
+
+    /// The query a tag stands for.
+    public func query(for tag: QueryTag) -> QuerySpec? { tagToQuery[tag] }
+
+    /// The complete data at `path` as the client sees it, hidden writes included and
+    /// `excluding` left out (what a transaction starts from), or `nil` when no listen or write
+    /// makes it known.
+    public func completeEventCache(at path: Path, excluding: Set<WriteID> = []) -> Node? {
+        let serverCache = syncPoints.first(on: path) { syncPointPath, syncPoint in
+            syncPoint.completeServerCache(at: syncPointPath.relative(to: path)!)
+        }
+        return pendingWrites.completeEventCache(at: path, server: serverCache, excluding: excluding, includingHidden: true)
+    }
+
+    /// The server data a query's view holds (complete or not): what a listen's hash is taken of.
+    public func serverCache(for query: QuerySpec) -> Node? {
+        syncPoints.value(at: query.path)?.view(for: query)?.serverNode
+    }
+
+    // MARK: Applying operations
+
+    private mutating func applyToSyncPoints(_ operation: Operation) -> [Event] {
+        Self.apply(operation, to: &syncPoints, serverCache: nil, writes: WriteTreeRef(path: .root, tree: pendingWrites))
+    }
+
+    private mutating func applyTagged(_ operation: Operation, to query: QuerySpec) -> [Event] {
+        guard var syncPoint = syncPoints.value(at: query.path) else { return [] }
+        let events = syncPoint.apply(
+            operation, writes: WriteTreeRef(path: query.path, tree: pendingWrites), completeServerCache: nil)
+        syncPoints = syncPoints.setting(syncPoint, at: query.path)
+        return events
+    }
+
+    /// Applies `operation` to the sync points on its path (deepest first) and below it.
+    private static func apply(
+        _ operation: Operation, to tree: inout ImmutableTree<SyncPoint>, serverCache: Node?, writes: WriteTreeRef
+    ) -> [Event] {
+        guard let key = operation.path.front else {
+            return applyBelow(operation, to: &tree, serverCache: serverCache, writes: writes)
+        }
+        var serverCache = serverCache
+        if serverCache == nil, let syncPoint = tree.value { serverCache = syncPoint.completeServerCache(at: .root) }
+        var events: [Event] = []
+        if let childOperation = operation.forChild(key), var child = tree.children[key] {
+            events += apply(childOperation, to: &child, serverCache: serverCache?.child(key), writes: writes.child(key))
+            tree.children.updateValue(child, forKey: key)
+        }
+        if var syncPoint = tree.value {
+            tree.value = nil
+            events += syncPoint.apply(operation, writes: writes, completeServerCache: serverCache)
+            tree.value = syncPoint
+        }
+        return events
+    }
+
+    /// Applies `operation`, which is at this location, to every sync point here and below,
+    /// deepest first.
+    private static func applyBelow(
+        _ operation: Operation, to tree: inout ImmutableTree<SyncPoint>, serverCache: Node?, writes: WriteTreeRef
+    ) -> [Event] {
+        var serverCache = serverCache
+        if serverCache == nil, let syncPoint = tree.value { serverCache = syncPoint.completeServerCache(at: .root) }
+        var events: [Event] = []
+        let keys = tree.children.map(\.key)
+        for key in keys {
+            guard let childOperation = operation.forChild(key), var child = tree.children[key] else { continue }
+            events += applyBelow(childOperation, to: &child, serverCache: serverCache?.child(key), writes: writes.child(key))
+            tree.children.updateValue(child, forKey: key)
+        }
+        if var syncPoint = tree.value {
+            tree.value = nil
+            events += syncPoint.apply(operation, writes: writes, completeServerCache: serverCache)
+            tree.value = syncPoint
+        }
+        return events
+    }
+
+    // MARK: Listens
+
+    /// Starts the server listen for a new view, and stops the listens it covers when it loads
+    /// all data.
+    private mutating func startListen(for query: QuerySpec) {
+        let tag = queryToTag[query]
+        listenProvider.startListening(query.forListening, tag: tag)
+        guard tag == nil else { return }
+        let subtree = syncPoints.subtree(at: query.path)
+        let covered = subtree.fold { (relative: Path, syncPoint: SyncPoint?, below: [(ChildKey, [QuerySpec])]) -> [QuerySpec] in
+            if !relative.isEmpty, let complete = syncPoint?.completeView { return [complete.query] }
+            var queries = syncPoint?.queryViews.map(\.query) ?? []
+            for (_, childQueries) in below { queries += childQueries }
+            return queries
+        }
+        for coveredQuery in covered {
+            listenProvider.stopListening(coveredQuery.forListening, tag: queryToTag[coveredQuery])
+        }
+    }
+
+    /// The views that need their own listen in `subtree`: a complete view covers everything
+    /// below it; otherwise each filtered view.
+    private static func distinctViews(in subtree: ImmutableTree<SyncPoint>) -> [View] {
+        subtree.fold { (_: Path, syncPoint: SyncPoint?, below: [(ChildKey, [View])]) -> [View] in
+            if let complete = syncPoint?.completeView { return [complete] }
+            var views = syncPoint?.queryViews ?? []
+            for (_, childViews) in below { views += childViews }
+            return views
+        }
+    }
+
+    private static func tree(of changes: [(Path, Node)]) -> ImmutableTree<Node> {
+        var tree = ImmutableTree<Node>()
+        for (path, node) in changes { tree = tree.setting(node, at: path) }
+        return tree
+    }
+}

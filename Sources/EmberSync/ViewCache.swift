@@ -1,0 +1,31 @@
+import EmberCore
+
+/// What a view holds: the server's data (`serverCache`) and what listeners see, the server's
+/// data with pending local writes applied (`eventCache`).
+public struct ViewCache: Sendable {
+    /// The data listeners see.
+    public var eventCache: CacheNode
+    /// The data the server sent.
+    public var serverCache: CacheNode
+
+    public init(eventCache: CacheNode, serverCache: CacheNode) {
+        self.eventCache = eventCache
+        self.serverCache = serverCache
+    }
+
+    /// The event data, when it is complete.
+    public var completeEventNode: Node? { eventCache.completeNode }
+
+    /// The server data, when it is complete.
+    public var completeServerNode: Node? { serverCache.completeNode }
+
+    /// A copy with new event data.
+    func updatingEvent(_ node: Node, complete: Bool, filtered: Bool) -> ViewCache {
+        ViewCache(eventCache: CacheNode(node, complete: complete, filtered: filtered), serverCache: serverCache)
+    }
+
+    /// A copy with new server data.
+    func updatingServer(_ node: Node, complete: Bool, filtered: Bool) -> ViewCache {
+        ViewCache(eventCache: eventCache, serverCache: CacheNode(node, complete: complete, filtered: filtered))
+    }
+}

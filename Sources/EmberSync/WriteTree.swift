@@ -1,0 +1,197 @@
+import EmberCore
+
+/// The pending user writes, in order, and their merged visible layer.
+///
+/// Writes are added as the user makes them and removed when the server confirms or refuses
+/// them. `visibleWrites` is what the event data shows on top of the server's data; it is
+/// rebuilt from the list only when a removed write overlapped others.
+public struct WriteTree: Sendable {
+    /// The merged visible writes (hidden and fully shadowed writes are not in it).
+    public private(set) var visibleWrites: CompoundWrite = .empty
+    /// Every pending write, oldest first, visible or not.
+    public private(set) var allWrites: [WriteRecord] = []
+
+    public init() {}
+
+    /// Records a set.
+    /// - Complexity: O(d log n).
+    public mutating func addOverwrite(_ node: Node, at path: Path, id: WriteID, visibility: WriteVisibility) {
+        precondition(allWrites.last.map { $0.id < id } ?? true, "writes must be added in increasing id order")
+        allWrites.append(WriteRecord(id: id, path: path, change: .overwrite(node), visibility: visibility))
+        if visibility == .visible {
+            visibleWrites = visibleWrites.adding(node, at: path)
+        }
+    }
+
+    /// Records an update.
+    /// - Complexity: O(k d log n) for k changed paths.
+    public mutating func addMerge(_ changes: [(Path, Node)], at path: Path, id: WriteID) {
+        precondition(allWrites.last.map { $0.id < id } ?? true, "writes must be added in increasing id order")
+        allWrites.append(WriteRecord(id: id, path: path, change: .merge(changes), visibility: .visible))
+        for (relative, node) in changes {
+            visibleWrites = visibleWrites.adding(node, at: path.appending(relative))
+        }
+    }
+
+    /// The pending write with `id`.
+    /// - Complexity: O(w) for w pending writes.
+    public func write(_ id: WriteID) -> WriteRecord? {
+        allWrites.first { $0.id == id }
+    }
+
+    /// Removes a write that the server confirmed or refused.
+    /// - Returns: whether the write may have been visible, so that views must be re-evaluated.
+    /// - Complexity: O(w) to find and check it; O(w d log n) when the visible layer is rebuilt.
+    public mutating func removeWrite(_ id: WriteID) -> Bool {
+        guard let position = allWrites.firstIndex(where: { $0.id == id }) else { return false }
+        let removed = allWrites.remove(at: position)
+        var wasVisible = removed.visibility == .visible
+        var overlapsOthers = false
+        var index = allWrites.count - 1
+        while wasVisible && index >= 0 {
+            let current = allWrites[index]
+            if current.visibility == .visible {
+                if index >= position && current.covers(removed.path) {
+                    // A later write shadows the removed one completely.
+                    wasVisible = false
+                } else if removed.path.contains(current.path) {
+                    overlapsOthers = true
+                }
+            }
+            index -= 1
+        }
+        if !wasVisible { return false }
+        if overlapsOthers {
+            visibleWrites = Self.layer(allWrites, at: .root) { $0.visibility == .visible }
+            return true
+        }
+        switch removed.change {
+        case .overwrite:
+            visibleWrites = visibleWrites.removing(at: removed.path)
+        case .merge(let changes):
+            for (relative, _) in changes {
+                visibleWrites = visibleWrites.removing(at: removed.path.appending(relative))
+            }
+        }
+        return true
+    }
+
+    /// The writes selected by `include`, layered in order, relative to `root`.
+    /// - Complexity: O(w k d log n).
+    static func layer(_ writes: [WriteRecord], at root: Path, include: (WriteRecord) -> Bool) -> CompoundWrite {
+        var result = CompoundWrite.empty
+        for write in writes where include(write) {
+            let changes: [(Path, Node)]
+            switch write.change {
+            case .overwrite(let node): changes = [(write.path, node)]
+            case .merge(let merge): changes = merge.map { (write.path.appending($0.0), $0.1) }
+            }
+            for (path, node) in changes {
+                if let relative = root.relative(to: path) {
+                    result = result.adding(node, at: relative)
+                } else if let relative = path.relative(to: root) {
+                    result = result.adding(node.child(at: relative), at: .root)
+                }
+            }
+        }
+        return result
+    }
+
+    // MARK: Computing event data
+
+    /// The value at `path` when the visible writes alone determine it.
+    /// - Complexity: O(d log n).
+    public func shadowingWrite(at path: Path) -> Node? {
+        visibleWrites.completeNode(at: path)
+    }
+
+    /// The complete event data at `path`: the writes over `completeServerCache`, or `nil` when
+    /// neither the server data nor the writes make it complete.
+    ///
+    /// - Parameters:
+    ///   - excluding: writes to leave out (a transaction computing its input).
+    ///   - includingHidden: whether hidden writes count too.
+    /// - Complexity: O(d log n) with the default arguments and no writes below `path`.
+    public func completeEventCache(
+        at path: Path, server completeServerCache: Node?, excluding: Set<WriteID> = [], includingHidden: Bool = false
+    ) -> Node? {
+        if excluding.isEmpty && !includingHidden {
+            if let shadowing = visibleWrites.completeNode(at: path) { return shadowing }
+            let merge = visibleWrites.child(at: path)
+            if merge.isEmpty { return completeServerCache }
+            if completeServerCache == nil && !merge.hasCompleteWrite(at: .root) { return nil }
+            return merge.apply(to: completeServerCache ?? .empty)
+        }
+        let merge = visibleWrites.child(at: path)
+        if !includingHidden && merge.isEmpty { return completeServerCache }
+        if !includingHidden && completeServerCache == nil && !merge.hasCompleteWrite(at: .root) { return nil }
+        let layered = Self.layer(allWrites, at: path) { write in
+            (write.visibility == .visible || includingHidden) && !excluding.contains(write.id)
+                && (write.path.contains(path) || path.contains(write.path))
+        }
+        return layered.apply(to: completeServerCache ?? .empty)
+    }
+
+    /// The children at `path` whose event data is complete: the writes over the complete
+    /// server children given, plus children the writes alone determine.
+    /// - Complexity: O(n log n) for n children.
+    public func completeEventChildren(at path: Path, server completeServerChildren: Node?) -> Node {
+        if let topLevel = visibleWrites.completeNode(at: path) {
+            // A write shadows everything here: its children are complete.
+            if topLevel.isLeaf { return .empty }
+            return topLevel.withPriority(nil)
+        }
+        let merge = visibleWrites.child(at: path)
+        var result = Node.empty
+        if let completeServerChildren {
+            for child in completeServerChildren.children {
+                result.setChild(child.key, merge.child(at: Path(keys: [child.key])).apply(to: child.node))
+            }
+        }
+        for child in merge.completeChildren {
+            result.setChild(child.key, child.node)
+        }
+        return result
+    }
+
+    /// What the event data at `path`/`childPath` becomes after the server changed it, or `nil`
+    /// when a write shadows the location completely (no events).
+    /// - Complexity: O(d log n) when no write is below the location.
+    func eventCacheAfterServerOverwrite(at path: Path, childPath: Path, existingServer: Node) -> Node? {
+        let fullPath = path.appending(childPath)
+        if visibleWrites.hasCompleteWrite(at: fullPath) { return nil }
+        let childMerge = visibleWrites.child(at: fullPath)
+        let server = existingServer.child(at: childPath)
+        if childMerge.isEmpty { return server }
+        return childMerge.apply(to: server)
+    }
+
+    /// The complete event data for the child `key` of `path`, or `nil` when it is not known.
+    /// - Complexity: O(d log n).
+    func completeChild(at path: Path, _ key: ChildKey, server: CacheNode) -> Node? {
+        let childPath = path.child(key)
+        if let shadowing = visibleWrites.completeNode(at: childPath) { return shadowing }
+        guard server.isComplete(forChild: key) else { return nil }
+        let childMerge = visibleWrites.child(at: childPath)
+        let serverChild = server.node.child(key)
+        return childMerge.isEmpty ? serverChild : childMerge.apply(to: serverChild)
+    }
+
+    /// The child of `path` that follows `position` in `index` order (or precedes it, when
+    /// `reverse`), in the event data the writes and `completeServerData` give; used to refill a
+    /// limited window.
+    /// - Complexity: O(log n) for key and priority order when no write is below `path`.
+    func child(at path: Path, after position: NamedNode, in index: Index, reverse: Bool, server completeServerData: Node?) -> NamedNode? {
+        let merge = visibleWrites.child(at: path)
+        let node: Node
+        if let shadowing = merge.completeNode(at: .root) {
+            node = shadowing
+        } else if let completeServerData {
+            node = merge.isEmpty ? completeServerData : merge.apply(to: completeServerData)
+        } else {
+            return nil
+        }
+        if node.isEmpty || node.isLeaf { return nil }
+        return reverse ? node.child(before: position, in: index) : node.child(after: position, in: index)
+    }
+}
