@@ -1,4 +1,5 @@
 import EmberCore
+import EmberSync
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,6 +12,15 @@ let quick = arguments.contains("--quick")
 let n = quick ? 100_000 : 1_000_000
 let report = BenchReport()
 let core = CoreBenchmarks(report: report)
+let sync = SyncBenchmarks(report: report)
+
+if arguments.contains("sync") {
+    // Only the sync engine's workload (`scripts/bench --only sync`).
+    print("# ember-bench: sync\n")
+    report.header("One leaf changes under n children, watched by value and limitToLast(10)")
+    for size in quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000] { sync.run(n: size) }
+    exit(0)
+}
 
 if let position = arguments.firstIndex(of: "memory") {
     // One measurement per process: freed memory from an earlier workload would hide growth.
@@ -32,3 +42,5 @@ report.header("Other insert patterns")
 core.persistent(n: quick ? 50_000 : 200_000)
 core.shuffled(n: n)
 
+report.header("Sync engine: one leaf changes under n children, watched by value and limitToLast(10)")
+for size in quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000] { sync.run(n: size) }
