@@ -19,6 +19,9 @@ struct EventGenerator: Sendable {
         }
         var events: [Event] = []
         for type in [EventType.childRemoved, .childAdded, .childMoved, .childChanged, .value] {
+            // Kinds no listener wants are not worked out: a value listener on a large location
+            // must not pay for sorting its children's changes.
+            guard registrations.contains(where: { $0.responds(to: type) }) else { continue }
             let source = type == .childMoved ? moves : changes
             var ofType = source.filter { $0.type == type }
             if type != .value {

@@ -125,18 +125,24 @@ enum NodeFilter: Sendable {
     }
 
     private static func indexedUpdateFullNode(_ oldSnap: Node, _ newSnap: Node, _ accumulator: inout ChildChangeAccumulator?) -> Node {
-        if accumulator != nil {
-            for child in oldSnap.children where !newSnap.hasChild(child.key) {
-                accumulator?.track(.childRemoved(child.key, old: child.node))
+        guard let current = accumulator else { return newSnap }
+        var changes: [Change] = []
+        for child in oldSnap.children where !newSnap.hasChild(child.key) {
+            changes.append(.childRemoved(child.key, old: child.node))
+        }
+        for child in newSnap.children {
+            let old = oldSnap.child(child.key)
+            if old.isEmpty {
+                changes.append(.childAdded(child.key, child.node))
+            } else if old != child.node {
+                changes.append(.childChanged(child.key, child.node, old: old))
             }
-            for child in newSnap.children {
-                let old = oldSnap.child(child.key)
-                if old.isEmpty {
-                    accumulator?.track(.childAdded(child.key, child.node))
-                } else if old != child.node {
-                    accumulator?.track(.childChanged(child.key, child.node, old: old))
-                }
-            }
+        }
+        if current.isEmpty {
+            // Each child appears once: no folding needed, and no hashing of every key.
+            accumulator = ChildChangeAccumulator(distinct: changes)
+        } else {
+            for change in changes { accumulator?.track(change) }
         }
         return newSnap
     }

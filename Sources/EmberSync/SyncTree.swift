@@ -224,7 +224,7 @@ public struct SyncTree<Provider: ListenProvider> {
         var serverCache = serverCache
         if serverCache == nil, let syncPoint = tree.value { serverCache = syncPoint.completeServerCache(at: .root) }
         var events: [Event] = []
-        if let childOperation = operation.forChild(key), var child = tree.children[key] {
+        if let childOperation = operation.forChild(key), var child = takeChild(key, of: &tree) {
             events += apply(childOperation, to: &child, serverCache: serverCache?.child(key), writes: writes.child(key))
             tree.children.updateValue(child, forKey: key)
         }
@@ -246,7 +246,7 @@ public struct SyncTree<Provider: ListenProvider> {
         var events: [Event] = []
         let keys = tree.children.map(\.key)
         for key in keys {
-            guard let childOperation = operation.forChild(key), var child = tree.children[key] else { continue }
+            guard let childOperation = operation.forChild(key), var child = takeChild(key, of: &tree) else { continue }
             events += applyBelow(childOperation, to: &child, serverCache: serverCache?.child(key), writes: writes.child(key))
             tree.children.updateValue(child, forKey: key)
         }
@@ -256,6 +256,14 @@ public struct SyncTree<Provider: ListenProvider> {
             tree.value = syncPoint
         }
         return events
+    }
+
+    /// Moves the child subtree at `key` out of `tree`, leaving an empty placeholder, so that the
+    /// caller holds the only reference and its views change in place.
+    private static func takeChild(_ key: ChildKey, of tree: inout ImmutableTree<SyncPoint>) -> ImmutableTree<SyncPoint>? {
+        guard let child = tree.children[key] else { return nil }
+        tree.children.updateValue(ImmutableTree(), forKey: key)
+        return child
     }
 
     // MARK: Listens
