@@ -214,40 +214,18 @@ public struct SyncTree<Provider: ListenProvider> {
         return events
     }
 
-    /// Applies `operation` to the sync points on its path (deepest first) and below it.
+    /// Applies `operation` to the sync points on its path and below it, deepest first.
     private static func apply(
         _ operation: Operation, to tree: inout ImmutableTree<SyncPoint>, serverCache: Node?, writes: WriteTreeRef
     ) -> [Event] {
-        guard let key = operation.path.front else {
-            return applyBelow(operation, to: &tree, serverCache: serverCache, writes: writes)
-        }
         var serverCache = serverCache
         if serverCache == nil, let syncPoint = tree.value { serverCache = syncPoint.completeServerCache(at: .root) }
         var events: [Event] = []
-        if let childOperation = operation.forChild(key), var child = takeChild(key, of: &tree) {
-            events += apply(childOperation, to: &child, serverCache: serverCache?.child(key), writes: writes.child(key))
-            tree.children.updateValue(child, forKey: key)
-        }
-        if var syncPoint = tree.value {
-            tree.value = nil
-            events += syncPoint.apply(operation, writes: writes, completeServerCache: serverCache)
-            tree.value = syncPoint
-        }
-        return events
-    }
-
-    /// Applies `operation`, which is at this location, to every sync point here and below,
-    /// deepest first.
-    private static func applyBelow(
-        _ operation: Operation, to tree: inout ImmutableTree<SyncPoint>, serverCache: Node?, writes: WriteTreeRef
-    ) -> [Event] {
-        var serverCache = serverCache
-        if serverCache == nil, let syncPoint = tree.value { serverCache = syncPoint.completeServerCache(at: .root) }
-        var events: [Event] = []
-        let keys = tree.children.map(\.key)
+        // The child on the operation's path, or every child once the operation is here.
+        let keys = operation.path.front.map { [$0] } ?? tree.children.map(\.key)
         for key in keys {
             guard let childOperation = operation.forChild(key), var child = takeChild(key, of: &tree) else { continue }
-            events += applyBelow(childOperation, to: &child, serverCache: serverCache?.child(key), writes: writes.child(key))
+            events += apply(childOperation, to: &child, serverCache: serverCache?.child(key), writes: writes.child(key))
             tree.children.updateValue(child, forKey: key)
         }
         if var syncPoint = tree.value {
