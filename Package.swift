@@ -110,6 +110,16 @@ let package = Package(
             dependencies: ["EmberCore", "EmberSync", "EmberTestSupport"],
             swiftSettings: swiftSettings
         ),
+        .testTarget(
+            name: "EmberWireTests",
+            dependencies: ["EmberCore", "EmberWire", "EmberTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "EmberServerTests",
+            dependencies: ["EmberCore", "EmberWire", "EmberServer", "EmberTestSupport"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "EmberLuaTests", dependencies: ["EmberLua"], swiftSettings: swiftSettings),
         .testTarget(name: "EmberShellTests", dependencies: ["EmberShell"], swiftSettings: swiftSettings),
         .testTarget(name: "EmberStorageTests", dependencies: ["EmberCore", "EmberStorage"], swiftSettings: swiftSettings),

@@ -1,18 +1,26 @@
 import EmberCore
 
-/// A message from the server to a client, modelled on the Firebase realtime protocol.
-///
-/// A sketch like ``ClientMessage``: values travel as JSON text until EmberCore has `Node`.
+/// A message from the server to a client, modelled on the Firebase realtime protocol (`d` data,
+/// `m` merge, `c` listen revoked, and answers to requests).
 public enum ServerMessage: Sendable, Hashable {
     /// The connection is open; the server's clock reads `serverTime` (milliseconds since
     /// 1970), from which the client derives `.info/serverTimeOffset`.
     case handshake(serverTime: Int64)
-    /// The answer to the request numbered `requestID`.
+    /// The answer to the request numbered `requestID`. A listen is answered `ok` after its
+    /// initial data, which tells the client its data is complete.
     case ack(requestID: Int, status: AckStatus)
-    /// The value at `path` is now `json`; `tag` names the filtered query it is for.
-    case dataUpdate(path: Path, json: String, tag: Int?)
-    /// These children of `path` changed; `tag` names the filtered query it is for.
-    case mergeUpdate(path: Path, json: String, tag: Int?)
+    /// The answer to a `get`: the query's data, or why it could not be read.
+    case getResult(requestID: Int, result: GetResult)
+    /// The value at `path` is now `data`; `tag` names the filtered query it is for.
+    case dataUpdate(path: Path, data: Node, tag: Int?)
+    /// These paths below `path` changed; `tag` names the filtered query it is for.
+    case mergeUpdate(path: Path, changes: [WireChange], tag: Int?)
     /// The server cancelled a listen (for example, permission was lost).
-    case listenRevoked(path: Path, query: String?, error: DatabaseError)
+    case listenRevoked(query: WireQuery, tag: Int?, error: DatabaseError)
+}
+
+/// What a `get` returns.
+public enum GetResult: Sendable, Hashable {
+    case data(Node)
+    case failed(DatabaseError)
 }

@@ -1,0 +1,100 @@
+import EmberCore
+
+/// Joins clients to the server inside one process the way a network would: every message is
+/// queued and arrives later, in order, when the network is stepped.
+///
+/// Nothing is a direct call from client to server. The owner drives delivery: ``step()``
+/// delivers one due message, ``deliverDue()`` everything due now (including what those
+/// deliveries send in turn). Time comes from the injected clock, so with a manual clock a test
+/// decides exactly when latency and timeouts elapse. Confined to the engine: not thread-safe.
+public final class InProcessNetwork {
+    /// A scheduled delivery.
+    private struct Delivery {
+        let time: Int64
+        let sequence: Int
+        let action: () -> Void
+
+        func isBefore(_ other: Delivery) -> Bool {
+            time != other.time ? time < other.time : sequence < other.sequence
+        }
+    }
+
+    private let clock: any DatabaseClock
+    /// A binary min-heap by (time, sequence).
+    private var heap: [Delivery] = []
+    private var sequence = 0
+
+    public init(clock: any DatabaseClock) {
+        self.clock = clock
+    }
+
+    /// The network's time, in milliseconds.
+    public var now: Int64 { clock.now() }
+
+    /// Opens a connection.
+    /// - Parameters:
+    ///   - latency: how long each message takes, in milliseconds.
+    ///   - silentDropTimeout: how long the server takes to notice a silent drop, in milliseconds.
+    public func connect(latency: Int64 = 0, silentDropTimeout: Int64 = 60_000) -> InProcessLink {
+        InProcessLink(network: self, latency: latency, silentDropTimeout: silentDropTimeout)
+    }
+
+    /// How many deliveries are waiting, due or not.
+    public var pendingCount: Int { heap.count }
+
+    /// When the next delivery is due, if any is waiting.
+    public var nextDeliveryTime: Int64? { heap.first?.time }
+
+    /// Delivers the earliest delivery that is due.
+    /// - Returns: whether one was delivered.
+    /// - Complexity: O(log m) for m waiting deliveries.
+    @discardableResult
+    public func step() -> Bool {
+        guard let first = heap.first, first.time <= now else { return false }
+        let delivery = popFirst()
+        delivery.action()
+        return true
+    }
+
+    /// Delivers everything due now, including what those deliveries cause.
+    /// - Returns: how many deliveries were made.
+    @discardableResult
+    public func deliverDue() -> Int {
+        var count = 0
+        while step() { count += 1 }
+        return count
+    }
+
+    /// Schedules `action` for `time` (after everything scheduled earlier for the same time).
+    func schedule(at time: Int64, _ action: @escaping () -> Void) {
+        heap.append(Delivery(time: time, sequence: sequence, action: action))
+        sequence += 1
+        var child = heap.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard heap[child].isBefore(heap[parent]) else { break }
+            heap.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    private func popFirst() -> Delivery {
+        let first = heap[0]
+        let last = heap.removeLast()
+        if !heap.isEmpty {
+            heap[0] = last
+            var parent = 0
+            while true {
+                let left = 2 * parent + 1
+                let right = left + 1
+                var smallest = parent
+                if left < heap.count && heap[left].isBefore(heap[smallest]) { smallest = left }
+                if right < heap.count && heap[right].isBefore(heap[smallest]) { smallest = right }
+                if smallest == parent { break }
+                heap.swapAt(parent, smallest)
+                parent = smallest
+            }
+        }
+        return first
+    }
+}

@@ -1,0 +1,129 @@
+import EmberCore
+import EmberTestSupport
+import EmberWire
+import Testing
+
+@Suite("In-process network")
+struct InProcessNetworkTests {
+    /// Everything one end received, rendered.
+    final class Inbox<Message: Sendable> {
+        var events: [String] = []
+        init<Outgoing>(_ endpoint: InProcessEndpoint<Outgoing, Message>, at clock: ManualClock) {
+            endpoint.onEvent = { [unowned self] event in
+                switch event {
+                case .received(let message): events.append("\(clock.now() % 100_000) \(message)")
+                case .closed: events.append("\(clock.now() % 100_000) closed")
+                }
+            }
+        }
+    }
+
+    let clock = ManualClock(1_700_000_000_000)
+
+    func put(_ id: Int) -> ClientMessage {
+        .put(requestID: id, path: "a", data: Node(.int(Int64(id))), hash: nil)
+    }
+
+    @Test("messages queue until the network is stepped, one delivery per step, in order")
+    func stepping() {
+        let network = InProcessNetwork(clock: clock)
+        let link = network.connect()
+        let server = Inbox(link.server, at: clock)
+        link.client.send(put(1))
+        link.client.send(put(2))
+        #expect(server.events.isEmpty, "nothing is a direct call")
+        #expect(network.pendingCount == 2)
+        #expect(network.step())
+        #expect(server.events.count == 1)
+        #expect(network.step())
+        #expect(!network.step())
+        #expect(server.events == ["0 \(put(1))", "0 \(put(2))"])
+    }
+
+    @Test("latency delays delivery until the clock reaches it, and never reorders")
+    func latency() {
+        let network = InProcessNetwork(clock: clock)
+        let link = network.connect(latency: 50)
+        let server = Inbox(link.server, at: clock)
+        link.client.send(put(1))
+        link.latency = 10
+        link.client.send(put(2))
+        #expect(network.deliverDue() == 0)
+        #expect(network.nextDeliveryTime == clock.now() + 50)
+        clock.advance(by: 49)
+        #expect(network.deliverDue() == 0)
+        clock.advance(by: 1)
+        #expect(network.deliverDue() == 2)
+        #expect(server.events == ["50 \(put(1))", "50 \(put(2))"], "the faster second message waits for the first")
+    }
+
+    @Test("a clean close delivers what was sent, then tells the other end")
+    func cleanClose() {
+        let network = InProcessNetwork(clock: clock)
+        let link = network.connect(latency: 5)
+        let server = Inbox(link.server, at: clock)
+        let client = Inbox(link.client, at: clock)
+        link.client.send(put(1))
+        link.close()
+        link.client.send(put(2))
+        link.server.send(.handshake(serverTime: 0))
+        clock.advance(by: 5)
+        network.deliverDue()
+        #expect(server.events == ["5 \(put(1))", "5 closed"])
+        #expect(client.events.isEmpty, "the closing end hears nothing more")
+        #expect(link.state == .closed)
+    }
+
+    @Test("the server can close a connection too")
+    func serverClose() {
+        let network = InProcessNetwork(clock: clock)
+        let link = network.connect()
+        let client = Inbox(link.client, at: clock)
+        link.server.send(.handshake(serverTime: 7))
+        link.server.close()
+        network.deliverDue()
+        #expect(client.events == ["0 \(ServerMessage.handshake(serverTime: 7))", "0 closed"])
+    }
+
+    @Test("a silent drop loses what is in flight; the client hears at once, the server after its timeout")
+    func silentDrop() {
+        let network = InProcessNetwork(clock: clock)
+        let link = network.connect(latency: 20, silentDropTimeout: 30_000)
+        let server = Inbox(link.server, at: clock)
+        let client = Inbox(link.client, at: clock)
+        link.client.send(put(1))
+        link.server.send(.handshake(serverTime: 1))
+        link.drop()
+        link.client.send(put(2))
+        network.deliverDue()
+        #expect(client.events == ["0 closed"])
+        #expect(server.events.isEmpty)
+        clock.advance(by: 29_999)
+        network.deliverDue()
+        #expect(server.events.isEmpty, "the server has not noticed yet")
+        clock.advance(by: 1)
+        network.deliverDue()
+        #expect(server.events == ["30000 closed"])
+        #expect(link.state == .dropped)
+        #expect(network.pendingCount == 0)
+    }
+
+    @Test("deliveries that send more are followed within one deliverDue")
+    func chainedDeliveries() {
+        let network = InProcessNetwork(clock: clock)
+        let link = network.connect()
+        var acks = 0
+        link.server.onEvent = { event in
+            if case .received(let message) = event { link.server.send(.ack(requestID: message.requestID, status: .ok)) }
+        }
+        link.client.onEvent = { event in
+            if case .received(.ack(let id, _)) = event {
+                acks += 1
+                if id < 100 { link.client.send(.put(requestID: id + 1, path: "a", data: .empty, hash: nil)) }
+            }
+        }
+        link.client.send(put(1))
+        #expect(network.deliverDue() == 200)
+        #expect(acks == 100)
+    }
+}
