@@ -1,0 +1,43 @@
+extension Node {
+    /// Checks that the node may be written at `path`: every key valid, no value deeper than
+    /// ``Limits/maxDepth``, strings within ``Limits/maxStringBytes``, numbers finite.
+    ///
+    /// Nodes built from JSON are valid already; this is for data from elsewhere (a server never
+    /// trusts what a client sends).
+    /// - Throws: the first problem found, with the path of the offending value.
+    /// - Complexity: O(n) in the size of the node.
+    public func validate(at path: Path) throws(DatabaseError) {
+        var keys = path.keys
+        try validate(keys: &keys)
+    }
+
+    private func validate(keys: inout [ChildKey]) throws(DatabaseError) {
+        if isEmpty { return }
+        if keys.count > Limits.maxDepth {
+            throw DatabaseError(.pathTooDeep(path: Path(keys: keys).description, depth: keys.count))
+        }
+        if case .number(let number)? = priority, !number.isFinite {
+            throw DatabaseError(.invalidPriority(reason: "\(number) is not a finite number"), path: Path(keys: keys))
+        }
+        if let leaf = leafValue {
+            switch leaf {
+            case .double(let number) where !number.isFinite:
+                throw DatabaseError(.invalidValue(reason: "\(number) is not a finite number"), path: Path(keys: keys))
+            case .string(let text) where text.utf8.count > Limits.maxStringBytes:
+                throw DatabaseError(
+                    .invalidValue(reason: "the string is \(text.utf8.count) bytes; the limit is \(Limits.maxStringBytes)"),
+                    path: Path(keys: keys))
+            default:
+                return
+            }
+        }
+        for child in children {
+            if let problem = ChildKey.problem(with: child.key.name) {
+                throw DatabaseError(.invalidKey(key: child.key.name, reason: problem), path: Path(keys: keys))
+            }
+            keys.append(child.key)
+            try child.node.validate(keys: &keys)
+            keys.removeLast()
+        }
+    }
+}

@@ -1,0 +1,293 @@
+import EmberCore
+import EmberWire
+
+/// The authoritative database: one JSON tree, the clients connected to it, what each listens
+/// to, and what each wants done when its connection ends.
+///
+/// The server sends each listen exactly the changes it needs: a location's own data for a
+/// default listen, and for a filtered query (tagged) only the children entering, changing in or
+/// leaving its window. Every write is validated (a server never trusts a client), resolves its
+/// server values with the server's clock (which can be skewed), and a multi-path update lands
+/// whole or not at all. Confined to the engine, like the connections it serves.
+public final class Server {
+    /// The data.
+    public private(set) var root: Node = .empty
+    /// Milliseconds added to the clock: a skewed server clock, to show
+    /// `.info/serverTimeOffset` at work.
+    public var clockSkew: Int64 = 0
+    /// A test hook standing in for security rules until they exist: a write (or an
+    /// onDisconnect registration, or its firing) at a path for which it returns an error is
+    /// refused with that error.
+    public var writeRule: ((Path) -> DatabaseError?)?
+
+    private let clock: any DatabaseClock
+    private var connections: [ConnectionID: ServerConnection] = [:]
+    private var nextConnection = 1
+    /// Every listen, by its location.
+    private var listens = ImmutableTree<[ListenRef]>()
+
+    public init(clock: any DatabaseClock = SystemClock()) {
+        self.clock = clock
+    }
+
+    /// The server's time in milliseconds: its clock plus the skew.
+    public var serverTime: Int64 { clock.now() + clockSkew }
+
+    /// The open connections.
+    public var connectionIDs: [ConnectionID] { connections.keys.sorted() }
+
+    /// The onDisconnect operations queued for a connection.
+    public func onDisconnectOperations(of connection: ConnectionID) -> [OnDisconnectOperation] {
+        connections[connection]?.onDisconnect ?? []
+    }
+
+    /// How many listens a connection holds.
+    public func listenCount(of connection: ConnectionID) -> Int {
+        connections[connection]?.listens.count ?? 0
+    }
+
+    // MARK: Connections
+
+    /// Serves a new connection: sends the handshake and handles what arrives.
+    @discardableResult
+    public func accept(_ transport: any Transport<ServerMessage, ClientMessage>) -> ConnectionID {
+        let id = ConnectionID(nextConnection)
+        nextConnection += 1
+        let connection = ServerConnection(id: id, transport: transport)
+        connections[id] = connection
+        transport.onEvent = { [unowned self] event in
+            switch event {
+            case .received(let message): handle(message, from: id)
+            case .closed: connectionEnded(id)
+            }
+        }
+        connection.send(.handshake(serverTime: serverTime))
+        return id
+    }
+
+    /// Closes a connection from the server's side; its onDisconnect operations run.
+    public func close(_ id: ConnectionID) {
+        guard let connection = connections[id] else { return }
+        connection.transport.close()
+        connectionEnded(id)
+    }
+
+    private func connectionEnded(_ id: ConnectionID) {
+        guard let connection = connections.removeValue(forKey: id) else { return }
+        for query in connection.listens.keys { removeListenRef(ListenRef(connection: id, query: query)) }
+        for operation in connection.onDisconnect {
+            // Each runs as a write of its own, checked again now; a refused one is skipped.
+            switch operation {
+            case .put(let path, let node): try? put(node, at: path, hash: nil)
+            case .merge(let path, let changes): try? merge(changes, at: path)
+            }
+        }
+    }
+
+    // MARK: Requests
+
+    private func handle(_ message: ClientMessage, from id: ConnectionID) {
+        guard let connection = connections[id] else { return }
+        switch message {
+        case .listen(let requestID, let query, let tag, let hash):
+            var listen = ServerListen(query: query, tag: tag)
+            let data = self.data(for: query)
+            if !query.params.loadsAllData { listen.sent = data }
+            if connection.listens.updateValue(listen, forKey: query) == nil {
+                addListenRef(ListenRef(connection: id, query: query))
+            }
+            if data.hashString != hash {
+                connection.send(.dataUpdate(path: query.path, data: data, tag: tag))
+            }
+            connection.send(.ack(requestID: requestID, status: .ok))
+        case .unlisten(let requestID, let query, _):
+            if connection.listens.removeValue(forKey: query) != nil {
+                removeListenRef(ListenRef(connection: id, query: query))
+            }
+            connection.send(.ack(requestID: requestID, status: .ok))
+        case .put(let requestID, let path, let data, let hash):
+            answer(requestID, connection) { () throws(DatabaseError) in try put(data, at: path, hash: hash) }
+        case .merge(let requestID, let path, let changes):
+            answer(requestID, connection) { () throws(DatabaseError) in try merge(changes, at: path) }
+        case .onDisconnectPut(let requestID, let path, let data):
+            answer(requestID, connection) { () throws(DatabaseError) in
+                try checkWrite(data, at: path)
+                connection.onDisconnect.append(.put(path, data))
+            }
+        case .onDisconnectMerge(let requestID, let path, let changes):
+            answer(requestID, connection) { () throws(DatabaseError) in
+                try checkMerge(changes, at: path)
+                connection.onDisconnect.append(.merge(path, changes))
+            }
+        case .onDisconnectCancel(let requestID, let path):
+            connection.onDisconnect.removeAll { path.contains($0.path) }
+            connection.send(.ack(requestID: requestID, status: .ok))
+        case .get(let requestID, let query):
+            connection.send(.getResult(requestID: requestID, result: .data(data(for: query))))
+        }
+    }
+
+    private func answer(_ requestID: Int, _ connection: ServerConnection, _ body: () throws(DatabaseError) -> Void) {
+        do {
+            try body()
+            connection.send(.ack(requestID: requestID, status: .ok))
+        } catch {
+            connection.send(.ack(requestID: requestID, status: .failed(error)))
+        }
+    }
+
+    // MARK: Reading
+
+    /// The data at `path`.
+    /// - Complexity: O(d log n).
+    public func value(at path: Path) -> Node { root.child(at: path) }
+
+    /// The data a query returns: the whole location, or the children in its window.
+    public func data(for query: WireQuery) -> Node {
+        let location = root.child(at: query.path)
+        return query.params.filteredNode(location)
+    }
+
+    // MARK: Writing
+
+    /// Replaces the value at `path`, as a client's `put` would (without a connection).
+    /// - Parameter hash: when given, the write happens only if the current value has this hash.
+    /// - Throws: `invalid_*` errors for bad data, `datastale` when the hash no longer matches,
+    ///   or the error of ``writeRule``.
+    public func put(_ node: Node, at path: Path, hash: String?) throws(DatabaseError) {
+        try checkWrite(node, at: path)
+        let current = root.child(at: path)
+        if let hash, current.hashString != hash { throw .dataStale(at: path) }
+        let resolved = node.resolvingServerValues(existing: current, serverTime: serverTime)
+        root.set(resolved, at: path)
+        broadcastPut(resolved, at: path)
+    }
+
+    /// Sets several paths below `path` at once: all land or none.
+    /// - Throws: as ``put(_:at:hash:)``, and `invalid_value` when one changed path is an
+    ///   ancestor of another.
+    public func merge(_ changes: [WireChange], at path: Path) throws(DatabaseError) {
+        try checkMerge(changes, at: path)
+        var newRoot = root
+        var resolved: [WireChange] = []
+        for change in changes {
+            let full = path.appending(change.path)
+            let node = change.node.resolvingServerValues(existing: root.child(at: full), serverTime: serverTime)
+            newRoot.set(node, at: full)
+            resolved.append(WireChange(change.path, node))
+        }
+        root = newRoot
+        broadcastMerge(resolved, at: path)
+    }
+
+    private func checkWrite(_ node: Node, at path: Path) throws(DatabaseError) {
+        try Self.checkPath(path)
+        try node.validate(at: path)
+        if let error = writeRule?(path) { throw error }
+    }
+
+    private func checkMerge(_ changes: [WireChange], at path: Path) throws(DatabaseError) {
+        for change in changes {
+            if change.path.isEmpty { throw .invalidValue("an update cannot write its own location; use set", at: path) }
+            try checkWrite(change.node, at: path.appending(change.path))
+        }
+        let sorted = changes.map(\.path).sorted()
+        for (first, second) in zip(sorted, sorted.dropFirst()) where first.contains(second) {
+            throw .invalidValue("the update writes both \(first) and \(second), which is below it", at: path)
+        }
+    }
+
+    private static func checkPath(_ path: Path) throws(DatabaseError) {
+        for key in path.keys {
+            if let problem = ChildKey.problem(with: key.name) {
+                throw .invalidValue("the path has an invalid key \"\(key.name)\": \(problem)", at: path)
+            }
+        }
+        if path.count > Limits.maxDepth {
+            throw .invalidValue("the path is \(path.count) levels deep; the limit is \(Limits.maxDepth)", at: path)
+        }
+    }
+
+    // MARK: Fan-out
+
+    private func addListenRef(_ ref: ListenRef) {
+        let current = listens.value(at: ref.query.path) ?? []
+        listens = listens.setting(current + [ref], at: ref.query.path)
+    }
+
+    private func removeListenRef(_ ref: ListenRef) {
+        var current = listens.value(at: ref.query.path) ?? []
+        current.removeAll { $0 == ref }
+        listens = current.isEmpty ? listens.removingValue(at: ref.query.path) : listens.setting(current, at: ref.query.path)
+    }
+
+    /// The listens at, above and below `path`, each with whether it sits above (or at) `path`.
+    private func listens(touching path: Path) -> [(ref: ListenRef, above: Bool)] {
+        var result: [(ListenRef, Bool)] = []
+        let below = listens.forEach(on: path) { _, refs in
+            for ref in refs { result.append((ref, true)) }
+        }
+        for ref in below.value ?? [] { result.append((ref, true)) }
+        for (_, child) in below.children {
+            child.forEach { _, refs in
+                for ref in refs { result.append((ref, false)) }
+            }
+        }
+        return result
+    }
+
+    private func broadcastPut(_ node: Node, at path: Path) {
+        for (ref, above) in listens(touching: path) {
+            guard let connection = connections[ref.connection], let listen = connection.listens[ref.query] else { continue }
+            if listen.query.params.loadsAllData {
+                if above {
+                    connection.send(.dataUpdate(path: path, data: node, tag: listen.tag))
+                } else {
+                    connection.send(.dataUpdate(path: listen.query.path, data: root.child(at: listen.query.path), tag: listen.tag))
+                }
+            } else {
+                sendWindowChanges(to: connection, for: ref.query)
+            }
+        }
+    }
+
+    private func broadcastMerge(_ changes: [WireChange], at path: Path) {
+        for (ref, above) in listens(touching: path) {
+            guard let connection = connections[ref.connection], let listen = connection.listens[ref.query] else { continue }
+            if !above {
+                // The listen is below the update's location: only some changes may touch it.
+                let touches = changes.contains { change in
+                    let full = path.appending(change.path)
+                    return full.contains(listen.query.path) || listen.query.path.contains(full)
+                }
+                if !touches { continue }
+            }
+            if listen.query.params.loadsAllData {
+                if above {
+                    connection.send(.mergeUpdate(path: path, changes: changes, tag: listen.tag))
+                } else {
+                    connection.send(.dataUpdate(path: listen.query.path, data: root.child(at: listen.query.path), tag: listen.tag))
+                }
+            } else {
+                sendWindowChanges(to: connection, for: ref.query)
+            }
+        }
+    }
+
+    /// Sends a filtered query the children that entered, changed in or left its window.
+    private func sendWindowChanges(to connection: ServerConnection, for query: WireQuery) {
+        guard var listen = connection.listens[query] else { return }
+        let now = data(for: query)
+        if now == listen.sent { return }
+        var changes: [WireChange] = []
+        for child in listen.sent.children where !now.hasChild(child.key) {
+            changes.append(WireChange(Path(keys: [child.key]), .empty))
+        }
+        for child in now.children where listen.sent.child(child.key) != child.node {
+            changes.append(WireChange(Path(keys: [child.key]), child.node))
+        }
+        listen.sent = now
+        connection.listens[query] = listen
+        connection.send(.mergeUpdate(path: query.path, changes: changes, tag: listen.tag))
+    }
+}

@@ -1,0 +1,20 @@
+import EmberCore
+import EmberWire
+
+/// The server's side of one client connection: its transport, listens and onDisconnect queue.
+final class ServerConnection {
+    let id: ConnectionID
+    let transport: any Transport<ServerMessage, ClientMessage>
+    var listens: [WireQuery: ServerListen] = [:]
+    /// The operations to run when the connection ends, in the order registered.
+    var onDisconnect: [OnDisconnectOperation] = []
+
+    init(id: ConnectionID, transport: any Transport<ServerMessage, ClientMessage>) {
+        self.id = id
+        self.transport = transport
+    }
+
+    func send(_ message: ServerMessage) {
+        transport.send(message)
+    }
+}
