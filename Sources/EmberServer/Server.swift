@@ -25,10 +25,17 @@ public final class Server {
     private var nextConnection = 1
     /// Every listen, by its location.
     private var listens = ImmutableTree<[ListenRef]>()
+    /// The indexes the rules declare.
+    private var indexes: ServerIndexes
 
-    public init(clock: any DatabaseClock = SystemClock()) {
+    /// A server on `clock` whose `rules` may declare indexes (`.indexOn`).
+    public init(clock: any DatabaseClock = SystemClock(), rules: IndexRules = .none) {
         self.clock = clock
+        indexes = ServerIndexes(rules: rules)
     }
+
+    /// How many indexes have been built (each the first time a query needs it).
+    public var builtIndexCount: Int { indexes.count }
 
     /// The server's time in milliseconds: its clock plus the skew.
     public var serverTime: Int64 { clock.now() + clockSkew }
@@ -143,8 +150,14 @@ public final class Server {
     public func value(at path: Path) -> Node { root.child(at: path) }
 
     /// The data a query returns: the whole location, or the children in its window.
+    /// - Complexity: O(log n + k) for k children by key or priority, or by a value or child
+    ///   order the rules index; O(n log n) for an unindexed value or child order.
     public func data(for query: WireQuery) -> Node {
         let location = root.child(at: query.path)
+        if query.params.loadsAllData { return location }
+        if let index = indexes.index(for: query.params, at: query.path, root: root) {
+            return Node(children: index.query(query.params, in: location).map { ($0.key, $0.node) })
+        }
         return query.params.filteredNode(location)
     }
 
@@ -159,7 +172,9 @@ public final class Server {
         let current = root.child(at: path)
         if let hash, current.hashString != hash { throw .dataStale(at: path) }
         let resolved = node.resolvingServerValues(existing: current, serverTime: serverTime)
+        indexes.willWrite(at: [path], root: root)
         root.set(resolved, at: path)
+        indexes.didWrite(root: root)
         broadcastPut(resolved, at: path)
     }
 
@@ -176,7 +191,9 @@ public final class Server {
             newRoot.set(node, at: full)
             resolved.append(WireChange(change.path, node))
         }
+        indexes.willWrite(at: changes.map { path.appending($0.path) }, root: root)
         root = newRoot
+        indexes.didWrite(root: root)
         broadcastMerge(resolved, at: path)
     }
 
