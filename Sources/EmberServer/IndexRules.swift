@@ -197,16 +197,7 @@ public struct IndexRules: Sendable, Hashable {
         return .other(code: "invalid_rules", message: "invalid rules\(location): \(reason)")
     }
 
-    private static func describe(_ json: JSONValue) -> String {
-        switch json {
-        case .null: "null"
-        case .bool: "a boolean"
-        case .int, .double: "a number"
-        case .string: "a string"
-        case .array: "an array"
-        case .object: "an object"
-        }
-    }
+    private static func describe(_ json: JSONValue) -> String { json.kindDescription }
 
     /// The text with `//` and `/* */` comments outside strings blanked out (newlines kept, so
     /// that JSON errors keep their line numbers). An unterminated `/*` is left for the parser to

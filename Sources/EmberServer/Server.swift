@@ -254,39 +254,32 @@ public final class Server {
     }
 
     private func broadcastPut(_ node: Node, at path: Path) {
-        for (ref, above) in listens(touching: path) {
-            guard let connection = connections[ref.connection], let listen = connection.listens[ref.query] else { continue }
-            if listen.query.params.loadsAllData {
-                if above {
-                    connection.send(.dataUpdate(path: path, data: node, tag: listen.tag))
-                } else {
-                    connection.send(.dataUpdate(path: listen.query.path, data: root.child(at: listen.query.path), tag: listen.tag))
-                }
-            } else {
-                sendWindowChanges(to: connection, for: ref.query)
-            }
-        }
+        broadcast(at: path, written: [path]) { tag in .dataUpdate(path: path, data: node, tag: tag) }
     }
 
     private func broadcastMerge(_ changes: [WireChange], at path: Path) {
+        broadcast(at: path, written: changes.map { path.appending($0.path) }) { tag in
+            .mergeUpdate(path: path, changes: changes, tag: tag)
+        }
+    }
+
+    /// Tells every listen that the data at `written` (below `path`) changed: a default listen
+    /// above `path` gets `message`, one below it its own location's new data, a filtered query
+    /// its window's changes.
+    private func broadcast(at path: Path, written: [Path], message: (Int?) -> ServerMessage) {
         for (ref, above) in listens(touching: path) {
             guard let connection = connections[ref.connection], let listen = connection.listens[ref.query] else { continue }
-            if !above {
-                // The listen is below the update's location: only some changes may touch it.
-                let touches = changes.contains { change in
-                    let full = path.appending(change.path)
-                    return full.contains(listen.query.path) || listen.query.path.contains(full)
-                }
-                if !touches { continue }
+            let location = listen.query.path
+            if !above && !written.contains(where: { $0.contains(location) || location.contains($0) }) {
+                // Below the update's location, but none of its paths touches this listen.
+                continue
             }
-            if listen.query.params.loadsAllData {
-                if above {
-                    connection.send(.mergeUpdate(path: path, changes: changes, tag: listen.tag))
-                } else {
-                    connection.send(.dataUpdate(path: listen.query.path, data: root.child(at: listen.query.path), tag: listen.tag))
-                }
-            } else {
+            if !listen.query.params.loadsAllData {
                 sendWindowChanges(to: connection, for: ref.query)
+            } else if above {
+                connection.send(message(listen.tag))
+            } else {
+                connection.send(.dataUpdate(path: location, data: root.child(at: location), tag: listen.tag))
             }
         }
     }

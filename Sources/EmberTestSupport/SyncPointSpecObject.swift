@@ -105,15 +105,7 @@ struct SyncPointSpecObject {
 
     /// A JSON value's kind and text, for error messages.
     static func describe(_ json: JSONValue) -> String {
-        let kind =
-            switch json {
-            case .null: "null"
-            case .bool: "a boolean"
-            case .int, .double: "a number"
-            case .string: "a string"
-            case .array: "an array"
-            case .object: "an object"
-            }
+        let kind = json.kindDescription
         let text = json.serialized()
         return text.count > 60 ? kind : "\(kind) \(text)"
     }
