@@ -22,9 +22,9 @@ if arguments.first == "sync" {
     exit(0)
 }
 
-if arguments.first == "memory", let position = arguments.firstIndex(of: "memory") {
+if arguments.first == "memory" {
     // One measurement per process: freed memory from an earlier workload would hide growth.
-    let kind: CoreBenchmarks.KeyKind = arguments.dropFirst(position - arguments.startIndex + 1).first == "integer" ? .integer : .pushID
+    let kind: CoreBenchmarks.KeyKind = arguments.dropFirst().first == "integer" ? .integer : .pushID
     core.memory(n: n, kind: kind)
     exit(0)
 }

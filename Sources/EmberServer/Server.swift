@@ -103,7 +103,9 @@ public final class Server {
             if connection.listens.updateValue(listen, forKey: query) == nil {
                 addListenRef(ListenRef(connection: id, query: query))
             }
-            if data.hashString != hash {
+            // A client with nothing cached sends an empty hash: skip hashing the location then
+            // (only empty data hashes to "").
+            if hash.isEmpty ? !data.isEmpty : data.hashString != hash {
                 connection.send(.dataUpdate(path: query.path, data: data, tag: tag))
             }
             connection.send(.ack(requestID: requestID, status: .ok))
@@ -152,7 +154,7 @@ public final class Server {
     /// The data a query returns: the whole location, or the children in its window.
     /// - Complexity: O(log n + k) for k children by key or priority, or by a value or child
     ///   order the rules index; O(n log n) for an unindexed value or child order.
-    public func data(for query: WireQuery) -> Node {
+    public func data(for query: QuerySpec) -> Node {
         let location = root.child(at: query.path)
         if query.params.loadsAllData { return location }
         if let index = indexes.index(for: query.params, at: query.path, root: root) {
@@ -285,7 +287,7 @@ public final class Server {
     }
 
     /// Sends a filtered query the children that entered, changed in or left its window.
-    private func sendWindowChanges(to connection: ServerConnection, for query: WireQuery) {
+    private func sendWindowChanges(to connection: ServerConnection, for query: QuerySpec) {
         guard var listen = connection.listens[query] else { return }
         let now = data(for: query)
         if now == listen.sent { return }

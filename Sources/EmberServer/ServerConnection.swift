@@ -5,7 +5,7 @@ import EmberWire
 final class ServerConnection {
     let id: ConnectionID
     let transport: any Transport<ServerMessage, ClientMessage>
-    var listens: [WireQuery: ServerListen] = [:]
+    var listens: [QuerySpec: ServerListen] = [:]
     /// The operations to run when the connection ends, in the order registered.
     var onDisconnect: [OnDisconnectOperation] = []
 

@@ -4,7 +4,7 @@ import EmberWire
 /// One listen of one connection: the query, its tag, and for a filtered query the result last
 /// sent, so that only differences travel.
 struct ServerListen {
-    let query: WireQuery
+    let query: QuerySpec
     let tag: Int?
     /// The children last sent, for a filtered query.
     var sent: Node = .empty
@@ -13,5 +13,5 @@ struct ServerListen {
 /// Where a listen lives: its connection and query.
 struct ListenRef: Hashable {
     let connection: ConnectionID
-    let query: WireQuery
+    let query: QuerySpec
 }

@@ -1,3 +1,5 @@
+import EmberCore
+
 /// Where the sync engine says which server listens it needs; the engine never talks to a
 /// connection itself.
 ///

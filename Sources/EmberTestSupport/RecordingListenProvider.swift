@@ -1,3 +1,4 @@
+import EmberCore
 import EmberSync
 
 /// A listen provider that only records: the active server listens, every call, and the calls

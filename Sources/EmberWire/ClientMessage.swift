@@ -8,9 +8,9 @@ import EmberCore
 public enum ClientMessage: Sendable, Hashable {
     /// Start sending the data of `query`. `tag` marks the updates of a filtered query; `hash`
     /// is the hash of the data the client holds, so that an unchanged location is not resent.
-    case listen(requestID: Int, query: WireQuery, tag: Int?, hash: String)
+    case listen(requestID: Int, query: QuerySpec, tag: Int?, hash: String)
     /// Stop a listen.
-    case unlisten(requestID: Int, query: WireQuery, tag: Int?)
+    case unlisten(requestID: Int, query: QuerySpec, tag: Int?)
     /// Replace the value at `path`. With `hash`, only if the current value still has that hash
     /// (a transaction's guard); otherwise the answer is `datastale`.
     case put(requestID: Int, path: Path, data: Node, hash: String?)
@@ -23,7 +23,7 @@ public enum ClientMessage: Sendable, Hashable {
     /// Forget this connection's onDisconnect operations at and below `path`.
     case onDisconnectCancel(requestID: Int, path: Path)
     /// Read the data of `query` once.
-    case get(requestID: Int, query: WireQuery)
+    case get(requestID: Int, query: QuerySpec)
 
     /// The request number the answer carries.
     public var requestID: Int {

@@ -38,18 +38,10 @@ public final class InProcessLink {
         self.latency = latency
         self.silentDropTimeout = silentDropTimeout
         client.sendHandler = { [unowned self] message in
-            guard state == .open else { return }
-            let arrival = arrival(after: &lastArrivalAtServer)
-            network.schedule(at: arrival) { [unowned self] in
-                if state != .dropped { server.receive(.received(message)) }
-            }
+            carry(after: &lastArrivalAtServer) { [unowned self] in server.receive(.received(message)) }
         }
         server.sendHandler = { [unowned self] message in
-            guard state == .open else { return }
-            let arrival = arrival(after: &lastArrivalAtClient)
-            network.schedule(at: arrival) { [unowned self] in
-                if state != .dropped { client.receive(.received(message)) }
-            }
+            carry(after: &lastArrivalAtClient) { [unowned self] in client.receive(.received(message)) }
         }
         client.closeHandler = { [unowned self] in close(from: .client) }
         server.closeHandler = { [unowned self] in close(from: .server) }
@@ -81,6 +73,15 @@ public final class InProcessLink {
             server.isOpen = false
             let arrival = arrival(after: &lastArrivalAtClient)
             network.schedule(at: arrival) { [unowned self] in client.receive(.closed) }
+        }
+    }
+
+    /// Schedules one message's arrival, unless the connection has ended; a message in flight
+    /// when the connection drops is lost.
+    private func carry(after last: inout Int64, _ deliver: @escaping () -> Void) {
+        guard state == .open else { return }
+        network.schedule(at: arrival(after: &last)) { [unowned self] in
+            if state != .dropped { deliver() }
         }
     }
 

@@ -16,7 +16,7 @@ public enum ServerMessage: Sendable, Hashable {
     /// These paths below `path` changed; `tag` names the filtered query it is for.
     case mergeUpdate(path: Path, changes: [WireChange], tag: Int?)
     /// The server cancelled a listen (for example, permission was lost).
-    case listenRevoked(query: WireQuery, tag: Int?, error: DatabaseError)
+    case listenRevoked(query: QuerySpec, tag: Int?, error: DatabaseError)
 }
 
 /// What a `get` returns.

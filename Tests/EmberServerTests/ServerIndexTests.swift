@@ -13,9 +13,9 @@ struct ServerIndexTests {
         let indexed = Server(clock: clock, rules: rules)
         let plain = Server(clock: clock)
         let queries = [
-            WireQuery(path: "dinosaurs", params: try QueryParams().orderedBy(.child("height")).limitedToLast(2)),
-            WireQuery(path: "dinosaurs", params: try QueryParams().orderedBy(.child("height")).startingAt(.int(3)).endingBefore(.int(9))),
-            WireQuery(path: "scores", params: try QueryParams().orderedBy(.value).limitedToFirst(3)),
+            QuerySpec(path: "dinosaurs", params: try QueryParams().orderedBy(.child("height")).limitedToLast(2)),
+            QuerySpec(path: "dinosaurs", params: try QueryParams().orderedBy(.child("height")).startingAt(.int(3)).endingBefore(.int(9))),
+            QuerySpec(path: "scores", params: try QueryParams().orderedBy(.value).limitedToFirst(3)),
         ]
         var random = SeededRandom(seed: 11)
         for step in 0..<300 {

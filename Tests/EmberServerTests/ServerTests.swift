@@ -79,9 +79,9 @@ struct ServerTests {
         let (network, server) = setUp()
         try server.put(json(#"{"a":1,"b":{"c":true}}"#), at: "items", hash: nil)
         let client = RawClient(network, server: server)
-        client.send { .listen(requestID: $0, query: WireQuery(path: "items"), tag: nil, hash: "") }
+        client.send { .listen(requestID: $0, query: QuerySpec(path: "items"), tag: nil, hash: "") }
         let hash = server.value(at: "items").hashString
-        client.send { .listen(requestID: $0, query: WireQuery(path: "items/b"), tag: nil, hash: server.value(at: "items/b").hashString) }
+        client.send { .listen(requestID: $0, query: QuerySpec(path: "items/b"), tag: nil, hash: server.value(at: "items/b").hashString) }
         network.deliverDue()
         #expect(client.take() == ["handshake 1700000000000", #"data items {"a":1,"b":{"c":true}}"#, "ack 1 ok", "ack 2 ok"])
         #expect(!hash.isEmpty)
@@ -92,10 +92,10 @@ struct ServerTests {
         let (network, server) = setUp()
         let writer = RawClient(network, server: server)
         let watcher = RawClient(network, server: server)
-        watcher.send { .listen(requestID: $0, query: WireQuery(path: "rooms"), tag: nil, hash: "") }
-        watcher.send { .listen(requestID: $0, query: WireQuery(path: "rooms/a/topic/en"), tag: nil, hash: "") }
-        watcher.send { .listen(requestID: $0, query: WireQuery(path: "elsewhere"), tag: nil, hash: "") }
-        writer.send { .listen(requestID: $0, query: WireQuery(path: "rooms/a"), tag: nil, hash: "") }
+        watcher.send { .listen(requestID: $0, query: QuerySpec(path: "rooms"), tag: nil, hash: "") }
+        watcher.send { .listen(requestID: $0, query: QuerySpec(path: "rooms/a/topic/en"), tag: nil, hash: "") }
+        watcher.send { .listen(requestID: $0, query: QuerySpec(path: "elsewhere"), tag: nil, hash: "") }
+        writer.send { .listen(requestID: $0, query: QuerySpec(path: "rooms/a"), tag: nil, hash: "") }
         network.deliverDue()
         _ = writer.take()
         _ = watcher.take()
@@ -110,7 +110,7 @@ struct ServerTests {
         let (network, server) = setUp()
         try server.put(json(#"{"a":{"s":1},"b":{"s":5},"c":{"s":9}}"#), at: "scores", hash: nil)
         let client = RawClient(network, server: server)
-        let top = WireQuery(path: "scores", params: try QueryParams().orderedBy(.child("s")).limitedToLast(2))
+        let top = QuerySpec(path: "scores", params: try QueryParams().orderedBy(.child("s")).limitedToLast(2))
         client.send { .listen(requestID: $0, query: top, tag: 7, hash: "") }
         network.deliverDue()
         #expect(client.take().dropFirst() == [#"data scores tag 7 {"b":{"s":5},"c":{"s":9}}"#, "ack 1 ok"])
@@ -129,7 +129,7 @@ struct ServerTests {
     func atomicMerge() throws {
         let (network, server) = setUp()
         let client = RawClient(network, server: server)
-        client.send { .listen(requestID: $0, query: WireQuery(path: "notes"), tag: nil, hash: "") }
+        client.send { .listen(requestID: $0, query: QuerySpec(path: "notes"), tag: nil, hash: "") }
         network.deliverDue()
         _ = client.take()
         let bad = Node(children: [(ChildKey(unchecked: "bad/key"), json("1"))])
@@ -189,7 +189,7 @@ struct ServerTests {
         let (network, server) = setUp()
         let presence = RawClient(network, server: server)
         let watcher = RawClient(network, server: server)
-        watcher.send { .listen(requestID: $0, query: WireQuery(path: "users"), tag: nil, hash: "") }
+        watcher.send { .listen(requestID: $0, query: QuerySpec(path: "users"), tag: nil, hash: "") }
         presence.send { .onDisconnectPut(requestID: $0, path: "users/ann/online", data: .empty) }
         presence.send { .onDisconnectPut(requestID: $0, path: "users/ann/last", data: json(#"{".sv":"timestamp"}"#)) }
         presence.send { .onDisconnectMerge(requestID: $0, path: "users/bob", changes: [WireChange("seen", json("true"))]) }
@@ -244,7 +244,7 @@ struct ServerTests {
         let (network, server) = setUp()
         try server.put(json(#"{"a":3,"b":1,"c":2}"#), at: "n", hash: nil)
         let client = RawClient(network, server: server)
-        client.send { .get(requestID: $0, query: WireQuery(path: "n", params: try! QueryParams().orderedBy(.value).limitedToFirst(2))) }
+        client.send { .get(requestID: $0, query: QuerySpec(path: "n", params: try! QueryParams().orderedBy(.value).limitedToFirst(2))) }
         network.deliverDue()
         #expect(client.take().dropFirst() == [#"get 1 {"b":1,"c":2}"#])
     }

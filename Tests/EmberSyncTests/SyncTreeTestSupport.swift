@@ -1,22 +1,6 @@
 import EmberCore
 import EmberSync
 
-/// Records the listens a SyncTree asks for.
-struct RecordedListens: ListenProvider {
-    var active: [QuerySpec: QueryTag?] = [:]
-    var log: [String] = []
-
-    mutating func startListening(_ query: QuerySpec, tag: QueryTag?) {
-        active[query] = tag
-        log.append("start \(query)")
-    }
-
-    mutating func stopListening(_ query: QuerySpec, tag: QueryTag?) {
-        active[query] = nil
-        log.append("stop \(query)")
-    }
-}
-
 /// JSON text to a node; the tests' data is always valid.
 func node(_ json: String) -> Node {
     try! Node(jsonText: json)

@@ -1,6 +1,5 @@
-import EmberCore
-
-/// A query at a location: what a listener watches and what a view answers.
+/// A query at a location: what a listener watches, what a client's view answers, and what a
+/// listen or a `get` names on the wire.
 ///
 /// Two specs with the same path and parameters share one view. Queries that load all data
 /// (no range, no limit) need no tag on the wire; the others are "filtered".
