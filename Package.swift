@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "EmberCore", targets: ["EmberCore"]),
         .library(name: "EmberClient", targets: ["EmberClient"]),
         .library(name: "EmberServer", targets: ["EmberServer"]),
+        .library(name: "EmberInstance", targets: ["EmberInstance"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
@@ -65,17 +66,22 @@ let package = Package(
             dependencies: ["EmberCore", "EmberSync", "EmberWire", "EmberStorage"],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "EmberInstance",
+            dependencies: ["EmberCore", "EmberWire", "EmberServer", "EmberClient"],
+            swiftSettings: swiftSettings
+        ),
         .target(name: "EmberQL", dependencies: ["EmberCore"], swiftSettings: swiftSettings),
         .target(
             name: "EmberLua",
-            dependencies: ["CLua", "CLuaSupport", "EmberCore", "EmberClient", "EmberQL"],
+            dependencies: ["CLua", "CLuaSupport", "EmberCore", "EmberClient", "EmberInstance", "EmberQL"],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "EmberShell",
             dependencies: [
                 "CEditLine", "EmberCore", "EmberSync", "EmberStorage", "EmberWire", "EmberServer",
-                "EmberClient", "EmberQL", "EmberLua",
+                "EmberClient", "EmberInstance", "EmberQL", "EmberLua",
             ],
             swiftSettings: swiftSettings
         ),
@@ -89,7 +95,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "ember-bench",
-            dependencies: ["EmberCore", "EmberSync", "EmberTestSupport"],
+            dependencies: ["EmberCore", "EmberSync", "EmberClient", "EmberInstance", "EmberTestSupport"],
             path: "Sources/EmberBench",
             swiftSettings: swiftSettings
         ),
@@ -118,6 +124,11 @@ let package = Package(
         .testTarget(
             name: "EmberServerTests",
             dependencies: ["EmberCore", "EmberWire", "EmberServer", "EmberTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "EmberClientTests",
+            dependencies: ["EmberCore", "EmberSync", "EmberWire", "EmberServer", "EmberClient", "EmberInstance", "EmberTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "EmberLuaTests", dependencies: ["EmberLua"], swiftSettings: swiftSettings),

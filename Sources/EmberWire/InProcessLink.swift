@@ -55,7 +55,8 @@ public final class InProcessLink {
     public func drop() {
         guard state == .open else { return }
         state = .dropped
-        network.schedule(at: network.now) { [unowned self] in client.receive(.closed) }
+        network.scheduleMessage(at: network.now) { [unowned self] in client.receive(.closed) }
+        // The server's discovery is a timeout, not a message: a timer.
         network.schedule(at: network.now + silentDropTimeout) { [unowned self] in server.receive(.closed) }
     }
 
@@ -68,11 +69,11 @@ public final class InProcessLink {
         case .client:
             client.isOpen = false
             let arrival = arrival(after: &lastArrivalAtServer)
-            network.schedule(at: arrival) { [unowned self] in server.receive(.closed) }
+            network.scheduleMessage(at: arrival) { [unowned self] in server.receive(.closed) }
         case .server:
             server.isOpen = false
             let arrival = arrival(after: &lastArrivalAtClient)
-            network.schedule(at: arrival) { [unowned self] in client.receive(.closed) }
+            network.scheduleMessage(at: arrival) { [unowned self] in client.receive(.closed) }
         }
     }
 
@@ -80,7 +81,7 @@ public final class InProcessLink {
     /// when the connection drops is lost.
     private func carry(after last: inout Int64, _ deliver: @escaping () -> Void) {
         guard state == .open else { return }
-        network.schedule(at: arrival(after: &last)) { [unowned self] in
+        network.scheduleMessage(at: arrival(after: &last)) { [unowned self] in
             if state != .dropped { deliver() }
         }
     }

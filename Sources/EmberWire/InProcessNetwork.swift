@@ -3,6 +3,9 @@ import EmberCore
 /// Joins clients to the server inside one process the way a network would: every message is
 /// queued and arrives later, in order, when the network is stepped.
 ///
+/// It is also the engine's timer queue: reconnection back-off and disconnect timeouts are
+/// deliveries like messages, so one time-ordered queue decides everything that happens next.
+///
 /// Nothing is a direct call from client to server. The owner drives delivery: ``step()``
 /// delivers one due message, ``deliverDue()`` everything due now (including what those
 /// deliveries send in turn). Time comes from the injected clock, so with a manual clock a test
@@ -12,6 +15,8 @@ public final class InProcessNetwork {
     private struct Delivery {
         let time: Int64
         let sequence: Int
+        /// A message (or a connection's end) travelling, rather than a timer.
+        let isMessage: Bool
         let action: () -> Void
 
         func isBefore(_ other: Delivery) -> Bool {
@@ -23,6 +28,8 @@ public final class InProcessNetwork {
     /// A binary min-heap by (time, sequence).
     private var heap: [Delivery] = []
     private var sequence = 0
+    /// How many waiting deliveries are messages.
+    public private(set) var messagesInFlight = 0
 
     public init(clock: any DatabaseClock) {
         self.clock = clock
@@ -52,6 +59,7 @@ public final class InProcessNetwork {
     public func step() -> Bool {
         guard let first = heap.first, first.time <= now else { return false }
         let delivery = popFirst()
+        if delivery.isMessage { messagesInFlight -= 1 }
         delivery.action()
         return true
     }
@@ -65,9 +73,21 @@ public final class InProcessNetwork {
         return count
     }
 
-    /// Schedules `action` for `time` (after everything scheduled earlier for the same time).
-    func schedule(at time: Int64, _ action: @escaping () -> Void) {
-        heap.append(Delivery(time: time, sequence: sequence, action: action))
+    /// Schedules a timer: `action` runs at `time` (after everything scheduled earlier for the
+    /// same time), when the network is stepped.
+    /// - Complexity: O(log m) for m waiting deliveries.
+    public func schedule(at time: Int64, _ action: @escaping () -> Void) {
+        enqueue(Delivery(time: time, sequence: sequence, isMessage: false, action: action))
+    }
+
+    /// Schedules the arrival of a message (or of the end of a connection) at `time`.
+    func scheduleMessage(at time: Int64, _ action: @escaping () -> Void) {
+        messagesInFlight += 1
+        enqueue(Delivery(time: time, sequence: sequence, isMessage: true, action: action))
+    }
+
+    private func enqueue(_ delivery: Delivery) {
+        heap.append(delivery)
         sequence += 1
         var child = heap.count - 1
         while child > 0 {

@@ -1,7 +1,10 @@
-import EmberCore
 import Synchronization
 
-/// A clock that only moves when told to: for tests that need exact timestamps.
+/// A clock that only moves when told to: virtual time.
+///
+/// Tests use it for exact timestamps; an embedded instance on a manual clock runs in virtual
+/// time, jumping the clock to the next timer or message instead of sleeping (a 60-second
+/// disconnect timeout takes no real time).
 public final class ManualClock: DatabaseClock {
     private let time: Mutex<Int64>
 
@@ -19,5 +22,10 @@ public final class ManualClock: DatabaseClock {
     /// Sets the clock.
     public func set(_ milliseconds: Int64) {
         time.withLock { $0 = milliseconds }
+    }
+
+    /// Moves the clock forward to `milliseconds`; never back.
+    public func advance(to milliseconds: Int64) {
+        time.withLock { $0 = max($0, milliseconds) }
     }
 }

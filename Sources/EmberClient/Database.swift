@@ -1,0 +1,114 @@
+import EmberCore
+import EmberSync
+import EmberWire
+
+/// One client of the database: its cache, optimistic writes, offline queue, listeners and
+/// connection (the Firebase SDKs' `Database`).
+///
+/// Every method runs on the engine that drives the client and returns at once; what takes time
+/// (the server's answer) arrives through a completion or an `async` function, which runs the
+/// engine until the answer is there. Not thread-safe: use a client from the engine only.
+public final class Database {
+    let repo: Repo
+
+    /// Creates a client; it starts connecting at once unless `startOffline`.
+    public init(
+        name: ClientName, environment: any ClientEnvironment, startOffline: Bool = false,
+        reconnect: ReconnectPolicy = .standard
+    ) {
+        repo = Repo(name: name, environment: environment, reconnect: reconnect)
+        repo.database = self
+        if !startOffline { goOnline() }
+    }
+
+    /// The client's name.
+    public var name: ClientName { repo.name }
+
+    /// The reference to the root.
+    public var root: Reference { Reference(database: self, path: .root) }
+
+    /// The reference to `path` (`"users/alice"`, `"/"`, `".info/connected"`).
+    /// - Throws: `invalid_path` naming the bad segment, or `path_too_deep`.
+    public func reference(_ path: String) throws(DatabaseError) -> Reference {
+        Reference(database: self, path: try Path(validating: path))
+    }
+
+    /// The reference to `path`.
+    public func reference(_ path: Path) -> Reference {
+        Reference(database: self, path: path)
+    }
+
+    // MARK: Connection
+
+    /// Where the connection stands.
+    public var connectionState: ConnectionState { repo.connection.state }
+
+    /// Cuts the connection on purpose: writes queue, reads come from the cache, the server runs
+    /// this client's onDisconnect operations. No reconnection until ``goOnline()``.
+    public func goOffline() {
+        repo.perform(repo.connection.handle(.goOffline))
+    }
+
+    /// Restores the connection after ``goOffline()``.
+    public func goOnline() {
+        repo.perform(repo.connection.handle(.goOnline))
+    }
+
+    /// The estimated difference between the server's clock and the local one, in milliseconds
+    /// (`.info/serverTimeOffset`).
+    public var serverTimeOffset: Int64 { repo.serverTimeOffset }
+
+    /// How many writes wait for the server's answer (queued offline included).
+    public var pendingWriteCount: Int { repo.pendingWriteCount }
+
+    /// How many transactions are running.
+    public var runningTransactionCount: Int { repo.runningTransactionCount }
+
+    /// The server listens the client holds now.
+    public var activeListens: [QuerySpec] { repo.activeListens }
+
+    /// A new push id (20 characters, time-ordered, from the estimated server time).
+    public func pushID() -> String { repo.pushID() }
+
+    /// What the client knows of `path` now, complete or not known: the cache with the pending
+    /// writes over it (what path completion in the shell offers).
+    public func cachedValue(at path: Path) -> Node? {
+        if Repo.isInfo(path) { return repo.infoData.child(at: path) }
+        return repo.cachedData(for: .default(at: path))
+    }
+
+    // MARK: Listeners
+
+    /// Removes one listener: it hears nothing more, not even events already on their way.
+    public func removeObserver(_ handle: ListenerHandle) {
+        repo.removeListener(RegistrationID(handle.rawValue))
+    }
+
+    // MARK: Waiting
+
+    /// Runs the engine until `condition` holds.
+    /// - Throws: ``DatabaseError`` when nothing left to happen can make it hold.
+    public func run(until condition: () -> Bool) throws(DatabaseError) {
+        try repo.environment.run(until: condition)
+    }
+
+    /// Runs the engine until `condition` holds, suspending while there is nothing to do.
+    nonisolated(nonsending) public func run(until condition: () -> Bool) async throws(DatabaseError) {
+        try await repo.environment.run(until: condition)
+    }
+
+    /// Waits for the answer a callback-style operation delivers through `start`'s argument.
+    nonisolated(nonsending) func await<T>(
+        _ start: (@escaping (Result<T, DatabaseError>) -> Void) throws(DatabaseError) -> Void
+    ) async throws(DatabaseError) -> T {
+        let box = ResultBox<T>()
+        try start { box.result = $0 }
+        try await run { box.result != nil }
+        return try box.result!.get()
+    }
+}
+
+/// Holds an answer that arrives through a callback.
+final class ResultBox<T> {
+    var result: Result<T, DatabaseError>?
+}

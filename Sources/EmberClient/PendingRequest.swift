@@ -1,0 +1,19 @@
+import EmberCore
+import EmberSync
+import EmberWire
+
+/// A request sent on the current connection and not answered yet, by what its answer means.
+enum PendingRequest {
+    /// A listen: `ok` completes its data.
+    case listen(ActiveListen)
+    /// An unlisten (its answer means nothing).
+    case unlisten
+    /// A set or update of the write queue.
+    case write(WriteID)
+    /// A transaction's guarded put.
+    case transaction(TransactionID)
+    /// An onDisconnect registration or cancellation.
+    case onDisconnect(OnDisconnectRequest)
+    /// A `get`.
+    case get(GetRequestID)
+}

@@ -1,0 +1,80 @@
+import EmberCore
+import EmberSync
+import EmberWire
+
+extension Repo {
+    /// How long a `get` waits for a connection before answering from the cache.
+    static let getConnectTimeout: Int64 = 3_000
+
+    /// Reads `query` once: the cache when a live listen keeps it complete, otherwise the
+    /// server when connected (waiting up to ``getConnectTimeout`` for a connection that is
+    /// being made), otherwise the cache; an error when offline with nothing cached.
+    func get(_ query: QuerySpec, completion: @escaping (Result<Node, DatabaseError>) -> Void) {
+        if Self.isInfo(query.path) {
+            let node = query.params.loadsAllData ? infoData.child(at: query.path) : query.params.filteredNode(infoData.child(at: query.path))
+            raise([]) { completion(.success(node)) }
+            return
+        }
+        if let live = liveData(for: query) {
+            raise([]) { completion(.success(live)) }
+            return
+        }
+        let id = GetRequestID(rawValue: nextGet)
+        nextGet += 1
+        pendingGets[id] = PendingGet(query: query, requestID: nil, completion: completion)
+        switch connection.state {
+        case .connected:
+            let requestID = newRequestID()
+            pendingGets[id]?.requestID = requestID
+            send(.get(requestID: requestID, query: query), as: .get(id))
+        case .connecting, .disconnected:
+            environment.schedule(after: Self.getConnectTimeout) { [weak self] in
+                guard let self, pendingGets[id]?.requestID == nil else { return }
+                finishGet(id, error: nil)
+            }
+        case .offline:
+            finishGet(id, error: nil)
+        }
+    }
+
+    /// The server answered a get: its data, with the pending writes over it.
+    func finishGet(_ id: GetRequestID, serverData: Node) {
+        guard let get = pendingGets.removeValue(forKey: id) else { return }
+        let path = get.query.path
+        var node = syncTree.pendingWrites.completeEventCache(at: path, server: serverData) ?? serverData
+        if !get.query.params.loadsAllData { node = get.query.params.filteredNode(node) }
+        raise([]) { get.completion(.success(node)) }
+    }
+
+    /// A get the server could not answer: with `error`, that error; without, the cache, or
+    /// an `offline` error when nothing is cached.
+    func finishGet(_ id: GetRequestID, error: DatabaseError?) {
+        guard let get = pendingGets.removeValue(forKey: id) else { return }
+        let result: Result<Node, DatabaseError>
+        if let error {
+            result = .failure(error)
+        } else if let cached = cachedData(for: get.query) {
+            result = .success(cached)
+        } else {
+            result = .failure(.other(
+                code: "offline", message: "client \(name) is offline and has no cached data for \(get.query)",
+                at: get.query.path))
+        }
+        raise([]) { get.completion(result) }
+    }
+
+    /// The data of `query` from a listen that keeps it complete and current.
+    private func liveData(for query: QuerySpec) -> Node? {
+        guard connection.state == .connected else { return nil }
+        let covered = listens.keys.contains { $0.path.contains(query.path) && $0.loadsAllData }
+            && syncTree.completeEventCache(at: query.path) != nil
+        guard covered else { return nil }
+        return cachedData(for: query)
+    }
+
+    /// What the cache knows of `query`, complete, or `nil`.
+    func cachedData(for query: QuerySpec) -> Node? {
+        guard let complete = syncTree.completeEventCache(at: query.path) else { return nil }
+        return query.params.loadsAllData ? complete : query.params.filteredNode(complete)
+    }
+}

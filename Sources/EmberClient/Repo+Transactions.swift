@@ -1,0 +1,173 @@
+import EmberCore
+import EmberSync
+import EmberWire
+
+extension Repo {
+    /// The most times the server may answer `datastale` before a transaction gives up.
+    static let maxTransactionRetries = 25
+
+    /// Starts a transaction at `path`: runs `update` on the current local value at once (an
+    /// empty node when nothing is known yet), applies the result locally (hidden unless
+    /// `applyLocally`), and sends it guarded by the hash of the value it ran on as soon as it
+    /// can. `datastale` re-runs it on the newer value, at most ``maxTransactionRetries`` times.
+    /// - Throws: `invalid_*` for a bad path, before anything runs.
+    func transaction(
+        at path: Path, applyLocally: Bool, update: @escaping (Node) -> TransactionUpdate,
+        completion: @escaping (Result<(committed: Bool, node: Node, attempts: Int), DatabaseError>) -> Void
+    ) throws(DatabaseError) {
+        try Self.checkWritable(path)
+        let id = TransactionID(nextTransaction)
+        nextTransaction += 1
+        // Keep the location synced while the transaction runs, so a retry sees the server's value.
+        let keepSynced = addListener(.default(at: path), types: []) { _ in }
+        transactions.append(TransactionRecord(
+            id: id, path: path, update: update, visibility: applyLocally ? .visible : .hidden, completion: completion,
+            keepSynced: keepSynced, writeID: newWriteID()))
+        var events: [Event] = []
+        run(id, events: &events, replacing: false)
+        raise(events)
+        sendTransactions()
+    }
+
+    private func index(of id: TransactionID) -> Int? {
+        transactions.firstIndex { $0.id == id }
+    }
+
+    /// Runs the transaction's update function on the value it should start from now: the local
+    /// value without its own write or those of later overlapping transactions.
+    private func run(_ id: TransactionID, events: inout [Event], replacing: Bool) {
+        guard let index = index(of: id) else { return }
+        let record = transactions[index]
+        let base = transactionInput(for: index)
+        transactions[index].attempts += 1
+        if replacing {
+            events += syncTree.ackUserWrite(record.writeID, outcome: .reverted)
+        }
+        switch record.update(base) {
+        case .abort:
+            transactions[index].output = base
+            finishTransaction(id, .success((committed: false, node: base, attempts: transactions[index].attempts)), events: &events, revert: false)
+        case .commit(let node):
+            do throws(DatabaseError) {
+                try node.validate(at: record.path)
+            } catch {
+                finishTransaction(id, .failure(error), events: &events, revert: false)
+                return
+            }
+            let writeID = newWriteID()
+            let resolved = node.resolvingServerValues(existing: base, serverTime: estimatedServerTime)
+            transactions[index].writeID = writeID
+            transactions[index].output = node
+            transactions[index].inputHash = base.hashString
+            events += syncTree.applyUserOverwrite(resolved, at: record.path, writeID: writeID, visibility: record.visibility)
+        }
+    }
+
+    private func transactionInput(for index: Int) -> Node {
+        let record = transactions[index]
+        let excluded = Set(transactions[index...].filter { $0.overlaps(record.path) }.map(\.writeID))
+        return syncTree.completeEventCache(at: record.path, excluding: excluded) ?? .empty
+    }
+
+    /// Sends every waiting transaction that no earlier overlapping one holds back, re-running
+    /// it first when the value it ran on changed meanwhile.
+    func sendTransactions() {
+        guard connection.state == .connected else { return }
+        var events: [Event] = []
+        for id in transactions.map(\.id) {
+            guard let index = index(of: id), transactions[index].state == .waiting else { continue }
+            let path = transactions[index].path
+            let blocked = transactions[..<index].contains { earlier in
+                guard earlier.overlaps(path) else { return false }
+                if case .sent = earlier.state { return true }
+                return false
+            }
+            guard !blocked else { continue }
+            if transactionInput(for: index).hashString != transactions[index].inputHash {
+                run(id, events: &events, replacing: true)
+            }
+            guard let current = self.index(of: id) else { continue }
+            let record = transactions[current]
+            let requestID = newRequestID()
+            transactions[current].state = .sent(requestID: requestID, abortWhenAnswered: false)
+            send(
+                .put(requestID: requestID, path: record.path, data: record.output, hash: record.inputHash),
+                as: .transaction(id))
+        }
+        raise(events)
+    }
+
+    /// The server answered a transaction's put.
+    func transactionAnswered(_ id: TransactionID, status: AckStatus) {
+        guard let index = index(of: id), case .sent(_, let abortWhenAnswered) = transactions[index].state else { return }
+        var events: [Event] = []
+        switch status {
+        case .ok:
+            let record = transactions[index]
+            events += syncTree.ackUserWrite(record.writeID, outcome: .confirmed)
+            let node = syncTree.completeEventCache(at: record.path) ?? .empty
+            finishTransaction(id, .success((committed: true, node: node, attempts: record.attempts)), events: &events, revert: false)
+        case .failed(let error) where error.code == DatabaseError.dataStale().code:
+            if abortWhenAnswered {
+                finishTransaction(id, .failure(.overriddenBySet(at: transactions[index].path)), events: &events, revert: true)
+            } else if transactions[index].retries + 1 >= Self.maxTransactionRetries {
+                finishTransaction(id, .failure(.maxRetries(at: transactions[index].path)), events: &events, revert: true)
+            } else {
+                transactions[index].retries += 1
+                transactions[index].state = .waiting
+                // Re-run it, and every later overlapping transaction that ran on its value.
+                let path = transactions[index].path
+                for later in transactions[index...].filter({ $0.overlaps(path) && $0.state == .waiting }).map(\.id) {
+                    run(later, events: &events, replacing: true)
+                }
+            }
+        case .failed(let error):
+            finishTransaction(id, .failure(error), events: &events, revert: true)
+        }
+        raise(events)
+        sendTransactions()
+    }
+
+    /// Aborts the transactions a set at `path` overrides: waiting ones now, sent ones when the
+    /// server answers (a sent put may already have landed).
+    func abortTransactions(overlapping path: Path) {
+        var events: [Event] = []
+        for id in transactions.filter({ $0.overlaps(path) }).map(\.id) {
+            guard let index = index(of: id) else { continue }
+            switch transactions[index].state {
+            case .waiting:
+                finishTransaction(id, .failure(.overriddenBySet(at: transactions[index].path)), events: &events, revert: true)
+            case .sent(let requestID, _):
+                transactions[index].state = .sent(requestID: requestID, abortWhenAnswered: true)
+            }
+        }
+        raise(events)
+    }
+
+    /// Ends a transaction: drops it, reverts its write when asked, stops its keep-synced
+    /// listener, and queues its completion after the events.
+    func finishTransaction(
+        _ id: TransactionID, _ result: Result<(committed: Bool, node: Node, attempts: Int), DatabaseError>
+    ) {
+        var events: [Event] = []
+        finishTransaction(id, result, events: &events, revert: true)
+        raise(events)
+    }
+
+    private func finishTransaction(
+        _ id: TransactionID, _ result: Result<(committed: Bool, node: Node, attempts: Int), DatabaseError>,
+        events: inout [Event], revert: Bool
+    ) {
+        guard let index = index(of: id) else { return }
+        let record = transactions.remove(at: index)
+        if revert {
+            events += syncTree.ackUserWrite(record.writeID, outcome: .reverted)
+        }
+        raise(events) { record.completion(result) }
+        events = []
+        removeListener(record.keepSynced)
+    }
+
+    /// How many transactions are running.
+    var runningTransactionCount: Int { transactions.count }
+}

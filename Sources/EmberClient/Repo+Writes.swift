@@ -1,0 +1,92 @@
+import EmberCore
+import EmberSync
+import EmberWire
+
+extension Repo {
+    /// Replaces the value at `path`: local events at once, then the server's answer through
+    /// `completion` (`nil`: accepted). A set aborts the transactions it overlaps.
+    /// - Throws: `invalid_*` errors for a bad path or value, before anything changes.
+    func set(_ node: Node, at path: Path, completion: @escaping (DatabaseError?) -> Void) throws(DatabaseError) {
+        try Self.checkWritable(path)
+        try node.validate(at: path)
+        abortTransactions(overlapping: path)
+        let existing = syncTree.completeEventCache(at: path) ?? .empty
+        let resolved = node.resolvingServerValues(existing: existing, serverTime: estimatedServerTime)
+        let writeID = newWriteID()
+        let events = syncTree.applyUserOverwrite(resolved, at: path, writeID: writeID)
+        enqueue(OutgoingWrite(id: writeID, path: path, change: .put(node), completion: completion))
+        raise(events)
+    }
+
+    /// Sets several paths below `path` at once (all land or none): local events at once, the
+    /// server's answer later.
+    /// - Throws: `invalid_*` errors for a bad path or value, or for a path written twice (one
+    ///   below the other), before anything changes.
+    func update(_ changes: [(Path, Node)], at path: Path, completion: @escaping (DatabaseError?) -> Void) throws(DatabaseError) {
+        try Self.checkWritable(path)
+        try Self.checkMerge(changes, at: path)
+        guard !changes.isEmpty else {
+            raise([]) { completion(nil) }
+            return
+        }
+        for (relative, _) in changes { abortTransactions(overlapping: path.appending(relative)) }
+        let existing = syncTree.completeEventCache(at: path) ?? .empty
+        let resolved = changes.map { relative, node in
+            (relative, node.resolvingServerValues(existing: existing.child(at: relative), serverTime: estimatedServerTime))
+        }
+        let writeID = newWriteID()
+        let events = syncTree.applyUserMerge(resolved, at: path, writeID: writeID)
+        let wire = changes.map { WireChange($0.0, $0.1) }
+        enqueue(OutgoingWrite(id: writeID, path: path, change: .merge(wire), completion: completion))
+        raise(events)
+    }
+
+    /// Adds a write to the queue and sends it if connected.
+    private func enqueue(_ write: OutgoingWrite) {
+        outgoingWrites.append(write)
+        guard connection.state == .connected else { return }
+        let requestID = newRequestID()
+        writeRequests[write.id] = requestID
+        send(write.message(requestID: requestID), as: .write(write.id))
+    }
+
+    /// The server answered a queued write: it leaves the queue; a refusal reverts it with
+    /// events; then its completion runs.
+    func writeAnswered(_ writeID: WriteID, status: AckStatus) {
+        guard let index = outgoingWrites.firstIndex(where: { $0.id == writeID }) else { return }
+        let write = outgoingWrites.remove(at: index)
+        writeRequests[writeID] = nil
+        switch status {
+        case .ok:
+            raise(syncTree.ackUserWrite(writeID, outcome: .confirmed)) { write.completion(nil) }
+        case .failed(let error):
+            raise(syncTree.ackUserWrite(writeID, outcome: .reverted)) { write.completion(error.path == nil ? error.at(write.path) : error) }
+        }
+    }
+
+    /// How many writes wait for the server's answer.
+    var pendingWriteCount: Int { outgoingWrites.count }
+
+    // MARK: Validation
+
+    static func checkWritable(_ path: Path) throws(DatabaseError) {
+        if path.front == .info {
+            throw .invalidValue("\(path) is client-local and read-only", at: path)
+        }
+    }
+
+    static func checkMerge(_ changes: [(Path, Node)], at path: Path) throws(DatabaseError) {
+        for (relative, node) in changes {
+            if relative.isEmpty { throw .invalidValue("an update cannot write its own location; use set", at: path) }
+            let full = path.appending(relative)
+            if full.count > Limits.maxDepth {
+                throw .invalidValue("the path is \(full.count) levels deep; the limit is \(Limits.maxDepth)", at: full)
+            }
+            try node.validate(at: full)
+        }
+        let sorted = changes.map(\.0).sorted()
+        for (first, second) in zip(sorted, sorted.dropFirst()) where first.contains(second) {
+            throw .invalidValue("the update writes both \(first) and \(second), which is at or below it", at: path)
+        }
+    }
+}

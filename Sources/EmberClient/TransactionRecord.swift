@@ -1,0 +1,39 @@
+import EmberCore
+import EmberSync
+
+/// One running transaction of a client and where it stands.
+///
+/// The repo moves it through its states: `waiting` (run locally, to be sent when connected and
+/// no earlier overlapping transaction is in flight), `sent` (a put guarded by the hash of the
+/// value it ran on is in flight), then completed and removed. A `set` at an overlapping
+/// location aborts a waiting transaction at once and a sent one when its answer comes.
+struct TransactionRecord {
+    enum State: Sendable, Hashable {
+        case waiting
+        case sent(requestID: Int, abortWhenAnswered: Bool)
+    }
+
+    let id: TransactionID
+    let path: Path
+    let update: (Node) -> TransactionUpdate
+    let visibility: WriteVisibility
+    let completion: (Result<(committed: Bool, node: Node, attempts: Int), DatabaseError>) -> Void
+    /// The listener that keeps the location synced while the transaction runs.
+    let keepSynced: RegistrationID
+    var state: State = .waiting
+    /// The pending write of the latest run.
+    var writeID: WriteID
+    /// The value the latest run returned, as written (server values unresolved).
+    var output: Node = .empty
+    /// The hash of the value the latest run started from: the server's guard.
+    var inputHash: String = ""
+    /// How many times the update function ran.
+    var attempts = 0
+    /// How many times the server answered `datastale`.
+    var retries = 0
+
+    /// Whether this transaction and `other` touch the same data.
+    func overlaps(_ other: Path) -> Bool {
+        path.contains(other) || other.contains(path)
+    }
+}

@@ -1,0 +1,195 @@
+import EmberClient
+import EmberCore
+import EmberServer
+import EmberWire
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An embedded Ember: one server and any number of named clients in one process, joined by the
+/// in-process network.
+///
+/// Everything runs on one engine: the network's queue of messages and timers. Nothing happens
+/// until the engine runs: ``flush()`` (until no message is in flight), ``advance(by:)`` (time
+/// passes), ``run(until:)``, or a client's `async` function waiting for its answer.
+///
+/// On a ``ManualClock`` the engine runs in virtual time: when nothing is due it jumps the clock
+/// to the next message or timer instead of sleeping, so a 60-second disconnect timeout costs no
+/// real time and every run is repeatable. On the system clock it sleeps. Not thread-safe.
+public final class Ember {
+    /// The local clock (clients); the server's is this one plus ``Server/clockSkew``.
+    public let clock: any DatabaseClock
+    public let server: Server
+    public let network: InProcessNetwork
+    /// How long each message takes on new connections, in milliseconds.
+    public var latency: Int64 = 0 {
+        didSet { for link in links.values { link.latency = latency } }
+    }
+    /// How long the server takes to notice a silent drop, in milliseconds.
+    public var disconnectTimeout: Int64
+    /// How clients wait before reconnecting.
+    public var reconnectPolicy: ReconnectPolicy
+
+    private var random: any RandomNumberGenerator
+    private var clients: [ClientName: Database] = [:]
+    private var links: [ClientName: InProcessLink] = [:]
+    private var running = false
+
+    /// An instance on `clock` (a ``ManualClock`` runs it in virtual time) with randomness from
+    /// `random` (push ids, back-off jitter).
+    public init(
+        clock: any DatabaseClock = SystemClock(), random: any RandomNumberGenerator = SystemRandomNumberGenerator(),
+        rules: IndexRules = .none, disconnectTimeout: Int64 = 60_000, reconnectPolicy: ReconnectPolicy = .standard
+    ) {
+        self.clock = clock
+        self.random = random
+        self.disconnectTimeout = disconnectTimeout
+        self.reconnectPolicy = reconnectPolicy
+        server = Server(clock: clock, rules: rules)
+        network = InProcessNetwork(clock: clock)
+    }
+
+    /// The client named `name`, created (and connecting, unless `startOffline`) on first use.
+    public func client(_ name: ClientName, startOffline: Bool = false) -> Database {
+        if let client = clients[name] { return client }
+        let environment = ClientConnector(ember: self, name: name)
+        let client = Database(name: name, environment: environment, startOffline: startOffline, reconnect: reconnectPolicy)
+        clients[name] = client
+        return client
+    }
+
+    /// The client named `name` (validated), created on first use.
+    /// - Throws: `invalid_client_name`.
+    public func client(named name: String, startOffline: Bool = false) throws(DatabaseError) -> Database {
+        client(try ClientName(validating: name), startOffline: startOffline)
+    }
+
+    /// The clients, by name.
+    public var clientNames: [ClientName] { clients.keys.sorted() }
+
+    /// Kills a client's connection silently: the client notices now and reconnects after its
+    /// back-off; the server notices after ``disconnectTimeout`` and then runs the client's
+    /// onDisconnect operations.
+    public func drop(_ name: ClientName) {
+        links[name]?.drop()
+    }
+
+    // MARK: Running the engine
+
+    /// Whether a virtual clock drives the engine.
+    public var isVirtualTime: Bool { clock is ManualClock }
+
+    /// Runs the engine until no message is in flight (timers due meanwhile fire; later ones
+    /// wait): every client has heard the server's answer to everything sent so far.
+    public func flush() throws(DatabaseError) {
+        try run { network.messagesInFlight == 0 }
+    }
+
+    /// Lets `milliseconds` pass, delivering everything due meanwhile, in order.
+    public func advance(by milliseconds: Int64) throws(DatabaseError) {
+        let target = clock.now() + milliseconds
+        try run(until: { false }, deadline: target)
+        network.deliverDue()
+    }
+
+    /// Runs the engine until `condition` holds.
+    /// - Throws: `deadlock` when nothing is left to happen and it does not hold; `reentrant`
+    ///   when called from inside the engine (a listener callback).
+    public func run(until condition: () -> Bool) throws(DatabaseError) {
+        try run(until: condition, deadline: nil)
+    }
+
+    private func run(until condition: () -> Bool, deadline: Int64?) throws(DatabaseError) {
+        if running { throw Self.reentrant }
+        running = true
+        defer { running = false }
+        while !condition() {
+            if network.step() { continue }
+            guard let next = network.nextDeliveryTime, deadline.map({ next <= $0 }) ?? true else {
+                if let deadline { wait(until: deadline); return }
+                throw Self.deadlock
+            }
+            wait(until: next)
+        }
+    }
+
+    /// Runs the engine until `condition` holds, yielding to other tasks now and then and
+    /// sleeping (not blocking) while waiting for the system clock.
+    nonisolated(nonsending) public func run(until condition: () -> Bool) async throws(DatabaseError) {
+        if running { throw Self.reentrant }
+        var steps = 0
+        while !condition() {
+            if Task.isCancelled { throw DatabaseError.other(code: "cancelled", message: "the wait was cancelled") }
+            running = true
+            let stepped = network.step()
+            running = false
+            if stepped {
+                steps += 1
+                if steps % 1024 == 0 { await Task.yield() }
+                continue
+            }
+            guard let next = network.nextDeliveryTime else { throw Self.deadlock }
+            if let manual = clock as? ManualClock {
+                manual.advance(to: next)
+            } else {
+                let milliseconds = max(0, next - clock.now())
+                try? await Task.sleep(for: .milliseconds(milliseconds))
+            }
+        }
+    }
+
+    private func wait(until time: Int64) {
+        if let manual = clock as? ManualClock {
+            manual.advance(to: time)
+        } else {
+            let milliseconds = time - clock.now()
+            if milliseconds > 0 { usleep(UInt32(min(milliseconds, 1_000_000) * 1000)) }
+        }
+    }
+
+    static let deadlock = DatabaseError.other(
+        code: "would_wait_forever", message: "nothing left to happen can finish this wait (is the client offline?)")
+    static let reentrant = DatabaseError.other(
+        code: "reentrant_wait", message: "cannot wait for the database inside a listener or completion callback")
+
+    // MARK: For the connector
+
+    fileprivate func connect(_ name: ClientName) -> ClientTransport {
+        let link = network.connect(latency: latency, silentDropTimeout: disconnectTimeout)
+        links[name] = link
+        server.accept(link.server)
+        return link.client
+    }
+
+    fileprivate func randomNumber() -> UInt64 { random.next() }
+}
+
+/// A client's view of the instance: its ``ClientEnvironment``.
+private final class ClientConnector: ClientEnvironment {
+    unowned let ember: Ember
+    let name: ClientName
+
+    init(ember: Ember, name: ClientName) {
+        self.ember = ember
+        self.name = name
+    }
+
+    var clock: any DatabaseClock { ember.clock }
+
+    func randomNumber() -> UInt64 { ember.randomNumber() }
+
+    func connect() -> ClientTransport { ember.connect(name) }
+
+    func schedule(after milliseconds: Int64, _ action: @escaping () -> Void) {
+        ember.network.schedule(at: ember.clock.now() + milliseconds, action)
+    }
+
+    func run(until condition: () -> Bool) throws(DatabaseError) {
+        try ember.run(until: condition)
+    }
+
+    nonisolated(nonsending) func run(until condition: () -> Bool) async throws(DatabaseError) {
+        try await ember.run(until: condition)
+    }
+}
