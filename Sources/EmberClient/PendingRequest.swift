@@ -10,8 +10,8 @@ enum PendingRequest {
     case unlisten
     /// A set or update of the write queue.
     case write(WriteID)
-    /// A transaction's guarded put.
-    case transaction(TransactionID)
+    /// The guarded put of a batch of transactions (those sent with this request number).
+    case transactions(Int)
     /// An onDisconnect registration or cancellation.
     case onDisconnect(OnDisconnectRequest)
     /// A `get`.

@@ -69,60 +69,81 @@ extension Repo {
         return syncTree.completeEventCache(at: record.path, excluding: excluded) ?? .empty
     }
 
-    /// Sends every waiting transaction that no earlier overlapping one holds back, re-running
-    /// it first when the value it ran on changed meanwhile.
+    /// Sends the waiting transactions that no transaction in flight holds back, as the SDKs do:
+    /// all those at and below the highest waiting location go together in one put of the
+    /// location's new value, guarded by the hash of the value they ran on. Each is re-run first
+    /// when the value it ran on changed meanwhile.
     func sendTransactions() {
         guard connection.state == .connected else { return }
         var events: [Event] = []
-        for id in transactions.map(\.id) {
-            guard let index = index(of: id), transactions[index].state == .waiting else { continue }
-            let path = transactions[index].path
-            let blocked = transactions[..<index].contains { earlier in
-                guard earlier.overlaps(path) else { return false }
-                if case .sent = earlier.state { return true }
-                return false
+        while let root = nextTransactionRoot() {
+            for id in transactions.filter({ root.contains($0.path) }).map(\.id) {
+                guard let index = index(of: id) else { continue }
+                if transactionInput(for: index).hashString != transactions[index].inputHash {
+                    run(id, events: &events, replacing: true)
+                }
             }
-            guard !blocked else { continue }
-            if transactionInput(for: index).hashString != transactions[index].inputHash {
-                run(id, events: &events, replacing: true)
+            let batch = transactions.indices.filter { root.contains(transactions[$0].path) }
+            guard !batch.isEmpty else { continue }
+            let excluded = Set(batch.map { transactions[$0].writeID })
+            let base = syncTree.completeEventCache(at: root, excluding: excluded) ?? .empty
+            var data = base
+            for index in batch {
+                data.set(transactions[index].output, at: root.relative(to: transactions[index].path)!)
             }
-            guard let current = self.index(of: id) else { continue }
-            let record = transactions[current]
             let requestID = newRequestID()
-            transactions[current].state = .sent(requestID: requestID, abortWhenAnswered: false)
-            send(
-                .put(requestID: requestID, path: record.path, data: record.output, hash: record.inputHash),
-                as: .transaction(id))
+            for index in batch {
+                transactions[index].state = .sent(requestID: requestID, abortWhenAnswered: false)
+            }
+            send(.put(requestID: requestID, path: root, data: data, hash: base.hashString), as: .transactions(requestID))
         }
         raise(events)
     }
 
-    /// The server answered a transaction's put.
-    func transactionAnswered(_ id: TransactionID, status: AckStatus) {
-        guard let index = index(of: id), case .sent(_, let abortWhenAnswered) = transactions[index].state else { return }
-        var events: [Event] = []
-        switch status {
-        case .ok:
-            let record = transactions[index]
-            events += syncTree.ackUserWrite(record.writeID, outcome: .confirmed)
-            let node = syncTree.completeEventCache(at: record.path) ?? .empty
-            finishTransaction(id, .success((committed: true, node: node, attempts: record.attempts)), events: &events, revert: false)
-        case .failed(let error) where error.code == DatabaseError.dataStale().code:
-            if abortWhenAnswered {
-                finishTransaction(id, .failure(.overriddenBySet(at: transactions[index].path)), events: &events, revert: true)
-            } else if transactions[index].retries + 1 >= Self.maxTransactionRetries {
-                finishTransaction(id, .failure(.maxRetries(at: transactions[index].path)), events: &events, revert: true)
-            } else {
-                transactions[index].retries += 1
-                transactions[index].state = .waiting
-                // Re-run it, and every later overlapping transaction that ran on its value.
-                let path = transactions[index].path
-                for later in transactions[index...].filter({ $0.overlaps(path) && $0.state == .waiting }).map(\.id) {
-                    run(later, events: &events, replacing: true)
-                }
+    /// The location of the next batch to send: the highest location among the waiting
+    /// transactions that overlap the first one ready, or `nil` when none can go.
+    private func nextTransactionRoot() -> Path? {
+        let sent = transactions.filter { if case .sent = $0.state { true } else { false } }
+        for candidate in transactions where candidate.state == .waiting {
+            var root = candidate.path
+            while let higher = transactions.first(where: { $0.state == .waiting && $0.path != root && $0.path.contains(root) }) {
+                root = higher.path
             }
-        case .failed(let error):
-            finishTransaction(id, .failure(error), events: &events, revert: true)
+            // Everything below the root goes; nothing overlapping may be in flight.
+            if !sent.contains(where: { $0.overlaps(root) }) { return root }
+        }
+        return nil
+    }
+
+    /// The server answered a batch of transactions.
+    func transactionsAnswered(requestID: Int, status: AckStatus) {
+        let ids = transactions.filter { if case .sent(requestID, _) = $0.state { true } else { false } }.map(\.id)
+        var events: [Event] = []
+        for id in ids {
+            guard let index = index(of: id), case .sent(_, let abortWhenAnswered) = transactions[index].state else { continue }
+            let record = transactions[index]
+            switch status {
+            case .ok:
+                events += syncTree.ackUserWrite(record.writeID, outcome: .confirmed)
+                let node = syncTree.completeEventCache(at: record.path) ?? .empty
+                finishTransaction(id, .success((committed: true, node: node, attempts: record.attempts)), events: &events, revert: false)
+            case .failed(let error) where error.code == DatabaseError.dataStale().code:
+                if abortWhenAnswered {
+                    finishTransaction(id, .failure(.overriddenBySet(at: record.path)), events: &events, revert: true)
+                } else if record.retries + 1 >= Self.maxTransactionRetries {
+                    finishTransaction(id, .failure(.maxRetries(at: record.path)), events: &events, revert: true)
+                } else {
+                    transactions[index].retries += 1
+                    transactions[index].state = .waiting
+                }
+            case .failed(let error):
+                finishTransaction(id, .failure(error.path == nil ? error.at(record.path) : error), events: &events, revert: true)
+            }
+        }
+        // Re-run what the server refused as stale, in order, on the newer value.
+        for id in ids {
+            guard let index = index(of: id), transactions[index].state == .waiting else { continue }
+            run(id, events: &events, replacing: true)
         }
         raise(events)
         sendTransactions()

@@ -243,8 +243,8 @@ final class Repo {
             break
         case .write(let writeID):
             writeAnswered(writeID, status: status)
-        case .transaction(let id):
-            transactionAnswered(id, status: status)
+        case .transactions(let requestID):
+            transactionsAnswered(requestID: requestID, status: status)
         case .onDisconnect(let request):
             onDisconnectAnswered(request, status: status)
         case .get:

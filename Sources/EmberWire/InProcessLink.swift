@@ -37,14 +37,16 @@ public final class InProcessLink {
         self.network = network
         self.latency = latency
         self.silentDropTimeout = silentDropTimeout
-        client.sendHandler = { [unowned self] message in
-            carry(after: &lastArrivalAtServer) { [unowned self] in server.receive(.received(message)) }
+        // The handlers hold the link strongly: an end in use keeps its link alive. ``end(_:)``
+        // breaks the cycle once both ends know the connection is over.
+        client.sendHandler = { [self] message in
+            carry(after: &lastArrivalAtServer) { [self] in server.receive(.received(message)) }
         }
-        server.sendHandler = { [unowned self] message in
-            carry(after: &lastArrivalAtClient) { [unowned self] in client.receive(.received(message)) }
+        server.sendHandler = { [self] message in
+            carry(after: &lastArrivalAtClient) { [self] in client.receive(.received(message)) }
         }
-        client.closeHandler = { [unowned self] in close(from: .client) }
-        server.closeHandler = { [unowned self] in close(from: .server) }
+        client.closeHandler = { [self] in close(from: .client) }
+        server.closeHandler = { [self] in close(from: .server) }
     }
 
     /// Ends the connection cleanly from the client's side.
@@ -55,9 +57,9 @@ public final class InProcessLink {
     public func drop() {
         guard state == .open else { return }
         state = .dropped
-        network.scheduleMessage(at: network.now) { [unowned self] in client.receive(.closed) }
+        network.scheduleMessage(at: network.now) { [self] in end(client) }
         // The server's discovery is a timeout, not a message: a timer.
-        network.schedule(at: network.now + silentDropTimeout) { [unowned self] in server.receive(.closed) }
+        network.schedule(at: network.now + silentDropTimeout) { [self] in end(server) }
     }
 
     private enum Side { case client, server }
@@ -69,11 +71,24 @@ public final class InProcessLink {
         case .client:
             client.isOpen = false
             let arrival = arrival(after: &lastArrivalAtServer)
-            network.scheduleMessage(at: arrival) { [unowned self] in server.receive(.closed) }
+            network.scheduleMessage(at: arrival) { [self] in end(server) }
         case .server:
             server.isOpen = false
             let arrival = arrival(after: &lastArrivalAtClient)
-            network.scheduleMessage(at: arrival) { [unowned self] in client.receive(.closed) }
+            network.scheduleMessage(at: arrival) { [self] in end(client) }
+        }
+    }
+
+    /// Tells one end that the connection ended; once both know, the handlers (which keep the
+    /// link alive while either end may still use it) are released.
+    private func end<Outgoing, Incoming>(_ endpoint: InProcessEndpoint<Outgoing, Incoming>) {
+        endpoint.receive(.closed)
+        endpoint.isOpen = false
+        if !client.isOpen && !server.isOpen {
+            client.sendHandler = nil
+            client.closeHandler = nil
+            server.sendHandler = nil
+            server.closeHandler = nil
         }
     }
 
@@ -81,7 +96,7 @@ public final class InProcessLink {
     /// when the connection drops is lost.
     private func carry(after last: inout Int64, _ deliver: @escaping () -> Void) {
         guard state == .open else { return }
-        network.scheduleMessage(at: arrival(after: &last)) { [unowned self] in
+        network.scheduleMessage(at: arrival(after: &last)) { [self] in
             if state != .dropped { deliver() }
         }
     }
