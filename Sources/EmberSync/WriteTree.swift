@@ -129,6 +129,7 @@ public struct WriteTree: Sendable {
             (write.visibility == .visible || includingHidden) && !excluding.contains(write.id)
                 && (write.path.contains(path) || path.contains(write.path))
         }
+        if completeServerCache == nil && !layered.hasCompleteWrite(at: .root) { return nil }
         return layered.apply(to: completeServerCache ?? .empty)
     }
 
