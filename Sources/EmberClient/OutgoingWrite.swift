@@ -20,11 +20,13 @@ struct OutgoingWrite {
     /// Called once with the server's answer (`nil`: accepted).
     let completion: (DatabaseError?) -> Void
 
-    /// The message that sends it as request `requestID`.
-    func message(requestID: Int) -> ClientMessage {
-        switch change {
-        case .put(let node): .put(requestID: requestID, path: path, data: node, hash: nil)
-        case .merge(let changes): .merge(requestID: requestID, path: path, changes: changes)
+    /// The message that sends it as request `requestID`, keyed by the client's session so the
+    /// server recognizes it when it is sent again.
+    func message(requestID: Int, session: String) -> ClientMessage {
+        let key = "\(session):w\(id.rawValue)"
+        return switch change {
+        case .put(let node): .put(requestID: requestID, path: path, data: node, hash: nil, writeKey: key)
+        case .merge(let changes): .merge(requestID: requestID, path: path, changes: changes, writeKey: key)
         }
     }
 }

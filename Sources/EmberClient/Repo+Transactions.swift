@@ -75,6 +75,7 @@ extension Repo {
     /// when the value it ran on changed meanwhile.
     func sendTransactions() {
         guard connection.state == .connected else { return }
+        resendTransactionsInDoubt()
         var events: [Event] = []
         while let root = nextTransactionRoot() {
             for id in transactions.filter({ root.contains($0.path) }).map(\.id) {
@@ -91,19 +92,40 @@ extension Repo {
             for index in batch {
                 data.set(transactions[index].output, at: root.relative(to: transactions[index].path)!)
             }
+            // Keyed by the batch's writes: sent again after a lost connection, it is not
+            // applied twice; re-run, it has new writes and a new key.
+            let key = "\(session):t" + batch.map { String(transactions[$0].writeID.rawValue) }.joined(separator: ",")
+            let put = TransactionRecord.SentPut(path: root, data: data, hash: base.hashString, key: key)
             let requestID = newRequestID()
             for index in batch {
-                transactions[index].state = .sent(requestID: requestID, abortWhenAnswered: false)
+                transactions[index].state = .sent(requestID: requestID, put: put, abortWhenAnswered: false)
             }
-            send(.put(requestID: requestID, path: root, data: data, hash: base.hashString), as: .transactions(requestID))
+            send(put.message(requestID: requestID), as: .transactions(requestID))
         }
         raise(events)
+    }
+
+    /// Sends again, unchanged, the puts whose answer a lost connection took.
+    private func resendTransactionsInDoubt() {
+        var requestForKey: [String: Int] = [:]
+        for index in transactions.indices {
+            guard case .inDoubt(let put, let abortWhenAnswered) = transactions[index].state else { continue }
+            let requestID: Int
+            if let existing = requestForKey[put.key] {
+                requestID = existing
+            } else {
+                requestID = newRequestID()
+                requestForKey[put.key] = requestID
+                send(put.message(requestID: requestID), as: .transactions(requestID))
+            }
+            transactions[index].state = .sent(requestID: requestID, put: put, abortWhenAnswered: abortWhenAnswered)
+        }
     }
 
     /// The location of the next batch to send: the highest location among the waiting
     /// transactions that overlap the first one ready, or `nil` when none can go.
     private func nextTransactionRoot() -> Path? {
-        let sent = transactions.filter { if case .sent = $0.state { true } else { false } }
+        let sent = transactions.filter(\.isOutstanding)
         for candidate in transactions where candidate.state == .waiting {
             var root = candidate.path
             while let higher = transactions.first(where: { $0.state == .waiting && $0.path != root && $0.path.contains(root) }) {
@@ -117,10 +139,10 @@ extension Repo {
 
     /// The server answered a batch of transactions.
     func transactionsAnswered(requestID: Int, status: AckStatus) {
-        let ids = transactions.filter { if case .sent(requestID, _) = $0.state { true } else { false } }.map(\.id)
+        let ids = transactions.filter { if case .sent(requestID, _, _) = $0.state { true } else { false } }.map(\.id)
         var events: [Event] = []
         for id in ids {
-            guard let index = index(of: id), case .sent(_, let abortWhenAnswered) = transactions[index].state else { continue }
+            guard let index = index(of: id), case .sent(_, _, let abortWhenAnswered) = transactions[index].state else { continue }
             let record = transactions[index]
             switch status {
             case .ok:
@@ -149,8 +171,8 @@ extension Repo {
         sendTransactions()
     }
 
-    /// Aborts the transactions a set at `path` overrides: waiting ones now, sent ones when the
-    /// server answers (a sent put may already have landed).
+    /// Aborts the transactions a set at `path` overrides: waiting ones now, sent ones (and
+    /// those in doubt) when the server answers, since their put may already have landed.
     func abortTransactions(overlapping path: Path) {
         var events: [Event] = []
         for id in transactions.filter({ $0.overlaps(path) }).map(\.id) {
@@ -158,8 +180,10 @@ extension Repo {
             switch transactions[index].state {
             case .waiting:
                 finishTransaction(id, .failure(.overriddenBySet(at: transactions[index].path)), events: &events, revert: true)
-            case .sent(let requestID, _):
-                transactions[index].state = .sent(requestID: requestID, abortWhenAnswered: true)
+            case .sent(let requestID, let put, _):
+                transactions[index].state = .sent(requestID: requestID, put: put, abortWhenAnswered: true)
+            case .inDoubt(let put, _):
+                transactions[index].state = .inDoubt(put: put, abortWhenAnswered: true)
             }
         }
         raise(events)

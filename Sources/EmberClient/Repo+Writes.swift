@@ -47,7 +47,7 @@ extension Repo {
         guard connection.state == .connected else { return }
         let requestID = newRequestID()
         writeRequests[write.id] = requestID
-        send(write.message(requestID: requestID), as: .write(write.id))
+        send(write.message(requestID: requestID, session: session), as: .write(write.id))
     }
 
     /// The server answered a queued write: it leaves the queue; a refusal reverts it with

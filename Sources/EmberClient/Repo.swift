@@ -54,6 +54,8 @@ final class Repo {
     var nextGet = 1
 
     var serverTimeOffset: Int64 = 0
+    /// Identifies this client's session in the keys of its writes.
+    let session: String
     var pushIDs = PushIDGenerator()
 
     /// Events and completion calls waiting to be delivered, in order.
@@ -70,6 +72,7 @@ final class Repo {
         self.name = name
         self.environment = environment
         connection = ConnectionStateMachine(policy: reconnect)
+        session = String(environment.randomNumber(), radix: 36)
         setInfo(.bool(false), at: Self.connectedPath)
         setInfo(.int(0), at: Self.serverTimeOffsetPath)
     }
@@ -318,7 +321,7 @@ final class Repo {
         for write in outgoingWrites {
             let requestID = newRequestID()
             writeRequests[write.id] = requestID
-            send(write.message(requestID: requestID), as: .write(write.id))
+            send(write.message(requestID: requestID, session: session), as: .write(write.id))
         }
         for (id, get) in pendingGets where get.requestID == nil {
             let requestID = newRequestID()
@@ -335,21 +338,22 @@ final class Repo {
     /// stay, to be sent again), the onDisconnect operations the server will run are applied to
     /// the local cache, and `.info/connected` turns false.
     private func connectionLost() {
+        let lost = requests
         requests.removeAll()
         writeRequests.removeAll()
         for id in pendingGets.keys where pendingGets[id]?.requestID != nil {
             pendingGets[id]?.requestID = nil
             if connection.state == .offline { finishGet(id, error: nil) }
         }
-        for id in transactions.map(\.id) {
-            guard let index = transactions.firstIndex(where: { $0.id == id }),
-                case .sent(_, let abortWhenAnswered) = transactions[index].state
-            else { continue }
-            if abortWhenAnswered {
-                finishTransaction(id, .failure(.overriddenBySet(at: transactions[index].path)))
-            } else {
-                transactions[index].state = .waiting
+        for index in transactions.indices {
+            if case .sent(_, let put, let abortWhenAnswered) = transactions[index].state {
+                transactions[index].state = .inDoubt(put: put, abortWhenAnswered: abortWhenAnswered)
             }
+        }
+        // An onDisconnect request in flight may or may not have been registered (and then has
+        // run already, with this connection's end): its completion says so.
+        for case .onDisconnect(let request) in lost.values {
+            raise([]) { request.completion(.disconnected(at: request.path)) }
         }
         var events = runLocalOnDisconnect()
         events += setInfo(.bool(false), at: Self.connectedPath)

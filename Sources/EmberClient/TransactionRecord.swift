@@ -1,5 +1,6 @@
 import EmberCore
 import EmberSync
+import EmberWire
 
 /// One running transaction of a client and where it stands.
 ///
@@ -10,7 +11,28 @@ import EmberSync
 struct TransactionRecord {
     enum State: Sendable, Hashable {
         case waiting
-        case sent(requestID: Int, abortWhenAnswered: Bool)
+        /// In flight as request `requestID`, carrying `put`.
+        case sent(requestID: Int, put: SentPut, abortWhenAnswered: Bool)
+        /// Sent, but the connection went before the answer: it may have landed. The same put
+        /// goes again (same key, same guard), so the server answers it instead of applying it
+        /// twice, whatever the client has learnt meanwhile.
+        case inDoubt(put: SentPut, abortWhenAnswered: Bool)
+    }
+
+    /// The put that carries a batch of transactions.
+    struct SentPut: Sendable, Hashable {
+        let path: Path
+        let data: Node
+        let hash: String
+        let key: String
+    }
+
+    /// Whether the transaction's put is in flight or in doubt (nothing overlapping may go).
+    var isOutstanding: Bool {
+        switch state {
+        case .waiting: false
+        case .sent, .inDoubt: true
+        }
     }
 
     let id: TransactionID
@@ -35,5 +57,11 @@ struct TransactionRecord {
     /// Whether this transaction and `other` touch the same data.
     func overlaps(_ other: Path) -> Bool {
         path.contains(other) || other.contains(path)
+    }
+}
+
+extension TransactionRecord.SentPut {
+    func message(requestID: Int) -> ClientMessage {
+        .put(requestID: requestID, path: path, data: data, hash: hash, writeKey: key)
     }
 }

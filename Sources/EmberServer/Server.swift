@@ -27,6 +27,8 @@ public final class Server {
     private var listens = ImmutableTree<[ListenRef]>()
     /// The indexes the rules declare.
     private var indexes: ServerIndexes
+    /// The answers to recent keyed writes, so that a write sent again is not applied twice.
+    private var answeredWrites = AnsweredWrites(capacity: 65_536)
 
     /// A server on `clock` whose `rules` may declare indexes (`.indexOn`).
     public init(clock: any DatabaseClock = SystemClock(), rules: IndexRules = .none) {
@@ -114,10 +116,10 @@ public final class Server {
                 removeListenRef(ListenRef(connection: id, query: query))
             }
             connection.send(.ack(requestID: requestID, status: .ok))
-        case .put(let requestID, let path, let data, let hash):
-            answer(requestID, connection) { () throws(DatabaseError) in try put(data, at: path, hash: hash) }
-        case .merge(let requestID, let path, let changes):
-            answer(requestID, connection) { () throws(DatabaseError) in try merge(changes, at: path) }
+        case .put(let requestID, let path, let data, let hash, let writeKey):
+            answer(requestID, connection, writeKey: writeKey) { () throws(DatabaseError) in try put(data, at: path, hash: hash) }
+        case .merge(let requestID, let path, let changes, let writeKey):
+            answer(requestID, connection, writeKey: writeKey) { () throws(DatabaseError) in try merge(changes, at: path) }
         case .onDisconnectPut(let requestID, let path, let data):
             answer(requestID, connection) { () throws(DatabaseError) in
                 try checkWrite(data, at: path)
@@ -136,13 +138,23 @@ public final class Server {
         }
     }
 
-    private func answer(_ requestID: Int, _ connection: ServerConnection, _ body: () throws(DatabaseError) -> Void) {
+    private func answer(
+        _ requestID: Int, _ connection: ServerConnection, writeKey: String? = nil, _ body: () throws(DatabaseError) -> Void
+    ) {
+        if let writeKey, let status = answeredWrites.status(for: writeKey) {
+            // Sent again after a lost connection: it was done (or refused) already.
+            connection.send(.ack(requestID: requestID, status: status))
+            return
+        }
+        let status: AckStatus
         do {
             try body()
-            connection.send(.ack(requestID: requestID, status: .ok))
+            status = .ok
         } catch {
-            connection.send(.ack(requestID: requestID, status: .failed(error)))
+            status = .failed(error)
         }
+        if let writeKey { answeredWrites.record(status, for: writeKey) }
+        connection.send(.ack(requestID: requestID, status: status))
     }
 
     // MARK: Reading

@@ -12,10 +12,11 @@ public enum ClientMessage: Sendable, Hashable {
     /// Stop a listen.
     case unlisten(requestID: Int, query: QuerySpec, tag: Int?)
     /// Replace the value at `path`. With `hash`, only if the current value still has that hash
-    /// (a transaction's guard); otherwise the answer is `datastale`.
-    case put(requestID: Int, path: Path, data: Node, hash: String?)
-    /// Set several paths below `path` at once: all land or none.
-    case merge(requestID: Int, path: Path, changes: [WireChange])
+    /// (a transaction's guard); otherwise the answer is `datastale`. With `writeKey`, a write
+    /// sent again after a lost connection is answered as before instead of applied twice.
+    case put(requestID: Int, path: Path, data: Node, hash: String?, writeKey: String? = nil)
+    /// Set several paths below `path` at once: all land or none. `writeKey` as for `put`.
+    case merge(requestID: Int, path: Path, changes: [WireChange], writeKey: String? = nil)
     /// When this connection ends, replace the value at `path`.
     case onDisconnectPut(requestID: Int, path: Path, data: Node)
     /// When this connection ends, merge into `path`.
@@ -28,7 +29,7 @@ public enum ClientMessage: Sendable, Hashable {
     /// The request number the answer carries.
     public var requestID: Int {
         switch self {
-        case .listen(let id, _, _, _), .unlisten(let id, _, _), .put(let id, _, _, _), .merge(let id, _, _),
+        case .listen(let id, _, _, _), .unlisten(let id, _, _), .put(let id, _, _, _, _), .merge(let id, _, _, _),
             .onDisconnectPut(let id, _, _), .onDisconnectMerge(let id, _, _), .onDisconnectCancel(let id, _),
             .get(let id, _):
             id

@@ -1,0 +1,38 @@
+import EmberWire
+
+/// The server's memory of recently answered keyed writes: a client that lost its connection
+/// before hearing an answer sends the write again with the same key, and gets the first
+/// answer instead of a second application (an increment applied twice, a transaction
+/// re-run on its own result).
+///
+/// Bounded: the oldest answers are forgotten first; a client resends within moments of
+/// reconnecting, far inside the capacity.
+struct AnsweredWrites {
+    private let capacity: Int
+    private var statuses: [String: AckStatus] = [:]
+    /// Keys in the order recorded, from `start`.
+    private var order: [String] = []
+    private var start = 0
+
+    init(capacity: Int) {
+        self.capacity = max(1, capacity)
+    }
+
+    /// The answer given to `key`, if remembered.
+    /// - Complexity: O(1) on average.
+    func status(for key: String) -> AckStatus? { statuses[key] }
+
+    /// Remembers the answer to `key`, forgetting the oldest beyond the capacity.
+    /// - Complexity: amortized O(1).
+    mutating func record(_ status: AckStatus, for key: String) {
+        if statuses.updateValue(status, forKey: key) == nil { order.append(key) }
+        while statuses.count > capacity {
+            statuses[order[start]] = nil
+            start += 1
+        }
+        if start > capacity {
+            order.removeFirst(start)
+            start = 0
+        }
+    }
+}
