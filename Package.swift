@@ -95,7 +95,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "ember-bench",
-            dependencies: ["EmberCore", "EmberSync", "EmberClient", "EmberInstance", "EmberTestSupport"],
+            dependencies: ["EmberCore", "EmberSync", "EmberServer", "EmberClient", "EmberInstance", "EmberTestSupport"],
             path: "Sources/EmberBench",
             swiftSettings: swiftSettings
         ),

@@ -13,12 +13,27 @@ let n = quick ? 100_000 : 1_000_000
 let report = BenchReport()
 let core = CoreBenchmarks(report: report)
 let sync = SyncBenchmarks(report: report)
+let throughput = ThroughputBenchmarks(report: report)
+
+@MainActor func runThroughput() {
+    report.header("Realtime pair (in-process): acknowledged writes with a listener, and fan-out")
+    let writes = quick ? 50_000 : 200_000
+    throughput.acknowledgedWrites(count: writes, window: 1)
+    throughput.acknowledgedWrites(count: writes, window: 1_000)
+    throughput.fanOut(clients: 100, count: quick ? 500 : 2_000)
+}
 
 if arguments.first == "sync" {
     // Only the sync engine's workload (`scripts/bench --only sync`).
     print("# ember-bench: sync\n")
     report.header("One leaf changes under n children, watched by value and limitToLast(10)")
     for size in quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000] { sync.run(n: size) }
+    exit(0)
+}
+
+if arguments.first == "throughput" {
+    print("# ember-bench: throughput\n")
+    runThroughput()
     exit(0)
 }
 
@@ -45,4 +60,5 @@ core.shuffled(n: n)
 if arguments.first != "core" {
     report.header("Sync engine: one leaf changes under n children, watched by value and limitToLast(10)")
     for size in quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000] { sync.run(n: size) }
+    runThroughput()
 }

@@ -10,8 +10,7 @@ extension Repo {
         try Self.checkWritable(path)
         try node.validate(at: path)
         abortTransactions(overlapping: path)
-        let existing = syncTree.completeEventCache(at: path) ?? .empty
-        let resolved = node.resolvingServerValues(existing: existing, serverTime: estimatedServerTime)
+        let resolved = resolvingServerValues(node, at: path)
         let writeID = newWriteID()
         let events = syncTree.applyUserOverwrite(resolved, at: path, writeID: writeID)
         enqueue(OutgoingWrite(id: writeID, path: path, change: .put(node), completion: completion))
@@ -30,15 +29,21 @@ extension Repo {
             return
         }
         for (relative, _) in changes { abortTransactions(overlapping: path.appending(relative)) }
-        let existing = syncTree.completeEventCache(at: path) ?? .empty
-        let resolved = changes.map { relative, node in
-            (relative, node.resolvingServerValues(existing: existing.child(at: relative), serverTime: estimatedServerTime))
-        }
+        let resolved = changes.map { relative, node in (relative, resolvingServerValues(node, at: path.appending(relative))) }
         let writeID = newWriteID()
         let events = syncTree.applyUserMerge(resolved, at: path, writeID: writeID)
         let wire = changes.map { WireChange($0.0, $0.1) }
         enqueue(OutgoingWrite(id: writeID, path: path, change: .merge(wire), completion: completion))
         raise(events)
+    }
+
+    /// `node` with its server values resolved locally: timestamps to the estimated server time,
+    /// increments against the local value.
+    /// - Complexity: O(1) for a node without server values.
+    func resolvingServerValues(_ node: Node, at path: Path) -> Node {
+        guard node.containsServerValues else { return node }
+        let existing = syncTree.completeEventCache(at: path) ?? .empty
+        return node.resolvingServerValues(existing: existing, serverTime: estimatedServerTime)
     }
 
     /// Adds a write to the queue and sends it if connected.

@@ -10,6 +10,9 @@ public struct WriteTree: Sendable {
     public private(set) var visibleWrites: CompoundWrite = .empty
     /// Every pending write, oldest first, visible or not.
     public private(set) var allWrites: [WriteRecord] = []
+    /// How many visible writes sit at each location: removing a write that no other visible
+    /// write overlaps needs no scan of the list.
+    private var visibleCounts = ImmutableTree<Int>()
 
     public init() {}
 
@@ -20,6 +23,7 @@ public struct WriteTree: Sendable {
         allWrites.append(WriteRecord(id: id, path: path, change: .overwrite(node), visibility: visibility))
         if visibility == .visible {
             visibleWrites = visibleWrites.adding(node, at: path)
+            countVisible(at: path, 1)
         }
     }
 
@@ -28,24 +32,58 @@ public struct WriteTree: Sendable {
     public mutating func addMerge(_ changes: [(Path, Node)], at path: Path, id: WriteID) {
         precondition(allWrites.last.map { $0.id < id } ?? true, "writes must be added in increasing id order")
         allWrites.append(WriteRecord(id: id, path: path, change: .merge(changes), visibility: .visible))
+        countVisible(at: path, 1)
         for (relative, node) in changes {
             visibleWrites = visibleWrites.adding(node, at: path.appending(relative))
         }
     }
 
     /// The pending write with `id`.
-    /// - Complexity: O(w) for w pending writes.
+    /// - Complexity: O(log w) for w pending writes.
     public func write(_ id: WriteID) -> WriteRecord? {
-        allWrites.first { $0.id == id }
+        position(of: id).map { allWrites[$0] }
+    }
+
+    /// Where the write with `id` is in the list (kept in increasing id order).
+    private func position(of id: WriteID) -> Int? {
+        var low = 0
+        var high = allWrites.count
+        while low < high {
+            let middle = (low + high) / 2
+            if allWrites[middle].id < id { low = middle + 1 } else { high = middle }
+        }
+        return low < allWrites.count && allWrites[low].id == id ? low : nil
+    }
+
+    private mutating func countVisible(at path: Path, _ delta: Int) {
+        let count = (visibleCounts.value(at: path) ?? 0) + delta
+        visibleCounts = count == 0 ? visibleCounts.removingValue(at: path) : visibleCounts.setting(count, at: path)
+    }
+
+    /// Whether a visible write other than one at `path` itself sits at, above or below `path`.
+    /// - Complexity: O(d log n).
+    private func visibleWriteOverlaps(_ path: Path) -> Bool {
+        var above = false
+        let subtree = visibleCounts.forEach(on: path) { _, _ in above = true }
+        return above || (subtree.value ?? 0) > 1 || !subtree.children.isEmpty
     }
 
     /// Removes a write that the server confirmed or refused.
     /// - Returns: whether the write may have been visible, so that views must be re-evaluated.
-    /// - Complexity: O(w) to find and check it; O(w d log n) when the visible layer is rebuilt.
+    /// - Complexity: O(log w + d log n) when no other visible write overlaps it (plus O(w) to
+    ///   close the gap in the list); O(w) to check the others when some do; O(w d log n) when
+    ///   the visible layer is rebuilt.
     public mutating func removeWrite(_ id: WriteID) -> Bool {
-        guard let position = allWrites.firstIndex(where: { $0.id == id }) else { return false }
+        guard let position = position(of: id) else { return false }
         let removed = allWrites.remove(at: position)
-        var wasVisible = removed.visibility == .visible
+        guard removed.visibility == .visible else { return false }
+        defer { countVisible(at: removed.path, -1) }
+        if !visibleWriteOverlaps(removed.path) {
+            // Alone where it wrote: nothing shadows it and it shadows nothing.
+            removeFromVisibleLayer(removed)
+            return true
+        }
+        var wasVisible = true
         var overlapsOthers = false
         var index = allWrites.count - 1
         while wasVisible && index >= 0 {
@@ -65,6 +103,11 @@ public struct WriteTree: Sendable {
             visibleWrites = Self.layer(allWrites, at: .root) { $0.visibility == .visible }
             return true
         }
+        removeFromVisibleLayer(removed)
+        return true
+    }
+
+    private mutating func removeFromVisibleLayer(_ removed: WriteRecord) {
         switch removed.change {
         case .overwrite:
             visibleWrites = visibleWrites.removing(at: removed.path)
@@ -73,7 +116,6 @@ public struct WriteTree: Sendable {
                 visibleWrites = visibleWrites.removing(at: removed.path.appending(relative))
             }
         }
-        return true
     }
 
     /// The writes selected by `include`, layered in order, relative to `root`.

@@ -1,0 +1,76 @@
+import EmberClient
+import EmberCore
+import EmberInstance
+import EmberServer
+import EmberSync
+import EmberTestSupport
+
+/// The realtime pair of issue 4, end to end through the in-process network: writes that a
+/// client makes and the server acknowledges while another client listens, and one write fanned
+/// out to many listening clients.
+struct ThroughputBenchmarks {
+    let report: BenchReport
+
+    /// One client sets leaves (`bench/k0` … `bench/k999`, round robin) with at most `window`
+    /// writes waiting for their acknowledgement; a second client listens to `bench` for every
+    /// child event. Timed until every write is acknowledged and every event delivered.
+    func acknowledgedWrites(count: Int, window: Int) {
+        let ember = Ember(clock: SystemClock(), random: SeededRandom(seed: 1))
+        let writer = try! ember.client(named: "writer")
+        let listener = try! ember.client(named: "listener")
+        var events = 0
+        try! listener.reference("bench").query.observe([.childAdded, .childChanged]) { _ in events += 1 }
+        try! ember.flush()
+        let keys = (0..<1_000).map { try! writer.reference("bench/k\($0)") }
+        var acknowledged = 0
+        var failed = 0
+        let time = Stopwatch.measure {
+            var sent = 0
+            while sent < count {
+                while sent < count && sent - (acknowledged + failed) < window {
+                    try! keys[sent % keys.count].setValue(.int(Int64(sent))) { error in
+                        if error == nil { acknowledged += 1 } else { failed += 1 }
+                    }
+                    sent += 1
+                }
+                try! ember.run { sent - (acknowledged + failed) < window || acknowledged + failed == count }
+            }
+            try! ember.run { acknowledged + failed == count && events == count }
+        }
+        precondition(failed == 0 && events == count, "every write acknowledged and seen: \(acknowledged), \(events)")
+        precondition(ember.server.value(at: "bench").childCount == min(count, keys.count))
+        let seconds = Double(time.components.seconds) + Double(time.components.attoseconds) / 1e18
+        report.row(
+            "\(count) leaf sets, up to \(window) unacknowledged, a second client listening: \(Int(Double(count) / seconds)) writes/s",
+            total: time, operations: count)
+    }
+
+    /// `clients` clients each listen to `room/message` for `value`; a writer sets it `count`
+    /// times (each acknowledged before the next). Timed until every client has every event.
+    func fanOut(clients: Int, count: Int) {
+        let ember = Ember(clock: SystemClock(), random: SeededRandom(seed: 2))
+        let writer = try! ember.client(named: "writer")
+        var events = 0
+        for index in 0..<clients {
+            let client = try! ember.client(named: "l\(index)")
+            try! client.reference("room/message").observe(.value) { _, _ in events += 1 }
+        }
+        try! ember.flush()
+        let initial = events
+        let message = try! writer.reference("room/message")
+        let time = Stopwatch.measure {
+            for index in 0..<count {
+                var done = false
+                try! message.setValue(.string("message \(index)")) { _ in done = true }
+                try! ember.run { done }
+            }
+            try! ember.flush()
+        }
+        let delivered = events - initial
+        precondition(delivered == clients * count, "every client sees every message: \(delivered)")
+        let seconds = Double(time.components.seconds) + Double(time.components.attoseconds) / 1e18
+        report.row(
+            "\(count) writes seen by \(clients) listening clients: \(Int(Double(delivered) / seconds)) events/s",
+            total: time, operations: delivered)
+    }
+}
