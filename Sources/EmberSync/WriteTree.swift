@@ -10,9 +10,10 @@ public struct WriteTree: Sendable {
     public private(set) var visibleWrites: CompoundWrite = .empty
     /// Every pending write, oldest first, visible or not.
     public private(set) var allWrites: [WriteRecord] = []
-    /// How many visible writes sit at each location: removing a write that no other visible
-    /// write overlaps needs no scan of the list.
-    private var visibleCounts = ImmutableTree<Int>()
+    /// How many visible writes sit at each location, and how many below it: removing a write
+    /// that no other visible write overlaps needs no scan of the list.
+    private var visibleAt: [Path: Int] = [:]
+    private var visibleBelow: [Path: Int] = [:]
 
     public init() {}
 
@@ -55,17 +56,31 @@ public struct WriteTree: Sendable {
         return low < allWrites.count && allWrites[low].id == id ? low : nil
     }
 
+    /// - Complexity: O(d) hash updates.
     private mutating func countVisible(at path: Path, _ delta: Int) {
-        let count = (visibleCounts.value(at: path) ?? 0) + delta
-        visibleCounts = count == 0 ? visibleCounts.removingValue(at: path) : visibleCounts.setting(count, at: path)
+        Self.add(delta, to: &visibleAt, at: path)
+        var ancestor = path
+        while let parent = ancestor.parent {
+            Self.add(delta, to: &visibleBelow, at: parent)
+            ancestor = parent
+        }
+    }
+
+    private static func add(_ delta: Int, to counts: inout [Path: Int], at path: Path) {
+        let count = (counts[path] ?? 0) + delta
+        counts[path] = count == 0 ? nil : count
     }
 
     /// Whether a visible write other than one at `path` itself sits at, above or below `path`.
-    /// - Complexity: O(d log n).
+    /// - Complexity: O(d) hash lookups.
     private func visibleWriteOverlaps(_ path: Path) -> Bool {
-        var above = false
-        let subtree = visibleCounts.forEach(on: path) { _, _ in above = true }
-        return above || (subtree.value ?? 0) > 1 || !subtree.children.isEmpty
+        if (visibleAt[path] ?? 0) > 1 || visibleBelow[path] != nil { return true }
+        var ancestor = path
+        while let parent = ancestor.parent {
+            if visibleAt[parent] != nil { return true }
+            ancestor = parent
+        }
+        return false
     }
 
     /// Removes a write that the server confirmed or refused.
