@@ -92,4 +92,24 @@ struct ClientTests {
         // The async form throws the server's error.
         await #expect(throws: DatabaseError.permissionDenied(at: "locked/z")) { try await ref(alice, "locked/z").set(1) }
     }
+
+    @Test("the README's example runs as written, on the system clock")
+    func readmeExample() async throws {
+        var seen: [String] = []
+        let ember = Ember()  // a server and its clients, in memory
+        let alice = try ember.client(named: "alice")
+        let bob = try ember.client(named: "bob")
+        try bob.reference("scores").observe(.childAdded) { snapshot, previous in
+            seen.append("bob sees \(snapshot.key!) \(snapshot.value.serialized()) after \(previous ?? "-")")
+        }
+        try await alice.reference("scores/stego").set(5)  // local events at once; returns on the ack
+        let result = try await alice.reference("counter").transaction { current in
+            guard case .int(let n)? = current.leafValue else { return .commit(Node(.int(1))) }
+            return .commit(Node(.int(n + 1)))
+        }
+        try ember.flush()
+        #expect(result.committed)
+        #expect(result.snapshot.value == 1)
+        #expect(seen == ["bob sees stego 5 after -"])
+    }
 }
