@@ -343,7 +343,15 @@ final class Repo {
         writeRequests.removeAll()
         for id in pendingGets.keys where pendingGets[id]?.requestID != nil {
             pendingGets[id]?.requestID = nil
-            if connection.state == .offline { finishGet(id, error: nil) }
+            if connection.state == .offline {
+                finishGet(id, error: nil)
+            } else {
+                // Sent again on reconnection, unless the cache must answer first.
+                environment.schedule(after: Self.getConnectTimeout) { [weak self] in
+                    guard let self, pendingGets[id]?.requestID == nil else { return }
+                    finishGet(id, error: nil)
+                }
+            }
         }
         for index in transactions.indices {
             if case .sent(_, let put, let abortWhenAnswered) = transactions[index].state {

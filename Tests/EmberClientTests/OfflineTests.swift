@@ -195,4 +195,38 @@ struct OfflineTests {
         // Bob hears the server's value when it arrives; Alice's write shadows it until the ack.
         #expect(log.take() == ["bob: value /stamp: \(writtenAt + 5_010)", "alice: value /stamp: \(writtenAt + 5_010)"])
     }
+
+    @Test("a get whose connection drops is sent again on reconnection, or answered from the cache after 3 s")
+    func getAcrossADrop() throws {
+        let (ember, clock) = makeEmber(latency: 50)
+        try ember.server.put(Node(.int(2)), at: "y", hash: nil)
+        let alice = client(ember, "alice")
+        try ember.flush()
+        var answers: [String] = []
+        let record: (Result<DataSnapshot, DatabaseError>) -> Void = { result in
+            switch result {
+            case .success(let snapshot): answers.append("value \(snapshot.value.serialized())")
+            case .failure(let error): answers.append(error.code)
+            }
+        }
+        // Reconnected within the back-off (at most 1 s): the get goes again and the server answers.
+        ref(alice, "y").query.getData(record)
+        ember.drop(alice.name)
+        try ember.advance(by: 1_000)
+        try ember.flush()
+        #expect(answers == ["value 2"])
+
+        // A reconnection slower than 3 s: the cache answers, and knows nothing of z.
+        ember.reconnectPolicy = ReconnectPolicy(initialDelay: 20_000, maximumDelay: 20_000, multiplier: 1)
+        let bob = client(ember, "bob")
+        try ember.flush()
+        ref(bob, "z").query.getData(record)
+        ember.drop(bob.name)
+        let droppedAt = clock.now()
+        try ember.advance(by: 2_999)
+        #expect(answers == ["value 2"])
+        try ember.advance(by: 1)
+        #expect(answers == ["value 2", "offline"])
+        #expect(clock.now() - droppedAt == 3_000)
+    }
 }
