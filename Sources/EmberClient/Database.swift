@@ -98,13 +98,25 @@ public final class Database {
     }
 
     /// Waits for the answer a callback-style operation delivers through `start`'s argument.
-    nonisolated(nonsending) func await<T>(
+    nonisolated(nonsending) func waitFor<T>(
         _ start: (@escaping (Result<T, DatabaseError>) -> Void) throws(DatabaseError) -> Void
     ) async throws(DatabaseError) -> T {
         let box = ResultBox<T>()
         try start { box.result = $0 }
         try await run { box.result != nil }
         return try box.result!.get()
+    }
+}
+
+extension Database {
+    /// Waits for the server's answer to a write started by `start` (its completion gets `nil`
+    /// for success, the error otherwise).
+    nonisolated(nonsending) func awaitCompletion(
+        _ start: (@escaping (DatabaseError?) -> Void) throws(DatabaseError) -> Void
+    ) async throws(DatabaseError) {
+        try await waitFor { (finish: @escaping (Result<Void, DatabaseError>) -> Void) throws(DatabaseError) in
+            try start { finish($0.map { .failure($0) } ?? .success(())) }
+        }
     }
 }
 

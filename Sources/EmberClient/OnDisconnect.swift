@@ -38,26 +38,18 @@ public struct OnDisconnect {
     }
 
     nonisolated(nonsending) public func set(_ value: JSONValue, priority: Priority? = nil) async throws(DatabaseError) {
-        try await wait { (done) throws(DatabaseError) in try setValue(value, priority: priority, completion: done) }
+        try await reference.database.awaitCompletion { (done) throws(DatabaseError) in try setValue(value, priority: priority, completion: done) }
     }
 
     nonisolated(nonsending) public func remove() async throws(DatabaseError) {
-        try await wait { (done) throws(DatabaseError) in try removeValue(completion: done) }
+        try await reference.database.awaitCompletion { (done) throws(DatabaseError) in try removeValue(completion: done) }
     }
 
     nonisolated(nonsending) public func update(_ values: KeyValuePairs<String, JSONValue>) async throws(DatabaseError) {
-        try await wait { (done) throws(DatabaseError) in try updateChildValues(values, completion: done) }
+        try await reference.database.awaitCompletion { (done) throws(DatabaseError) in try updateChildValues(values, completion: done) }
     }
 
     nonisolated(nonsending) public func cancel() async throws(DatabaseError) {
-        try await wait { (done) throws(DatabaseError) in try cancel(completion: done) }
-    }
-
-    nonisolated(nonsending) private func wait(
-        _ start: (@escaping (DatabaseError?) -> Void) throws(DatabaseError) -> Void
-    ) async throws(DatabaseError) {
-        try await reference.database.await { (finish: @escaping (Result<Void, DatabaseError>) -> Void) throws(DatabaseError) in
-            try start { finish($0.map { .failure($0) } ?? .success(())) }
-        }
+        try await reference.database.awaitCompletion { (done) throws(DatabaseError) in try cancel(completion: done) }
     }
 }

@@ -91,7 +91,7 @@ public struct Query {
 
     /// The first `type` event (the SDKs' `once`).
     nonisolated(nonsending) public func once(_ type: EventType = .value) async throws(DatabaseError) -> (DataSnapshot, String?) {
-        try await database.await { observeOnce(type, $0) }
+        try await database.waitFor { observeOnce(type, $0) }
     }
 
     /// Removes the listeners of this query with `type`, or all of them; on a whole location,
@@ -118,6 +118,6 @@ public struct Query {
 
     /// Reads the data once: from the server when connected, from the cache offline.
     nonisolated(nonsending) public func get() async throws(DatabaseError) -> DataSnapshot {
-        try await database.await { getData($0) }
+        try await database.waitFor { getData($0) }
     }
 }

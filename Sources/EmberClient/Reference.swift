@@ -28,11 +28,8 @@ public struct Reference {
     /// The location `relativePath` below this one (`"a/b"`).
     /// - Throws: `invalid_path` or `path_too_deep`.
     public func child(_ relativePath: String) throws(DatabaseError) -> Reference {
-        let relative = try Path(validating: relativePath)
-        let full = path.appending(relative)
-        if full.count > Limits.maxDepth {
-            throw .invalidValue("the path is \(full.count) levels deep; the limit is \(Limits.maxDepth)", at: full)
-        }
+        let full = path.appending(try Path(validating: relativePath))
+        try full.checkDepth()
         return Reference(database: database, path: full)
     }
 
@@ -119,23 +116,17 @@ public struct Reference {
 
     /// Replaces the value and waits for the server's answer.
     nonisolated(nonsending) public func set(_ value: JSONValue, priority: Priority? = nil) async throws(DatabaseError) {
-        try await database.await { (done: @escaping (Result<Void, DatabaseError>) -> Void) throws(DatabaseError) in
-            try setValue(value, priority: priority) { done($0.map { .failure($0) } ?? .success(())) }
-        }
+        try await database.awaitCompletion { (done) throws(DatabaseError) in try setValue(value, priority: priority, completion: done) }
     }
 
     /// Writes several children or deep paths atomically and waits for the server's answer.
     nonisolated(nonsending) public func update(_ values: KeyValuePairs<String, JSONValue>) async throws(DatabaseError) {
-        try await database.await { (done: @escaping (Result<Void, DatabaseError>) -> Void) throws(DatabaseError) in
-            try updateChildValues(values) { done($0.map { .failure($0) } ?? .success(())) }
-        }
+        try await database.awaitCompletion { (done) throws(DatabaseError) in try updateChildValues(values, completion: done) }
     }
 
     /// Deletes the value and waits for the server's answer.
     nonisolated(nonsending) public func remove() async throws(DatabaseError) {
-        try await database.await { (done: @escaping (Result<Void, DatabaseError>) -> Void) throws(DatabaseError) in
-            try removeValue { done($0.map { .failure($0) } ?? .success(())) }
-        }
+        try await database.awaitCompletion { (done) throws(DatabaseError) in try removeValue(completion: done) }
     }
 
     /// Writes `value` at a new push id and waits for the server's answer.
@@ -149,7 +140,7 @@ public struct Reference {
     nonisolated(nonsending) public func transaction(
         applyLocally: Bool = true, _ update: @escaping (Node) -> TransactionUpdate
     ) async throws(DatabaseError) -> TransactionResult {
-        try await database.await { (done: @escaping (Result<TransactionResult, DatabaseError>) -> Void) throws(DatabaseError) in
+        try await database.waitFor { (done: @escaping (Result<TransactionResult, DatabaseError>) -> Void) throws(DatabaseError) in
             try runTransaction(applyLocally: applyLocally, update, completion: done)
         }
     }

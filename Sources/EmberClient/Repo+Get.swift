@@ -11,7 +11,7 @@ extension Repo {
     /// being made), otherwise the cache; an error when offline with nothing cached.
     func get(_ query: QuerySpec, completion: @escaping (Result<Node, DatabaseError>) -> Void) {
         if Self.isInfo(query.path) {
-            let node = query.params.loadsAllData ? infoData.child(at: query.path) : query.params.filteredNode(infoData.child(at: query.path))
+            let node = Self.shape(infoData.child(at: query.path), for: query)
             raise([]) { completion(.success(node)) }
             return
         }
@@ -41,8 +41,7 @@ extension Repo {
     func finishGet(_ id: GetRequestID, serverData: Node) {
         guard let get = pendingGets.removeValue(forKey: id) else { return }
         let path = get.query.path
-        var node = syncTree.pendingWrites.completeEventCache(at: path, server: serverData) ?? serverData
-        if !get.query.params.loadsAllData { node = get.query.params.filteredNode(node) }
+        let node = Self.shape(syncTree.pendingWrites.completeEventCache(at: path, server: serverData) ?? serverData, for: get.query)
         raise([]) { get.completion(.success(node)) }
     }
 
@@ -74,7 +73,11 @@ extension Repo {
 
     /// What the cache knows of `query`, complete, or `nil`.
     func cachedData(for query: QuerySpec) -> Node? {
-        guard let complete = syncTree.completeEventCache(at: query.path) else { return nil }
-        return query.params.loadsAllData ? complete : query.params.filteredNode(complete)
+        syncTree.completeEventCache(at: query.path).map { Self.shape($0, for: query) }
+    }
+
+    /// A location's complete data as `query` returns it: whole, or its window.
+    private static func shape(_ node: Node, for query: QuerySpec) -> Node {
+        query.params.loadsAllData ? node : query.params.filteredNode(node)
     }
 }

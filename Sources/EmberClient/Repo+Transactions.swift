@@ -13,7 +13,7 @@ extension Repo {
     /// - Throws: `invalid_*` for a bad path, before anything runs.
     func transaction(
         at path: Path, applyLocally: Bool, update: @escaping (Node) -> TransactionUpdate,
-        completion: @escaping (Result<(committed: Bool, node: Node, attempts: Int), DatabaseError>) -> Void
+        completion: @escaping (Result<TransactionRecord.Outcome, DatabaseError>) -> Void
     ) throws(DatabaseError) {
         try Self.checkWritable(path)
         let id = TransactionID(nextTransaction)
@@ -189,18 +189,10 @@ extension Repo {
         raise(events)
     }
 
-    /// Ends a transaction: drops it, reverts its write when asked, stops its keep-synced
-    /// listener, and queues its completion after the events.
-    func finishTransaction(
-        _ id: TransactionID, _ result: Result<(committed: Bool, node: Node, attempts: Int), DatabaseError>
-    ) {
-        var events: [Event] = []
-        finishTransaction(id, result, events: &events, revert: true)
-        raise(events)
-    }
-
+    /// Ends a transaction: drops it, reverts its write when asked, raises `events` and then
+    /// its completion, and stops its keep-synced listener.
     private func finishTransaction(
-        _ id: TransactionID, _ result: Result<(committed: Bool, node: Node, attempts: Int), DatabaseError>,
+        _ id: TransactionID, _ result: Result<TransactionRecord.Outcome, DatabaseError>,
         events: inout [Event], revert: Bool
     ) {
         guard let index = index(of: id) else { return }

@@ -81,17 +81,7 @@ extension Repo {
     }
 
     static func checkMerge(_ changes: [(Path, Node)], at path: Path) throws(DatabaseError) {
-        for (relative, node) in changes {
-            if relative.isEmpty { throw .invalidValue("an update cannot write its own location; use set", at: path) }
-            let full = path.appending(relative)
-            if full.count > Limits.maxDepth {
-                throw .invalidValue("the path is \(full.count) levels deep; the limit is \(Limits.maxDepth)", at: full)
-            }
-            try node.validate(at: full)
-        }
-        let sorted = changes.map(\.0).sorted()
-        for (first, second) in zip(sorted, sorted.dropFirst()) where first.contains(second) {
-            throw .invalidValue("the update writes both \(first) and \(second), which is at or below it", at: path)
-        }
+        try Node.validateUpdatePaths(changes.map(\.0), at: path)
+        for (relative, node) in changes { try node.validate(at: path.appending(relative)) }
     }
 }

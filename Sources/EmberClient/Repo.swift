@@ -257,21 +257,14 @@ final class Repo {
 
     /// A listen the server refused or revoked: its listeners are cancelled.
     private func cancelListen(_ listen: ActiveListen, error: DatabaseError) {
-        guard listens[listen.query] != nil else { return }
-        listens[listen.query] = nil
-        let query = listen.tag.flatMap { syncTree.query(for: $0) } ?? listen.query
-        let affected = listeners.filter { $0.value.query == query || (listen.tag == nil && $0.value.query.path == query.path) }
-        var events: [Event] = []
-        if listen.tag == nil {
-            events += syncTree.removeEventRegistration(nil, for: .default(at: query.path), cancelError: error)
-        } else {
-            events += syncTree.removeEventRegistration(nil, for: query, cancelError: error)
-        }
-        for (id, _) in affected where !events.contains(where: { $0.registration == id }) {
-            listeners[id] = nil
-        }
-        keepSyncedRegistrations = keepSyncedRegistrations.filter { affected[$0.value] == nil }
-        _ = syncTree.listenProvider.take()
+        guard listens.removeValue(forKey: listen.query) != nil else { return }
+        // Every listener of the query (of every query at the location, for a default listen)
+        // gets its cancellation, which also removes it when delivered.
+        let query = listen.tag.flatMap { syncTree.query(for: $0) } ?? .default(at: listen.query.path)
+        let events = syncTree.removeEventRegistration(nil, for: query, cancelError: error)
+        let cancelled = Set(events.map(\.registration))
+        keepSyncedRegistrations = keepSyncedRegistrations.filter { !cancelled.contains($0.value) }
+        _ = syncTree.listenProvider.take()  // nothing to stop: the server ended it
         raise(events)
     }
 

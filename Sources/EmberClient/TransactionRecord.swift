@@ -9,6 +9,10 @@ import EmberWire
 /// value it ran on is in flight), then completed and removed. A `set` at an overlapping
 /// location aborts a waiting transaction at once and a sent one when its answer comes.
 struct TransactionRecord {
+    /// How a transaction ended when it did not fail: committed or not, the data at its
+    /// location, how many times its function ran.
+    typealias Outcome = (committed: Bool, node: Node, attempts: Int)
+
     enum State: Sendable, Hashable {
         case waiting
         /// In flight as request `requestID`, carrying `put`.
@@ -39,7 +43,7 @@ struct TransactionRecord {
     let path: Path
     let update: (Node) -> TransactionUpdate
     let visibility: WriteVisibility
-    let completion: (Result<(committed: Bool, node: Node, attempts: Int), DatabaseError>) -> Void
+    let completion: (Result<Outcome, DatabaseError>) -> Void
     /// The listener that keeps the location synced while the transaction runs.
     let keepSynced: RegistrationID
     var state: State = .waiting

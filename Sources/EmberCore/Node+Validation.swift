@@ -1,4 +1,21 @@
 extension Node {
+    /// Checks the shape of an update at `path` that writes the relative `paths`: none is the
+    /// update's own location, each full path is within ``Limits/maxDepth``, and none is written
+    /// twice (one at or below another). Clients check it before applying an update locally;
+    /// the server checks it again.
+    /// - Throws: `invalid_value` or `path_too_deep`, naming the paths.
+    /// - Complexity: O(k log k) for k paths.
+    public static func validateUpdatePaths(_ paths: [Path], at path: Path) throws(DatabaseError) {
+        for relative in paths {
+            if relative.isEmpty { throw .invalidValue("an update cannot write its own location; use set", at: path) }
+            try path.appending(relative).checkDepth()
+        }
+        let sorted = paths.sorted()
+        for (first, second) in zip(sorted, sorted.dropFirst()) where first.contains(second) {
+            throw .invalidValue("the update writes both \(first) and \(second), which is at or below it", at: path)
+        }
+    }
+
     /// Checks that the node may be written at `path`: every key valid, no value deeper than
     /// ``Limits/maxDepth``, strings within ``Limits/maxStringBytes``, numbers finite.
     ///

@@ -45,6 +45,14 @@ public struct Path: Sendable, Hashable {
         keys = string.split(separator: "/", omittingEmptySubsequences: true).map { ChildKey(unchecked: String($0)) }
     }
 
+    /// Checks the depth of a path built without validation (by appending, or from the wire).
+    /// - Throws: `path_too_deep` when it is deeper than ``Limits/maxDepth``.
+    public func checkDepth() throws(DatabaseError) {
+        if keys.count > Limits.maxDepth {
+            throw DatabaseError(.pathTooDeep(path: description, depth: keys.count))
+        }
+    }
+
     /// Whether this is the root.
     public var isEmpty: Bool { keys.isEmpty }
 

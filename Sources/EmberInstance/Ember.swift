@@ -31,6 +31,8 @@ public final class Ember {
     /// How clients wait before reconnecting.
     public var reconnectPolicy: ReconnectPolicy
 
+    /// The clock when it is a manual one: the engine then runs in virtual time.
+    private let virtualClock: ManualClock?
     private var random: any RandomNumberGenerator
     private var clients: [ClientName: Database] = [:]
     private var links: [ClientName: InProcessLink] = [:]
@@ -43,6 +45,7 @@ public final class Ember {
         rules: IndexRules = .none, disconnectTimeout: Int64 = 60_000, reconnectPolicy: ReconnectPolicy = .standard
     ) {
         self.clock = clock
+        virtualClock = clock as? ManualClock
         self.random = random
         self.disconnectTimeout = disconnectTimeout
         self.reconnectPolicy = reconnectPolicy
@@ -78,7 +81,7 @@ public final class Ember {
     // MARK: Running the engine
 
     /// Whether a virtual clock drives the engine.
-    public var isVirtualTime: Bool { clock is ManualClock }
+    public var isVirtualTime: Bool { virtualClock != nil }
 
     /// Runs the engine until no message is in flight (timers due meanwhile fire; later ones
     /// wait): every client has heard the server's answer to everything sent so far.
@@ -130,18 +133,17 @@ public final class Ember {
                 continue
             }
             guard let next = network.nextDeliveryTime else { throw Self.deadlock }
-            if let manual = clock as? ManualClock {
-                manual.advance(to: next)
+            if let virtualClock {
+                virtualClock.advance(to: next)
             } else {
-                let milliseconds = max(0, next - clock.now())
-                try? await Task.sleep(for: .milliseconds(milliseconds))
+                try? await Task.sleep(for: .milliseconds(max(0, next - clock.now())))
             }
         }
     }
 
     private func wait(until time: Int64) {
-        if let manual = clock as? ManualClock {
-            manual.advance(to: time)
+        if let virtualClock {
+            virtualClock.advance(to: time)
         } else {
             let milliseconds = time - clock.now()
             if milliseconds > 0 { usleep(UInt32(min(milliseconds, 1_000_000) * 1000)) }

@@ -218,14 +218,8 @@ public final class Server {
     }
 
     private func checkMerge(_ changes: [WireChange], at path: Path) throws(DatabaseError) {
-        for change in changes {
-            if change.path.isEmpty { throw .invalidValue("an update cannot write its own location; use set", at: path) }
-            try checkWrite(change.node, at: path.appending(change.path))
-        }
-        let sorted = changes.map(\.path).sorted()
-        for (first, second) in zip(sorted, sorted.dropFirst()) where first.contains(second) {
-            throw .invalidValue("the update writes both \(first) and \(second), which is below it", at: path)
-        }
+        try Node.validateUpdatePaths(changes.map(\.path), at: path)
+        for change in changes { try checkWrite(change.node, at: path.appending(change.path)) }
     }
 
     private static func checkPath(_ path: Path) throws(DatabaseError) {
@@ -234,9 +228,7 @@ public final class Server {
                 throw .invalidValue("the path has an invalid key \"\(key.name)\": \(problem)", at: path)
             }
         }
-        if path.count > Limits.maxDepth {
-            throw .invalidValue("the path is \(path.count) levels deep; the limit is \(Limits.maxDepth)", at: path)
-        }
+        try path.checkDepth()
     }
 
     // MARK: Fan-out

@@ -53,7 +53,6 @@ func makeEmber(seed: UInt64 = 1, latency: Int64 = 0, disconnectTimeout: Int64 = 
     return (ember, clock)
 }
 
-func json(_ text: String) -> Node { try! Node(jsonText: text) }
 
 func ref(_ database: Database, _ path: String) -> Reference { try! database.reference(path) }
 

@@ -3,6 +3,7 @@ import EmberCore
 import EmberInstance
 import EmberServer
 import EmberSync
+import EmberTestSupport
 import Testing
 
 @Suite("Offline")

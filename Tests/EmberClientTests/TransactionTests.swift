@@ -3,6 +3,7 @@ import EmberCore
 import EmberInstance
 import EmberServer
 import EmberSync
+import EmberTestSupport
 import Testing
 
 /// Adds one to a counter (an empty node counts as 0).

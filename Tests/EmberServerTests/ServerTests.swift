@@ -55,7 +55,6 @@ final class RawClient {
     }
 }
 
-func json(_ text: String) -> Node { try! Node(jsonText: text) }
 
 @Suite("Server")
 struct ServerTests {
@@ -180,7 +179,7 @@ struct ServerTests {
         server.writeRule = { path in path.front == "locked" ? .permissionDenied(at: path) : nil }
         client.send { .put(requestID: $0, path: "locked/x", data: json("1"), hash: nil) }
         network.deliverDue()
-        #expect(client.take().dropFirst() == ["ack 1 invalid_value", "ack 2 invalid_value", "ack 3 invalid_value", "ack 4 permission_denied"])
+        #expect(client.take().dropFirst() == ["ack 1 path_too_deep", "ack 2 invalid_value", "ack 3 invalid_value", "ack 4 permission_denied"])
         #expect(server.root.isEmpty)
     }
 
