@@ -15,10 +15,12 @@ let core = CoreBenchmarks(report: report)
 let sync = SyncBenchmarks(report: report)
 let throughput = ThroughputBenchmarks(report: report)
 
-@MainActor func runThroughput() {
+/// The realtime pair's workloads; `ember-bench throughput writes` runs only the first (for profiling).
+@MainActor func runThroughput(onlyWrites: Bool) {
     report.header("Realtime pair (in-process): acknowledged writes with a listener, and fan-out")
     let writes = quick ? 50_000 : 200_000
     throughput.acknowledgedWrites(count: writes, window: 1)
+    if onlyWrites { return }
     throughput.acknowledgedWrites(count: writes, window: 1_000)
     throughput.fanOut(clients: 100, count: quick ? 500 : 2_000)
 }
@@ -33,7 +35,7 @@ if arguments.first == "sync" {
 
 if arguments.first == "throughput" {
     print("# ember-bench: throughput\n")
-    runThroughput()
+    runThroughput(onlyWrites: arguments.dropFirst().first == "writes")
     exit(0)
 }
 
@@ -60,5 +62,5 @@ core.shuffled(n: n)
 if arguments.first != "core" {
     report.header("Sync engine: one leaf changes under n children, watched by value and limitToLast(10)")
     for size in quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000] { sync.run(n: size) }
-    runThroughput()
+    runThroughput(onlyWrites: false)
 }

@@ -75,6 +75,28 @@ public struct ImmutableTree<Value: Sendable>: Sendable {
         setting(nil, at: path)
     }
 
+    /// Changes the subtree at `path` in place: created empty when absent, pruned when it ends
+    /// empty. Each level's subtree is moved out of its parent while it changes, so a tree that
+    /// nothing else shares is changed without copying.
+    /// - Complexity: O(d log n) for a path of d keys, plus `body`.
+    public mutating func modify<Result>(at path: Path, _ body: (inout ImmutableTree) -> Result) -> Result {
+        modify(path.keys[...], body)
+    }
+
+    private mutating func modify<Result>(
+        _ keys: ArraySlice<ChildKey>, _ body: (inout ImmutableTree) -> Result
+    ) -> Result {
+        guard let key = keys.first else { return body(&self) }
+        var child = children.updateValue(ImmutableTree(), forKey: key) ?? ImmutableTree()
+        let result = child.modify(keys.dropFirst(), body)
+        if child.isEmpty {
+            children.removeValue(forKey: key)
+        } else {
+            children.updateValue(child, forKey: key)
+        }
+        return result
+    }
+
     private func modifying(_ keys: ArraySlice<ChildKey>, _ body: (inout ImmutableTree) -> Void) -> ImmutableTree {
         var copy = self
         guard let key = keys.first else {

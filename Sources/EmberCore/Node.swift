@@ -281,34 +281,61 @@ public struct Node: Sendable {
     /// Sets the node at a path below this one, in place, creating parents as needed. An empty
     /// `node` removes the location, and parents left empty disappear. Setting the root (the
     /// empty path) replaces this node. A last key of `.priority` sets a priority.
+    ///
+    /// Each level's child is moved out of its parent while it changes, so a tree that nothing
+    /// else shares is changed without copying any of its B-tree nodes.
     /// - Complexity: O(d log n) for a path of d keys.
     public mutating func set(_ node: Node, at path: Path) {
-        self = updating(at: path[...], node)
+        set(node, at: path[...])
     }
 
     /// A copy with the node at `path` replaced.
-    /// - Complexity: O(d log n) for a path of d keys.
+    /// - Complexity: O(d log n) for a path of d keys, plus copying the O(d log n) tree nodes
+    ///   that this node shares with the copy.
     public func updating(at path: Path, _ node: Node) -> Node {
-        updating(at: path[...], node)
+        var copy = self
+        copy.set(node, at: path[...])
+        return copy
     }
 
-    private func updating(at keys: ArraySlice<ChildKey>, _ node: Node) -> Node {
-        guard let key = keys.first else { return node }
-        if key == .priority {
-            precondition(keys.count == 1, ".priority must be the last key of a path")
-            return updatingChild(key, node)
+    private mutating func set(_ node: Node, at keys: ArraySlice<ChildKey>) {
+        guard let key = keys.first else {
+            self = node
+            return
         }
         let rest = keys.dropFirst()
-        if rest.isEmpty { return updatingChild(key, node) }
+        if rest.isEmpty {
+            setChild(key, node)
+            return
+        }
+        precondition(key != .priority, ".priority must be the last key of a path")
+        if var tree = storage.takeTree() {
+            // Common case: plain children. Leave a placeholder in the child's slot (no change
+            // to the tree's shape), so that the child is referenced only from here.
+            var child = tree.updateValue(.empty, forKey: key) ?? .empty
+            child.set(node, at: rest)
+            if child.isEmpty {
+                tree.removeValue(forKey: key)
+                storage = tree.isEmpty ? .empty : .children(tree)
+            } else if child.priority == nil {
+                tree.updateValue(child, forKey: key)
+                storage = .children(tree)
+            } else {
+                // The child gained a priority: the priority index must be built.
+                tree.removeValue(forKey: key)
+                storage = tree.isEmpty ? .empty : .children(tree)
+                setChild(key, child)
+            }
+            return
+        }
+        // Leaves, empty nodes, indexed children and prioritized objects: detach the child.
+        // The detour may empty this node for a moment, which drops its priority: restore it.
         let priority = self.priority
-        var copy = self
-        var child = copy.child(key)
-        // Detach the child so that it can be changed in place when nothing else shares it; the
-        // detour may empty `copy` for a moment, which drops its priority: restore it.
-        copy.setChild(key, .empty)
-        child = child.updating(at: rest, node)
-        copy.setChild(key, child)
-        return copy.withPriority(priority)
+        var child = self.child(key)
+        setChild(key, .empty)
+        child.set(node, at: rest)
+        setChild(key, child)
+        if self.priority != priority { self = withPriority(priority) }
     }
 }
 

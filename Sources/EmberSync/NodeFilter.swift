@@ -47,27 +47,29 @@ enum NodeFilter: Sendable {
         }
     }
 
-    /// `snap` with the child `key` set to `newChild` (empty: removed), as far as the filter
-    /// keeps it, recording the changes.
+    /// Sets the child `key` of `snap` to `newChild` (empty: removed), as far as the filter
+    /// keeps it, recording the changes. `snap` changes in place: a view that holds the only
+    /// reference to its cache copies none of it.
     /// - Complexity: O(log n); a limited window refilled from the server data costs O(log m)
     ///   in the size m of that data for key and priority order.
     func updateChild(
-        _ snap: Node, _ key: ChildKey, _ newChild: Node, affectedPath: Path, source: CompleteChildSource,
+        _ snap: inout Node, _ key: ChildKey, _ newChild: Node, affectedPath: Path, source: CompleteChildSource,
         _ accumulator: inout ChildChangeAccumulator?
-    ) -> Node {
+    ) {
         switch self {
         case .indexed:
-            return Self.indexedUpdateChild(snap, key, newChild, affectedPath: affectedPath, &accumulator)
+            Self.indexedUpdateChild(&snap, key, newChild, affectedPath: affectedPath, &accumulator)
         case .ranged(let params):
             let kept = params.isInRange(NamedNode(key, newChild)) ? newChild : .empty
-            return Self.indexedUpdateChild(snap, key, kept, affectedPath: affectedPath, &accumulator)
+            Self.indexedUpdateChild(&snap, key, kept, affectedPath: affectedPath, &accumulator)
         case .limited(let params, let limit):
             let kept = params.isInRange(NamedNode(key, newChild)) ? newChild : .empty
-            if snap.child(key) == kept { return snap }
+            if snap.child(key) == kept { return }
             if snap.childCount < limit.count {
-                return Self.indexedUpdateChild(snap, key, kept, affectedPath: affectedPath, &accumulator)
+                Self.indexedUpdateChild(&snap, key, kept, affectedPath: affectedPath, &accumulator)
+            } else {
+                fullLimitUpdateChild(&snap, key, kept, params: params, limit: limit, source: source, &accumulator)
             }
-            return fullLimitUpdateChild(snap, key, kept, params: params, limit: limit, source: source, &accumulator)
         }
     }
 
@@ -105,13 +107,14 @@ enum NodeFilter: Sendable {
     // MARK: Indexed
 
     private static func indexedUpdateChild(
-        _ snap: Node, _ key: ChildKey, _ newChild: Node, affectedPath: Path, _ accumulator: inout ChildChangeAccumulator?
-    ) -> Node {
+        _ snap: inout Node, _ key: ChildKey, _ newChild: Node, affectedPath: Path,
+        _ accumulator: inout ChildChangeAccumulator?
+    ) {
         let oldChild = snap.child(key)
         if oldChild.child(at: affectedPath) == newChild.child(at: affectedPath) && oldChild.isEmpty == newChild.isEmpty {
             // Nothing changed where the change happened. (A child may still enter or leave when
             // the affected path is empty on both sides, hence the second test.)
-            return snap
+            return
         }
         if newChild.isEmpty {
             if snap.hasChild(key) { accumulator?.track(.childRemoved(key, old: oldChild)) }
@@ -120,8 +123,8 @@ enum NodeFilter: Sendable {
         } else {
             accumulator?.track(.childChanged(key, newChild, old: oldChild))
         }
-        if snap.isLeaf && newChild.isEmpty { return snap }
-        return snap.updatingChild(key, newChild)
+        if snap.isLeaf && newChild.isEmpty { return }
+        snap.setChild(key, newChild)
     }
 
     private static func indexedUpdateFullNode(_ oldSnap: Node, _ newSnap: Node, _ accumulator: inout ChildChangeAccumulator?) -> Node {
@@ -152,16 +155,16 @@ enum NodeFilter: Sendable {
     /// A change to a full window: the child may stay, leave (and the next child outside the
     /// window come in), or push the window's boundary child out.
     private func fullLimitUpdateChild(
-        _ snap: Node, _ key: ChildKey, _ childSnap: Node, params: QueryParams, limit: QueryLimit,
+        _ snap: inout Node, _ key: ChildKey, _ childSnap: Node, params: QueryParams, limit: QueryLimit,
         source: CompleteChildSource, _ accumulator: inout ChildChangeAccumulator?
-    ) -> Node {
+    ) {
         let index = params.index
         let reverse: Bool
         if case .last = limit { reverse = true } else { reverse = false }
         // Order from the window's anchored end outwards.
         let compare: (NamedNode, NamedNode) -> Int = reverse ? { index.compare($1, $0) } : { index.compare($0, $1) }
         let newChild = NamedNode(key, childSnap)
-        guard let boundary = reverse ? snap.firstChild(in: index) : snap.lastChild(in: index) else { return snap }
+        guard let boundary = reverse ? snap.firstChild(in: index) : snap.lastChild(in: index) else { return }
         let inRange = params.isInRange(newChild)
         if snap.hasChild(key) {
             let oldChild = snap.child(key)
@@ -174,25 +177,26 @@ enum NodeFilter: Sendable {
             let compareNext = next.map { compare($0, newChild) } ?? 1
             if inRange && !childSnap.isEmpty && compareNext >= 0 {
                 accumulator?.track(.childChanged(key, childSnap, old: oldChild))
-                return snap.updatingChild(key, childSnap)
+                snap.setChild(key, childSnap)
+                return
             }
             accumulator?.track(.childRemoved(key, old: oldChild))
-            let without = snap.updatingChild(key, .empty)
+            snap.setChild(key, .empty)
             if let next, params.isInRange(next) {
                 accumulator?.track(.childAdded(next.key, next.node))
-                return without.updatingChild(next.key, next.node)
+                snap.setChild(next.key, next.node)
             }
-            return without
+            return
         }
         if childSnap.isEmpty {
             // A child outside the window went away: nothing to do.
-            return snap
+            return
         }
         if inRange && compare(boundary, newChild) >= 0 {
             accumulator?.track(.childRemoved(boundary.key, old: boundary.node))
             accumulator?.track(.childAdded(key, childSnap))
-            return snap.updatingChild(key, childSnap).updatingChild(boundary.key, .empty)
+            snap.setChild(key, childSnap)
+            snap.setChild(boundary.key, .empty)
         }
-        return snap
     }
 }

@@ -32,13 +32,25 @@ struct SyncPoint: Sendable {
     }
 
     /// Applies an operation to every view, or only to the tagged query's view.
-    mutating func apply(_ operation: Operation, writes: WriteTreeRef, completeServerCache: Node?) -> [Event] {
+    ///
+    /// Each view gets the complete server data known above this location
+    /// (`serverCacheAbove`), else the complete view's data here (a tagged update: only what is
+    /// known above). The complete view itself gets
+    /// only what is known above: its own data is the same, and holding a second reference to
+    /// it would make the view copy its data instead of changing it in place.
+    mutating func apply(_ operation: Operation, writes: WriteTreeRef, serverCacheAbove: Node?) -> [Event] {
         if case .taggedQuery(let params) = operation.source {
             guard let position = views.firstIndex(where: { $0.query.params == params }) else { return [] }
-            return views[position].apply(operation, writes: writes, completeServerCache: completeServerCache)
+            return views[position].apply(operation, writes: writes, completeServerCache: serverCacheAbove)
+        }
+        // Taken before any view changes: filtered views see the data as it was.
+        var here: Node? = nil
+        if serverCacheAbove == nil && views.contains(where: { !$0.query.loadsAllData }) {
+            here = completeServerCache(at: .root)
         }
         var events: [Event] = []
         for position in views.indices {
+            let completeServerCache = views[position].query.loadsAllData ? serverCacheAbove : serverCacheAbove ?? here
             events += views[position].apply(operation, writes: writes, completeServerCache: completeServerCache)
         }
         return events

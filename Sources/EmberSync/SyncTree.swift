@@ -207,30 +207,37 @@ public struct SyncTree<Provider: ListenProvider> {
     }
 
     private mutating func applyTagged(_ operation: Operation, to query: QuerySpec) -> [Event] {
-        guard var syncPoint = syncPoints.value(at: query.path) else { return [] }
-        let events = syncPoint.apply(
-            operation, writes: WriteTreeRef(path: query.path, tree: pendingWrites), completeServerCache: nil)
-        syncPoints = syncPoints.setting(syncPoint, at: query.path)
-        return events
+        let writes = WriteTreeRef(path: query.path, tree: pendingWrites)
+        return syncPoints.modify(at: query.path) { tree in
+            guard var syncPoint = tree.value else { return [] }
+            tree.value = nil
+            let events = syncPoint.apply(operation, writes: writes, serverCacheAbove: nil)
+            tree.value = syncPoint
+            return events
+        }
     }
 
     /// Applies `operation` to the sync points on its path and below it, deepest first.
     private static func apply(
         _ operation: Operation, to tree: inout ImmutableTree<SyncPoint>, serverCache: Node?, writes: WriteTreeRef
     ) -> [Event] {
-        var serverCache = serverCache
-        if serverCache == nil, let syncPoint = tree.value { serverCache = syncPoint.completeServerCache(at: .root) }
         var events: [Event] = []
         // The child on the operation's path, or every child once the operation is here.
         let keys = operation.path.front.map { [$0] } ?? tree.children.map(\.key)
-        for key in keys {
-            guard let childOperation = operation.forChild(key), var child = takeChild(key, of: &tree) else { continue }
-            events += apply(childOperation, to: &child, serverCache: serverCache?.child(key), writes: writes.child(key))
-            tree.children.updateValue(child, forKey: key)
+        if !keys.isEmpty {
+            // Complete server data here serves the sync points below. It is dropped before
+            // this location's own views change, so that they change their data in place.
+            let serverCacheBelow = serverCache ?? tree.value?.completeServerCache(at: .root)
+            for key in keys {
+                guard let childOperation = operation.forChild(key), var child = takeChild(key, of: &tree) else { continue }
+                events += apply(
+                    childOperation, to: &child, serverCache: serverCacheBelow?.child(key), writes: writes.child(key))
+                tree.children.updateValue(child, forKey: key)
+            }
         }
         if var syncPoint = tree.value {
             tree.value = nil
-            events += syncPoint.apply(operation, writes: writes, completeServerCache: serverCache)
+            events += syncPoint.apply(operation, writes: writes, serverCacheAbove: serverCache)
             tree.value = syncPoint
         }
         return events

@@ -69,10 +69,9 @@ struct View: Sendable {
     /// Applies an operation and returns the events for every listener.
     mutating func apply(_ operation: Operation, writes: WriteTreeRef, completeServerCache: Node?) -> [Event] {
         let wasComplete = cache.serverCache.isComplete
-        let result = processor.apply(operation, to: cache, writes: writes, completeCache: completeServerCache)
-        assert(result.cache.serverCache.isComplete || !wasComplete, "complete server data never becomes incomplete")
-        cache = result.cache
-        return generator.events(for: result.changes, eventCache: cache.eventCache.node, registrations: registrations)
+        let changes = processor.apply(operation, to: &cache, writes: writes, completeCache: completeServerCache)
+        assert(cache.serverCache.isComplete || !wasComplete, "complete server data never becomes incomplete")
+        return generator.events(for: changes, eventCache: cache.eventCache.node, registrations: registrations)
     }
 
     /// The events a new listener gets at once: child_added for every child known, then value

@@ -18,14 +18,4 @@ public struct ViewCache: Sendable {
 
     /// The server data, when it is complete.
     public var completeServerNode: Node? { serverCache.completeNode }
-
-    /// A copy with new event data.
-    func updatingEvent(_ node: Node, complete: Bool, filtered: Bool) -> ViewCache {
-        ViewCache(eventCache: CacheNode(node, complete: complete, filtered: filtered), serverCache: serverCache)
-    }
-
-    /// A copy with new server data.
-    func updatingServer(_ node: Node, complete: Bool, filtered: Bool) -> ViewCache {
-        ViewCache(eventCache: eventCache, serverCache: CacheNode(node, complete: complete, filtered: filtered))
-    }
 }

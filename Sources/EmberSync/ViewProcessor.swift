@@ -1,96 +1,109 @@
 import EmberCore
 
-/// Computes a view's new caches and the child changes from an operation: a pure function of
-/// the old ``ViewCache``, the operation, the pending writes and any complete server data found
-/// above the view.
+/// Computes a view's new caches and the child changes from an operation, given the pending
+/// writes and any complete server data found above the view.
+///
+/// The caches change in place. A view that holds the only reference to its data therefore
+/// updates a child in O(log n) without copying a B-tree node. Nothing here keeps the old caches
+/// alive while the new ones are made: what the value change needs of the old event data is
+/// taken first (``EventBefore``), and a ``CompleteChildSource`` holds only the server data.
 struct ViewProcessor: Sendable {
     /// The view's filter.
     let filter: NodeFilter
 
-    /// The new caches and the changes (with a value change when listeners must hear one).
-    func apply(
-        _ operation: Operation, to oldCache: ViewCache, writes: WriteTreeRef, completeCache: Node?
-    ) -> (cache: ViewCache, changes: [Change]) {
+    /// Applies `operation` to `cache` and returns the changes (with a value change when
+    /// listeners must hear one).
+    func apply(_ operation: Operation, to cache: inout ViewCache, writes: WriteTreeRef, completeCache: Node?) -> [Change] {
+        let before = EventBefore(cache.eventCache)
         var accumulator: ChildChangeAccumulator? = ChildChangeAccumulator()
-        let newCache: ViewCache
         switch operation {
         case .overwrite(.user, let path, let node):
-            newCache = applyUserOverwrite(oldCache, path, node, writes, completeCache, &accumulator)
+            applyUserOverwrite(&cache, path, node, writes, completeCache, &accumulator)
         case .overwrite(let source, let path, let node):
             // Filter the server data for a tagged update, or when it was filtered before and
             // this is not a complete overwrite (which makes it whole again).
-            let filterServerNode = source != .server || (oldCache.serverCache.isFiltered && !path.isEmpty)
-            newCache = applyServerOverwrite(oldCache, path, node, writes, completeCache, filterServerNode, &accumulator)
+            let filterServerNode = source != .server || (cache.serverCache.isFiltered && !path.isEmpty)
+            applyServerOverwrite(&cache, path, node, writes, completeCache, filterServerNode, &accumulator)
         case .merge(.user, let path, let changes):
-            newCache = applyUserMerge(oldCache, path, changes, writes, completeCache, &accumulator)
+            applyUserMerge(&cache, path, changes, writes, completeCache, &accumulator)
         case .merge(let source, let path, let changes):
-            let filterServerNode = source != .server || oldCache.serverCache.isFiltered
-            newCache = applyServerMerge(oldCache, path, changes, writes, completeCache, filterServerNode, &accumulator)
+            let filterServerNode = source != .server || cache.serverCache.isFiltered
+            applyServerMerge(&cache, path, changes, writes, completeCache, filterServerNode, &accumulator)
         case .ackUserWrite(let path, let affected, .confirmed):
-            newCache = ackUserWrite(oldCache, path, affected, writes, completeCache, &accumulator)
+            ackUserWrite(&cache, path, affected, writes, completeCache, &accumulator)
         case .ackUserWrite(let path, _, .reverted):
-            newCache = revertUserWrite(oldCache, path, writes, completeCache, &accumulator)
+            revertUserWrite(&cache, path, writes, completeCache, &accumulator)
         case .listenComplete(_, let path):
-            newCache = listenComplete(oldCache, path, writes, &accumulator)
+            listenComplete(&cache, path, writes, &accumulator)
         }
         var changes = accumulator?.result ?? []
-        if let value = valueChange(oldCache, newCache, childChanges: changes.count) {
+        if let value = before.valueChange(after: cache.eventCache, childChanges: changes.count) {
             changes.append(value)
         }
-        return (newCache, changes)
+        return changes
     }
 
-    /// The value change, when the event data is complete and listeners must hear of it: after a
-    /// child change, when it has just become complete, when a leaf or empty value changed, or
-    /// when the root priority changed.
-    private func valueChange(_ oldCache: ViewCache, _ newCache: ViewCache, childChanges: Int) -> Change? {
-        guard let node = newCache.completeEventNode else { return nil }
-        let old = oldCache.completeEventNode ?? .empty
-        if childChanges > 0 || !oldCache.eventCache.isComplete
-            || ((node.isLeaf || node.isEmpty) && node != old) || node.priority != old.priority
-        {
-            return .value(node)
+    /// What the value change needs to know of the event data before an operation, kept without
+    /// holding on to a large node (which would make the update copy it).
+    private struct EventBefore {
+        let wasComplete: Bool
+        /// The old complete event data when it is a leaf or empty; `nil` for an object.
+        let scalar: Node?
+        let priority: Priority?
+
+        init(_ cache: CacheNode) {
+            let old = cache.completeNode ?? .empty
+            wasComplete = cache.isComplete
+            scalar = old.isLeaf || old.isEmpty ? old : nil
+            priority = old.priority
         }
-        return nil
+
+        /// The value change, when the event data is complete and listeners must hear of it:
+        /// after a child change, when it has just become complete, when a leaf or empty value
+        /// changed, or when the root priority changed.
+        func valueChange(after cache: CacheNode, childChanges: Int) -> Change? {
+            guard let node = cache.completeNode else { return nil }
+            let scalarChanged = (node.isLeaf || node.isEmpty) && scalar.map { $0 != node } ?? true
+            if childChanges > 0 || !wasComplete || scalarChanged || node.priority != priority {
+                return .value(node)
+            }
+            return nil
+        }
     }
 
     // MARK: Server data
 
     private func generateEventCacheAfterServerEvent(
-        _ cache: ViewCache, _ changePath: Path, _ writes: WriteTreeRef, _ source: CompleteChildSource,
+        _ cache: inout ViewCache, _ changePath: Path, _ writes: WriteTreeRef, _ source: CompleteChildSource,
         _ accumulator: inout ChildChangeAccumulator?
-    ) -> ViewCache {
-        let oldEventSnap = cache.eventCache
+    ) {
         if writes.shadowingWrite(at: changePath) != nil {
             // A pending write shadows the change: listeners see nothing new.
-            return cache
+            return
         }
-        let newEventNode: Node
+        let wasComplete = cache.eventCache.isComplete
         if let childKey = changePath.front {
             if childKey == .priority {
                 precondition(changePath.count == 1, ".priority must be the last key of a path")
                 if let updatedPriority = writes.eventCacheAfterServerOverwrite(changePath, existingServer: cache.serverCache.node) {
-                    newEventNode = filter.updatePriority(oldEventSnap.node, updatedPriority)
-                } else {
-                    newEventNode = oldEventSnap.node
+                    cache.eventCache.node = filter.updatePriority(cache.eventCache.node, updatedPriority)
                 }
             } else {
                 let childChangePath = changePath.popFront
                 let newEventChild: Node?
-                if oldEventSnap.isComplete(forChild: childKey) {
+                if cache.eventCache.isComplete(forChild: childKey) {
                     if let update = writes.eventCacheAfterServerOverwrite(changePath, existingServer: cache.serverCache.node) {
-                        newEventChild = oldEventSnap.node.child(childKey).updating(at: childChangePath, update)
+                        newEventChild = cache.eventCache.node.child(childKey).updating(at: childChangePath, update)
                     } else {
-                        newEventChild = oldEventSnap.node.child(childKey)
+                        newEventChild = cache.eventCache.node.child(childKey)
                     }
                 } else {
                     newEventChild = writes.completeChild(childKey, server: cache.serverCache)
                 }
                 if let newEventChild {
-                    newEventNode = filter.updateChild(
-                        oldEventSnap.node, childKey, newEventChild, affectedPath: childChangePath, source: source, &accumulator)
-                } else {
-                    newEventNode = oldEventSnap.node
+                    filter.updateChild(
+                        &cache.eventCache.node, childKey, newEventChild, affectedPath: childChangePath, source: source,
+                        &accumulator)
                 }
             }
         } else {
@@ -104,113 +117,113 @@ struct ViewProcessor: Sendable {
             } else {
                 complete = writes.completeEventCache(server: cache.completeServerNode) ?? .empty
             }
-            newEventNode = filter.updateFullNode(oldEventSnap.node, complete, &accumulator)
+            cache.eventCache.node = filter.updateFullNode(cache.eventCache.node, complete, &accumulator)
         }
-        return cache.updatingEvent(
-            newEventNode, complete: oldEventSnap.isComplete || changePath.isEmpty, filtered: filter.filtersNodes)
+        cache.eventCache.completeness = wasComplete || changePath.isEmpty ? .complete : .partial
+        cache.eventCache.scope = filter.filtersNodes ? .filtered : .whole
     }
 
     private func applyServerOverwrite(
-        _ oldCache: ViewCache, _ changePath: Path, _ changedSnap: Node, _ writes: WriteTreeRef, _ completeCache: Node?,
+        _ cache: inout ViewCache, _ changePath: Path, _ changedSnap: Node, _ writes: WriteTreeRef, _ completeCache: Node?,
         _ filterServerNode: Bool, _ accumulator: inout ChildChangeAccumulator?
-    ) -> ViewCache {
-        let oldServerSnap = oldCache.serverCache
+    ) {
         let serverFilter = filterServerNode ? filter : filter.indexedFilter
+        let wasComplete = cache.serverCache.isComplete
         var noChanges: ChildChangeAccumulator? = nil
-        let newServerNode: Node
         if changePath.isEmpty {
-            newServerNode = serverFilter.updateFullNode(oldServerSnap.node, changedSnap, &noChanges)
-        } else if serverFilter.filtersNodes && !oldServerSnap.isFiltered {
+            cache.serverCache.node = serverFilter.updateFullNode(cache.serverCache.node, changedSnap, &noChanges)
+        } else if serverFilter.filtersNodes && !cache.serverCache.isFiltered {
             // The server data must be filtered but was not yet: filter it whole.
-            let updated = oldServerSnap.node.updating(at: changePath, changedSnap)
-            newServerNode = serverFilter.updateFullNode(oldServerSnap.node, updated, &noChanges)
+            let old = cache.serverCache.node
+            let updated = old.updating(at: changePath, changedSnap)
+            cache.serverCache.node = serverFilter.updateFullNode(old, updated, &noChanges)
         } else {
             let childKey = changePath.front!
-            if !oldServerSnap.isComplete(for: changePath) && changePath.count > 1 {
+            if !cache.serverCache.isComplete(for: changePath) && changePath.count > 1 {
                 // A deep update of a child this view does not know: it was meant for another
                 // listener.
-                return oldCache
+                return
             }
             let childChangePath = changePath.popFront
-            let newChild = oldServerSnap.node.child(childKey).updating(at: childChangePath, changedSnap)
+            let newChild = cache.serverCache.node.child(childKey).updating(at: childChangePath, changedSnap)
             if childKey == .priority {
-                newServerNode = serverFilter.updatePriority(oldServerSnap.node, newChild)
+                cache.serverCache.node = serverFilter.updatePriority(cache.serverCache.node, newChild)
             } else {
-                newServerNode = serverFilter.updateChild(
-                    oldServerSnap.node, childKey, newChild, affectedPath: childChangePath, source: .none, &noChanges)
+                serverFilter.updateChild(
+                    &cache.serverCache.node, childKey, newChild, affectedPath: childChangePath, source: .none, &noChanges)
             }
         }
-        let newCache = oldCache.updatingServer(
-            newServerNode, complete: oldServerSnap.isComplete || changePath.isEmpty, filtered: serverFilter.filtersNodes)
-        let source = CompleteChildSource.writes(writes, newCache, completeServer: completeCache)
-        return generateEventCacheAfterServerEvent(newCache, changePath, writes, source, &accumulator)
+        cache.serverCache.completeness = wasComplete || changePath.isEmpty ? .complete : .partial
+        cache.serverCache.scope = serverFilter.filtersNodes ? .filtered : .whole
+        let source = CompleteChildSource.writes(writes, server: cache.serverCache, completeServer: completeCache)
+        generateEventCacheAfterServerEvent(&cache, changePath, writes, source, &accumulator)
     }
 
     private func applyServerMerge(
-        _ cache: ViewCache, _ path: Path, _ changedChildren: ImmutableTree<Node>, _ writes: WriteTreeRef,
+        _ cache: inout ViewCache, _ path: Path, _ changedChildren: ImmutableTree<Node>, _ writes: WriteTreeRef,
         _ completeCache: Node?, _ filterServerNode: Bool, _ accumulator: inout ChildChangeAccumulator?
-    ) -> ViewCache {
+    ) {
         // Without any server data yet, the merge was meant for an earlier listen here; the
         // complete data follows.
-        if cache.serverCache.node.isEmpty && !cache.serverCache.isComplete { return cache }
+        if cache.serverCache.node.isEmpty && !cache.serverCache.isComplete { return }
         let mergeTree = path.isEmpty ? changedChildren : ImmutableTree<Node>().settingTree(changedChildren, at: path)
-        let serverNode = cache.serverCache.node
-        var current = cache
         // Changes to children the view already holds go first, so that a limited window makes
-        // room before new children compete for it.
-        for (childKey, childTree) in mergeTree.children where serverNode.hasChild(childKey) {
-            let newChild = Self.applyMerge(childTree, to: serverNode.child(childKey))
-            current = applyServerOverwrite(
-                current, Path(keys: [childKey]), newChild, writes, completeCache, filterServerNode, &accumulator)
+        // room before new children compete for it. Both lists are made from the data before
+        // the merge.
+        let knowsEveryChild = cache.serverCache.isComplete && !cache.serverCache.isFiltered
+        var held: [(ChildKey, Node)] = []
+        var new: [(ChildKey, Node)] = []
+        for (childKey, childTree) in mergeTree.children {
+            let old = cache.serverCache.node.child(childKey)
+            if !old.isEmpty {
+                held.append((childKey, Self.applyMerge(childTree, to: old)))
+            } else if knowsEveryChild || childTree.value != nil {
+                // (A deep merge into a child the view does not know cannot be applied.)
+                new.append((childKey, Self.applyMerge(childTree, to: .empty)))
+            }
         }
-        for (childKey, childTree) in mergeTree.children where !serverNode.hasChild(childKey) {
-            // A deep merge into a child the view does not know cannot be applied.
-            let isUnknownDeepMerge = !cache.serverCache.isComplete(forChild: childKey) && childTree.value == nil
-            if isUnknownDeepMerge { continue }
-            let newChild = Self.applyMerge(childTree, to: serverNode.child(childKey))
-            current = applyServerOverwrite(
-                current, Path(keys: [childKey]), newChild, writes, completeCache, filterServerNode, &accumulator)
+        for (childKey, newChild) in held + new {
+            applyServerOverwrite(
+                &cache, Path(keys: [childKey]), newChild, writes, completeCache, filterServerNode, &accumulator)
         }
-        return current
     }
 
     private static func applyMerge(_ merge: ImmutableTree<Node>, to node: Node) -> Node {
         var node = node
-        merge.forEach { path, value in node = node.updating(at: path, value) }
+        merge.forEach { path, value in node.set(value, at: path) }
         return node
     }
 
     private func listenComplete(
-        _ cache: ViewCache, _ path: Path, _ writes: WriteTreeRef, _ accumulator: inout ChildChangeAccumulator?
-    ) -> ViewCache {
-        let server = cache.serverCache
-        let newCache = cache.updatingServer(
-            server.node, complete: server.isComplete || path.isEmpty, filtered: server.isFiltered)
-        return generateEventCacheAfterServerEvent(newCache, path, writes, .none, &accumulator)
+        _ cache: inout ViewCache, _ path: Path, _ writes: WriteTreeRef, _ accumulator: inout ChildChangeAccumulator?
+    ) {
+        if path.isEmpty { cache.serverCache.completeness = .complete }
+        generateEventCacheAfterServerEvent(&cache, path, writes, .none, &accumulator)
     }
 
     // MARK: User writes
 
     private func applyUserOverwrite(
-        _ oldCache: ViewCache, _ changePath: Path, _ changedSnap: Node, _ writes: WriteTreeRef, _ completeCache: Node?,
+        _ cache: inout ViewCache, _ changePath: Path, _ changedSnap: Node, _ writes: WriteTreeRef, _ completeCache: Node?,
         _ accumulator: inout ChildChangeAccumulator?
-    ) -> ViewCache {
-        let oldEventSnap = oldCache.eventCache
-        let source = CompleteChildSource.writes(writes, oldCache, completeServer: completeCache)
+    ) {
+        let source = CompleteChildSource.writes(writes, server: cache.serverCache, completeServer: completeCache)
         guard let childKey = changePath.front else {
-            let newEventNode = filter.updateFullNode(oldEventSnap.node, changedSnap, &accumulator)
-            return oldCache.updatingEvent(newEventNode, complete: true, filtered: filter.filtersNodes)
+            cache.eventCache.node = filter.updateFullNode(cache.eventCache.node, changedSnap, &accumulator)
+            cache.eventCache.completeness = .complete
+            cache.eventCache.scope = filter.filtersNodes ? .filtered : .whole
+            return
         }
         if childKey == .priority {
-            let newEventNode = filter.updatePriority(oldEventSnap.node, changedSnap)
-            return oldCache.updatingEvent(newEventNode, complete: oldEventSnap.isComplete, filtered: oldEventSnap.isFiltered)
+            cache.eventCache.node = filter.updatePriority(cache.eventCache.node, changedSnap)
+            return
         }
         let childChangePath = changePath.popFront
-        let oldChild = oldEventSnap.node.child(childKey)
+        let oldChild = cache.eventCache.node.child(childKey)
         let newChild: Node
         if childChangePath.isEmpty {
             newChild = changedSnap
-        } else if let childNode = source.completeChild(childKey) {
+        } else if let childNode = cache.eventCache.isComplete(forChild: childKey) ? oldChild : source.completeChild(childKey) {
             if childChangePath.back == .priority, childNode.child(at: childChangePath.parent!).isEmpty {
                 // A priority on an empty node: if the node exists on the server, the server
                 // sends the priority with it.
@@ -222,78 +235,77 @@ struct ViewProcessor: Sendable {
             // No complete child is known.
             newChild = .empty
         }
-        if oldChild == newChild { return oldCache }
-        let newEventNode = filter.updateChild(
-            oldEventSnap.node, childKey, newChild, affectedPath: childChangePath, source: source, &accumulator)
-        return oldCache.updatingEvent(newEventNode, complete: oldEventSnap.isComplete, filtered: filter.filtersNodes)
+        if oldChild == newChild { return }
+        filter.updateChild(
+            &cache.eventCache.node, childKey, newChild, affectedPath: childChangePath, source: source, &accumulator)
+        cache.eventCache.scope = filter.filtersNodes ? .filtered : .whole
     }
 
     private func applyUserMerge(
-        _ cache: ViewCache, _ path: Path, _ changedChildren: ImmutableTree<Node>, _ writes: WriteTreeRef,
+        _ cache: inout ViewCache, _ path: Path, _ changedChildren: ImmutableTree<Node>, _ writes: WriteTreeRef,
         _ completeCache: Node?, _ accumulator: inout ChildChangeAccumulator?
-    ) -> ViewCache {
+    ) {
         // Children already in view first, so that a limited window makes room before new
-        // children compete for it.
-        var current = cache
+        // children compete for it (both lists made from the data before the merge).
+        var shown: [(Path, Node)] = []
+        var unknown: [(Path, Node)] = []
         changedChildren.forEach { relative, node in
             let writePath = path.appending(relative)
-            if let front = writePath.front, cache.eventCache.isComplete(forChild: front) {
-                current = applyUserOverwrite(current, writePath, node, writes, completeCache, &accumulator)
+            guard let front = writePath.front else { return }
+            if cache.eventCache.isComplete(forChild: front) {
+                shown.append((writePath, node))
+            } else {
+                unknown.append((writePath, node))
             }
         }
-        changedChildren.forEach { relative, node in
-            let writePath = path.appending(relative)
-            if let front = writePath.front, !cache.eventCache.isComplete(forChild: front) {
-                current = applyUserOverwrite(current, writePath, node, writes, completeCache, &accumulator)
-            }
+        for (writePath, node) in shown + unknown {
+            applyUserOverwrite(&cache, writePath, node, writes, completeCache, &accumulator)
         }
-        return current
     }
 
     private func ackUserWrite(
-        _ cache: ViewCache, _ ackPath: Path, _ affected: ImmutableTree<Bool>, _ writes: WriteTreeRef,
+        _ cache: inout ViewCache, _ ackPath: Path, _ affected: ImmutableTree<Bool>, _ writes: WriteTreeRef,
         _ completeCache: Node?, _ accumulator: inout ChildChangeAccumulator?
-    ) -> ViewCache {
-        if writes.shadowingWrite(at: ackPath) != nil { return cache }
+    ) {
+        if writes.shadowingWrite(at: ackPath) != nil { return }
         // Re-apply the server data at the written paths, no longer shadowed by the write.
         let filterServerNode = cache.serverCache.isFiltered
-        let server = cache.serverCache
         if affected.value != nil {
             // An overwrite.
-            if (ackPath.isEmpty && server.isComplete) || server.isComplete(for: ackPath) {
-                return applyServerOverwrite(
-                    cache, ackPath, server.node.child(at: ackPath), writes, completeCache, filterServerNode, &accumulator)
-            }
-            if ackPath.isEmpty {
+            if (ackPath.isEmpty && cache.serverCache.isComplete) || cache.serverCache.isComplete(for: ackPath) {
+                let known = cache.serverCache.node.child(at: ackPath)
+                applyServerOverwrite(&cache, ackPath, known, writes, completeCache, filterServerNode, &accumulator)
+            } else if ackPath.isEmpty {
                 // Acknowledged at this location without complete data: re-apply what is known
                 // as a merge.
                 var changes = ImmutableTree<Node>()
-                for child in server.node.children {
+                for child in cache.serverCache.node.children {
                     changes = changes.setting(child.node, at: Path(keys: [child.key]))
                 }
-                return applyServerMerge(cache, ackPath, changes, writes, completeCache, filterServerNode, &accumulator)
+                applyServerMerge(&cache, ackPath, changes, writes, completeCache, filterServerNode, &accumulator)
             }
-            return cache
+            return
         }
         // A merge.
         var changes = ImmutableTree<Node>()
-        affected.forEach { mergePath, _ in
-            let serverPath = ackPath.appending(mergePath)
-            if server.isComplete(for: serverPath) {
-                changes = changes.setting(server.node.child(at: serverPath), at: mergePath)
+        do {
+            let server = cache.serverCache
+            affected.forEach { mergePath, _ in
+                let serverPath = ackPath.appending(mergePath)
+                if server.isComplete(for: serverPath) {
+                    changes = changes.setting(server.node.child(at: serverPath), at: mergePath)
+                }
             }
         }
-        return applyServerMerge(cache, ackPath, changes, writes, completeCache, filterServerNode, &accumulator)
+        applyServerMerge(&cache, ackPath, changes, writes, completeCache, filterServerNode, &accumulator)
     }
 
     private func revertUserWrite(
-        _ cache: ViewCache, _ path: Path, _ writes: WriteTreeRef, _ completeServerCache: Node?,
+        _ cache: inout ViewCache, _ path: Path, _ writes: WriteTreeRef, _ completeServerCache: Node?,
         _ accumulator: inout ChildChangeAccumulator?
-    ) -> ViewCache {
-        if writes.shadowingWrite(at: path) != nil { return cache }
-        let source = CompleteChildSource.writes(writes, cache, completeServer: completeServerCache)
-        let oldEventNode = cache.eventCache.node
-        var newEventNode: Node
+    ) {
+        if writes.shadowingWrite(at: path) != nil { return }
+        let source = CompleteChildSource.writes(writes, server: cache.serverCache, completeServer: completeServerCache)
         if path.isEmpty || path.front == .priority {
             let newNode: Node
             if let completeServer = cache.completeServerNode {
@@ -301,31 +313,30 @@ struct ViewProcessor: Sendable {
             } else {
                 newNode = writes.completeEventChildren(server: cache.serverCache.node)
             }
-            newEventNode = filter.updateFullNode(oldEventNode, newNode, &accumulator)
+            cache.eventCache.node = filter.updateFullNode(cache.eventCache.node, newNode, &accumulator)
         } else {
             let childKey = path.front!
             var newChild = writes.completeChild(childKey, server: cache.serverCache)
             if newChild == nil && cache.serverCache.isComplete(forChild: childKey) {
-                newChild = oldEventNode.child(childKey)
+                newChild = cache.eventCache.node.child(childKey)
             }
             if let newChild {
-                newEventNode = filter.updateChild(
-                    oldEventNode, childKey, newChild, affectedPath: path.popFront, source: source, &accumulator)
-            } else if oldEventNode.hasChild(childKey) {
+                filter.updateChild(
+                    &cache.eventCache.node, childKey, newChild, affectedPath: path.popFront, source: source, &accumulator)
+            } else if cache.eventCache.node.hasChild(childKey) {
                 // No complete child is known: remove the one shown.
-                newEventNode = filter.updateChild(
-                    oldEventNode, childKey, .empty, affectedPath: path.popFront, source: source, &accumulator)
-            } else {
-                newEventNode = oldEventNode
+                filter.updateChild(
+                    &cache.eventCache.node, childKey, .empty, affectedPath: path.popFront, source: source, &accumulator)
             }
-            if newEventNode.isEmpty, let completeServer = cache.completeServerNode {
+            if cache.eventCache.node.isEmpty, let completeServer = cache.completeServerNode {
                 // Every child write may have been reverted: the old value may have been a leaf.
                 if let complete = writes.completeEventCache(server: completeServer), complete.isLeaf {
-                    newEventNode = filter.updateFullNode(newEventNode, complete, &accumulator)
+                    cache.eventCache.node = filter.updateFullNode(cache.eventCache.node, complete, &accumulator)
                 }
             }
         }
         let complete = cache.serverCache.isComplete || writes.shadowingWrite(at: .root) != nil
-        return cache.updatingEvent(newEventNode, complete: complete, filtered: filter.filtersNodes)
+        cache.eventCache.completeness = complete ? .complete : .partial
+        cache.eventCache.scope = filter.filtersNodes ? .filtered : .whole
     }
 }
