@@ -26,14 +26,25 @@ public struct CompoundWrite: Sendable {
     public var isEmpty: Bool { tree.isEmpty }
 
     /// A copy with `node` written at `path`.
-    /// - Complexity: O(d log n).
+    /// - Complexity: O(d log n), plus copying the O(d log n) tree nodes shared with `self`.
     public func adding(_ node: Node, at path: Path) -> CompoundWrite {
-        if path.isEmpty { return CompoundWrite(tree: ImmutableTree(node)) }
-        if let (rootMost, value) = tree.findRootMostValue(on: path) {
+        var copy = self
+        copy.add(node, at: path)
+        return copy
+    }
+
+    /// Writes `node` at `path`, in place: below an existing write it updates that write, above
+    /// existing writes it replaces them.
+    /// - Complexity: O(d log n); nothing is copied when the writes are not shared.
+    public mutating func add(_ node: Node, at path: Path) {
+        if path.isEmpty {
+            tree = ImmutableTree(node)
+        } else if let rootMost = tree.findRootMostValue(on: path)?.path {
             let relative = rootMost.relative(to: path)!
-            return CompoundWrite(tree: tree.setting(value.updating(at: relative, node), at: rootMost))
+            tree.modify(at: rootMost) { subtree in subtree.value!.set(node, at: relative) }
+        } else {
+            tree.modify(at: path) { subtree in subtree = ImmutableTree(node) }
         }
-        return CompoundWrite(tree: tree.settingTree(ImmutableTree(node), at: path))
     }
 
     /// A copy with every write of `other` added below `path`.
@@ -44,9 +55,21 @@ public struct CompoundWrite: Sendable {
     }
 
     /// A copy without the writes at and below `path`.
+    /// - Complexity: O(d log n), plus copying the O(d log n) tree nodes shared with `self`.
     public func removing(at path: Path) -> CompoundWrite {
-        if path.isEmpty { return .empty }
-        return CompoundWrite(tree: tree.settingTree(.empty, at: path))
+        var copy = self
+        copy.remove(at: path)
+        return copy
+    }
+
+    /// Removes the writes at and below `path`, in place.
+    /// - Complexity: O(d log n); nothing is copied when the writes are not shared.
+    public mutating func remove(at path: Path) {
+        if path.isEmpty {
+            self = .empty
+        } else {
+            tree.modify(at: path) { subtree in subtree = .empty }
+        }
     }
 
     /// Whether the writes fully determine the value at `path`.

@@ -25,6 +25,12 @@ struct AnsweredWrites {
     /// Remembers the answer to `key`, forgetting the oldest beyond the capacity.
     /// - Complexity: amortized O(1).
     mutating func record(_ status: AckStatus, for key: String) {
+        if statuses.isEmpty && order.isEmpty {
+            // Room for every remembered answer at once: growing the table rehashes each key
+            // again at every doubling.
+            statuses.reserveCapacity(capacity)
+            order.reserveCapacity(capacity)
+        }
         if statuses.updateValue(status, forKey: key) == nil { order.append(key) }
         while statuses.count > capacity {
             statuses[order[start]] = nil

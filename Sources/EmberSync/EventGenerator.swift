@@ -12,19 +12,24 @@ struct EventGenerator: Sendable {
     /// - Complexity: O(c log c + c·r·log n) for c changes, r registrations and n children (key
     ///   and priority order).
     func events(for changes: [Change], eventCache: Node, registrations: [EventRegistration]) -> [Event] {
+        if changes.isEmpty { return [] }
+        let wanted = EventRegistration.wanted(by: registrations)
+        if wanted == 0 { return [] }
         let index = query.params.index
-        var moves: [Change] = []
-        for case .childChanged(let key, let node, let old) in changes where Self.indexedValueChanged(index, old, node) {
-            moves.append(.childMoved(key, node))
-        }
         var events: [Event] = []
-        for type in [EventType.childRemoved, .childAdded, .childMoved, .childChanged, .value] {
+        for type in Self.order where wanted & type.bit != 0 {
             // Kinds no listener wants are not worked out: a value listener on a large location
             // must not pay for sorting its children's changes.
-            guard registrations.contains(where: { $0.responds(to: type) }) else { continue }
-            let source = type == .childMoved ? moves : changes
-            var ofType = source.filter { $0.type == type }
-            if type != .value {
+            var ofType: [Change]
+            if type == .childMoved {
+                ofType = []
+                for case .childChanged(let key, let node, let old) in changes where Self.indexedValueChanged(index, old, node) {
+                    ofType.append(.childMoved(key, node))
+                }
+            } else {
+                ofType = changes.filter { $0.type == type }
+            }
+            if type != .value && ofType.count > 1 {
                 ofType.sort { index.compare(NamedNode($0.childKey!, $0.node), NamedNode($1.childKey!, $1.node)) < 0 }
             }
             for change in ofType {
@@ -36,6 +41,9 @@ struct EventGenerator: Sendable {
         }
         return events
     }
+
+    /// The order events are raised in.
+    private static let order: [EventType] = [.childRemoved, .childAdded, .childMoved, .childChanged, .value]
 
     private func materialize(_ change: Change, eventCache: Node, index: Index) -> Event.Kind {
         func previous(_ key: ChildKey, _ node: Node) -> ChildKey? {

@@ -11,15 +11,45 @@ public struct RegistrationID: Sendable, Hashable, CustomStringConvertible {
 public struct EventRegistration: Sendable, Hashable {
     /// Who receives the events.
     public var id: RegistrationID
-    /// The kinds of event delivered; the others are not generated for this listener.
-    public var types: Set<EventType>
+    /// The kinds of event delivered, one bit per ``EventType`` (asked for on every change, so
+    /// not hashed).
+    private var wanted: UInt8
 
     /// A listener for `types` (every kind by default).
     public init(id: RegistrationID, types: Set<EventType> = Set(EventType.allCases)) {
         self.id = id
-        self.types = types
+        wanted = Self.mask(types)
+    }
+
+    /// The kinds of event delivered; the others are not generated for this listener.
+    public var types: Set<EventType> {
+        get { Set(EventType.allCases.filter { wanted & $0.bit != 0 }) }
+        set { wanted = Self.mask(newValue) }
     }
 
     /// Whether the listener wants events of `type`.
-    public func responds(to type: EventType) -> Bool { types.contains(type) }
+    /// - Complexity: O(1).
+    public func responds(to type: EventType) -> Bool { wanted & type.bit != 0 }
+
+    /// The kinds that any of `registrations` wants, one bit per type.
+    static func wanted(by registrations: [EventRegistration]) -> UInt8 {
+        registrations.reduce(0) { $0 | $1.wanted }
+    }
+
+    private static func mask(_ types: Set<EventType>) -> UInt8 {
+        types.reduce(0) { $0 | $1.bit }
+    }
+}
+
+extension EventType {
+    /// This type's bit in an ``EventRegistration``'s mask.
+    var bit: UInt8 {
+        switch self {
+        case .value: 1
+        case .childAdded: 2
+        case .childChanged: 4
+        case .childRemoved: 8
+        case .childMoved: 16
+        }
+    }
 }

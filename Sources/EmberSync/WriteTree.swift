@@ -23,7 +23,7 @@ public struct WriteTree: Sendable {
         precondition(allWrites.last.map { $0.id < id } ?? true, "writes must be added in increasing id order")
         allWrites.append(WriteRecord(id: id, path: path, change: .overwrite(node), visibility: visibility))
         if visibility == .visible {
-            visibleWrites = visibleWrites.adding(node, at: path)
+            visibleWrites.add(node, at: path)
             countVisible(at: path, 1)
         }
     }
@@ -35,7 +35,7 @@ public struct WriteTree: Sendable {
         allWrites.append(WriteRecord(id: id, path: path, change: .merge(changes), visibility: .visible))
         countVisible(at: path, 1)
         for (relative, node) in changes {
-            visibleWrites = visibleWrites.adding(node, at: path.appending(relative))
+            visibleWrites.add(node, at: path.appending(relative))
         }
     }
 
@@ -125,10 +125,10 @@ public struct WriteTree: Sendable {
     private mutating func removeFromVisibleLayer(_ removed: WriteRecord) {
         switch removed.change {
         case .overwrite:
-            visibleWrites = visibleWrites.removing(at: removed.path)
+            visibleWrites.remove(at: removed.path)
         case .merge(let changes):
             for (relative, _) in changes {
-                visibleWrites = visibleWrites.removing(at: removed.path.appending(relative))
+                visibleWrites.remove(at: removed.path.appending(relative))
             }
         }
     }
