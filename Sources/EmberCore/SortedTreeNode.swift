@@ -3,11 +3,16 @@
 /// Inner node layout: `children[0] < entries[0] < children[1] < ... < entries[k-1] < children[k]`.
 /// All leaves are at the same depth. `count` is the number of entries in the whole subtree.
 /// A node is mutated only while the tree that owns it holds the only reference to it.
+///
+/// Its properties skip the runtime's dynamic exclusivity checks (`@exclusivity(unchecked)`):
+/// a node is read by searches on every lookup, and the checks cost more than the search. No
+/// access to a node can overlap another that changes it, since only the sole owner changes
+/// it, one operation at a time; debug builds of the tests exercise every path.
 @usableFromInline
 final class SortedTreeNode<Key: TreeKey, Value: Sendable>: @unchecked Sendable {
-    @usableFromInline var entries: [(key: Key, value: Value)]
-    @usableFromInline var children: [SortedTreeNode]
-    @usableFromInline var count: Int
+    @exclusivity(unchecked) @usableFromInline var entries: [(key: Key, value: Value)]
+    @exclusivity(unchecked) @usableFromInline var children: [SortedTreeNode]
+    @exclusivity(unchecked) @usableFromInline var count: Int
 
     @usableFromInline
     init(entries: [(key: Key, value: Value)], children: [SortedTreeNode], count: Int) {

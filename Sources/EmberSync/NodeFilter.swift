@@ -117,7 +117,7 @@ enum NodeFilter: Sendable {
             return
         }
         if newChild.isEmpty {
-            if snap.hasChild(key) { accumulator?.track(.childRemoved(key, old: oldChild)) }
+            if !oldChild.isEmpty { accumulator?.track(.childRemoved(key, old: oldChild)) }
         } else if oldChild.isEmpty {
             accumulator?.track(.childAdded(key, newChild))
         } else {

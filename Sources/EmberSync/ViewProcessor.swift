@@ -93,7 +93,8 @@ struct ViewProcessor: Sendable {
                 let newEventChild: Node?
                 if cache.eventCache.isComplete(forChild: childKey) {
                     if let update = writes.eventCacheAfterServerOverwrite(changePath, existingServer: cache.serverCache.node) {
-                        newEventChild = cache.eventCache.node.child(childKey).updating(at: childChangePath, update)
+                        newEventChild = childChangePath.isEmpty
+                            ? update : cache.eventCache.node.child(childKey).updating(at: childChangePath, update)
                     } else {
                         newEventChild = cache.eventCache.node.child(childKey)
                     }
@@ -145,7 +146,8 @@ struct ViewProcessor: Sendable {
                 return
             }
             let childChangePath = changePath.popFront
-            let newChild = cache.serverCache.node.child(childKey).updating(at: childChangePath, changedSnap)
+            let newChild = childChangePath.isEmpty
+                ? changedSnap : cache.serverCache.node.child(childKey).updating(at: childChangePath, changedSnap)
             if childKey == .priority {
                 cache.serverCache.node = serverFilter.updatePriority(cache.serverCache.node, newChild)
             } else {

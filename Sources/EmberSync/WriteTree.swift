@@ -12,8 +12,11 @@ public struct WriteTree: Sendable {
     public private(set) var allWrites: [WriteRecord] = []
     /// How many visible writes sit at each location, and how many below it: removing a write
     /// that no other visible write overlaps needs no scan of the list.
+    /// Kept only while two or more writes are pending (`isCounting`): a lone write, the
+    /// common case of a client that waits for each answer, needs no bookkeeping.
     private var visibleAt: [Path: Int] = [:]
     private var visibleBelow: [Path: Int] = [:]
+    private var isCounting = false
 
     public init() {}
 
@@ -24,8 +27,8 @@ public struct WriteTree: Sendable {
         allWrites.append(WriteRecord(id: id, path: path, change: .overwrite(node), visibility: visibility))
         if visibility == .visible {
             visibleWrites.add(node, at: path)
-            countVisible(at: path, 1)
         }
+        countAdded()
     }
 
     /// Records an update.
@@ -33,7 +36,7 @@ public struct WriteTree: Sendable {
     public mutating func addMerge(_ changes: [(Path, Node)], at path: Path, id: WriteID) {
         precondition(allWrites.last.map { $0.id < id } ?? true, "writes must be added in increasing id order")
         allWrites.append(WriteRecord(id: id, path: path, change: .merge(changes), visibility: .visible))
-        countVisible(at: path, 1)
+        countAdded()
         for (relative, node) in changes {
             visibleWrites.add(node, at: path.appending(relative))
         }
@@ -54,6 +57,18 @@ public struct WriteTree: Sendable {
             if allWrites[middle].id < id { low = middle + 1 } else { high = middle }
         }
         return low < allWrites.count && allWrites[low].id == id ? low : nil
+    }
+
+    /// Counts the write just added, and the one before it when counting starts.
+    /// - Complexity: O(d) hash updates.
+    private mutating func countAdded() {
+        if isCounting {
+            let added = allWrites[allWrites.count - 1]
+            if added.visibility == .visible { countVisible(at: added.path, 1) }
+        } else if allWrites.count > 1 {
+            for write in allWrites where write.visibility == .visible { countVisible(at: write.path, 1) }
+            isCounting = true
+        }
     }
 
     /// - Complexity: O(d) hash updates.
@@ -91,6 +106,16 @@ public struct WriteTree: Sendable {
     public mutating func removeWrite(_ id: WriteID) -> Bool {
         guard let position = position(of: id) else { return false }
         let removed = allWrites.remove(at: position)
+        if allWrites.isEmpty {
+            // The last pending write: nothing is left to show or to count.
+            visibleWrites = .empty
+            if isCounting {
+                visibleAt.removeAll(keepingCapacity: true)
+                visibleBelow.removeAll(keepingCapacity: true)
+                isCounting = false
+            }
+            return removed.visibility == .visible
+        }
         guard removed.visibility == .visible else { return false }
         defer { countVisible(at: removed.path, -1) }
         if !visibleWriteOverlaps(removed.path) {
@@ -159,7 +184,8 @@ public struct WriteTree: Sendable {
     /// The value at `path` when the visible writes alone determine it.
     /// - Complexity: O(d log n).
     public func shadowingWrite(at path: Path) -> Node? {
-        visibleWrites.completeNode(at: path)
+        if visibleWrites.isEmpty { return nil }
+        return visibleWrites.completeNode(at: path)
     }
 
     /// The complete event data at `path`: the writes over `completeServerCache`, or `nil` when
@@ -173,6 +199,7 @@ public struct WriteTree: Sendable {
         at path: Path, server completeServerCache: Node?, excluding: Set<WriteID> = [], includingHidden: Bool = false
     ) -> Node? {
         if excluding.isEmpty && !includingHidden {
+            if visibleWrites.isEmpty { return completeServerCache }
             if let shadowing = visibleWrites.completeNode(at: path) { return shadowing }
             let merge = visibleWrites.child(at: path)
             if merge.isEmpty { return completeServerCache }
@@ -216,6 +243,7 @@ public struct WriteTree: Sendable {
     /// when a write shadows the location completely (no events).
     /// - Complexity: O(d log n) when no write is below the location.
     func eventCacheAfterServerOverwrite(at path: Path, childPath: Path, existingServer: Node) -> Node? {
+        if visibleWrites.isEmpty { return existingServer.child(at: childPath) }
         let fullPath = path.appending(childPath)
         if visibleWrites.hasCompleteWrite(at: fullPath) { return nil }
         let childMerge = visibleWrites.child(at: fullPath)
@@ -227,6 +255,7 @@ public struct WriteTree: Sendable {
     /// The complete event data for the child `key` of `path`, or `nil` when it is not known.
     /// - Complexity: O(d log n).
     func completeChild(at path: Path, _ key: ChildKey, server: CacheNode) -> Node? {
+        if visibleWrites.isEmpty { return server.isComplete(forChild: key) ? server.node.child(key) : nil }
         let childPath = path.child(key)
         if let shadowing = visibleWrites.completeNode(at: childPath) { return shadowing }
         guard server.isComplete(forChild: key) else { return nil }
