@@ -26,6 +26,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
     ],
     targets: [
         // MARK: C entry points
@@ -50,7 +51,11 @@ let package = Package(
             dependencies: [.product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
-        .target(name: "EmberSync", dependencies: ["EmberCore"], swiftSettings: swiftSettings),
+        .target(
+            name: "EmberSync",
+            dependencies: ["EmberCore", .product(name: "DequeModule", package: "swift-collections")],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "EmberStorage",
             dependencies: ["EmberCore", .product(name: "GRDB", package: "GRDB.swift")],
@@ -64,7 +69,10 @@ let package = Package(
         ),
         .target(
             name: "EmberClient",
-            dependencies: ["EmberCore", "EmberSync", "EmberWire", "EmberStorage"],
+            dependencies: [
+                "EmberCore", "EmberSync", "EmberWire", "EmberStorage",
+                .product(name: "DequeModule", package: "swift-collections"),
+            ],
             swiftSettings: swiftSettings
         ),
         .target(

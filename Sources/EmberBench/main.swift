@@ -15,14 +15,14 @@ let core = CoreBenchmarks(report: report)
 let sync = SyncBenchmarks(report: report)
 let throughput = ThroughputBenchmarks(report: report)
 
-/// The realtime pair's workloads; `ember-bench throughput writes` runs only the first (for profiling).
-@MainActor func runThroughput(onlyWrites: Bool) {
+/// The realtime pair's workloads; `ember-bench throughput writes` (or `pipelined`, or
+/// `fanout`) runs only one, for profiling.
+@MainActor func runThroughput(only: String?) {
     report.header("Realtime pair (in-process): acknowledged writes with a listener, and fan-out")
     let writes = quick ? 50_000 : 200_000
-    throughput.acknowledgedWrites(count: writes, window: 1)
-    if onlyWrites { return }
-    throughput.acknowledgedWrites(count: writes, window: 1_000)
-    throughput.fanOut(clients: 100, count: quick ? 500 : 2_000)
+    if only == nil || only == "writes" { throughput.acknowledgedWrites(count: writes, window: 1, repetitions: quick ? 1 : 5) }
+    if only == nil || only == "pipelined" { throughput.acknowledgedWrites(count: writes, window: 1_000, repetitions: quick ? 1 : 5) }
+    if only == nil || only == "fanout" { throughput.fanOut(clients: 100, count: quick ? 500 : 2_000) }
 }
 
 if arguments.first == "sync" {
@@ -35,7 +35,7 @@ if arguments.first == "sync" {
 
 if arguments.first == "throughput" {
     print("# ember-bench: throughput\n")
-    runThroughput(onlyWrites: arguments.dropFirst().first == "writes")
+    runThroughput(only: arguments.dropFirst().first(where: { !$0.hasPrefix("--") }))
     exit(0)
 }
 
@@ -62,5 +62,5 @@ core.shuffled(n: n)
 if arguments.first != "core" {
     report.header("Sync engine: one leaf changes under n children, watched by value and limitToLast(10)")
     for size in quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000] { sync.run(n: size) }
-    runThroughput(onlyWrites: false)
+    runThroughput(only: nil)
 }

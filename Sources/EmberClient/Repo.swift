@@ -1,3 +1,4 @@
+import DequeModule
 import EmberCore
 import EmberSync
 import EmberWire
@@ -31,7 +32,7 @@ final class Repo {
 
     var nextWriteID = 1
     /// Writes not answered yet, oldest first.
-    var outgoingWrites: [OutgoingWrite] = []
+    var outgoingWrites: Deque<OutgoingWrite> = []
     /// The request carrying each sent write on the current connection.
     var writeRequests: [WriteID: Int] = [:]
 

@@ -245,18 +245,21 @@ public final class Server {
     }
 
     /// The listens at, above and below `path`, each with whether it sits above (or at) `path`.
-    private func listens(touching path: Path) -> [(ref: ListenRef, above: Bool)] {
-        var result: [(ListenRef, Bool)] = []
-        let below = listens.forEach(on: path) { _, refs in
-            for ref in refs { result.append((ref, true)) }
+    /// Calls `body` with every listen at, above (`above: true`) or below `path`.
+    /// - Complexity: O(d log n) to reach `path`, plus the listens below it.
+    private func forEachListen(touching path: Path, _ body: (ListenRef, _ above: Bool) -> Void) {
+        var tree = listens
+        for key in path.keys {
+            for ref in tree.value ?? [] { body(ref, true) }
+            guard let child = tree.children[key] else { return }
+            tree = child
         }
-        for ref in below.value ?? [] { result.append((ref, true)) }
-        for (_, child) in below.children {
+        for ref in tree.value ?? [] { body(ref, true) }
+        for (_, child) in tree.children {
             child.forEach { _, refs in
-                for ref in refs { result.append((ref, false)) }
+                for ref in refs { body(ref, false) }
             }
         }
-        return result
     }
 
     private func broadcastPut(_ node: Node, at path: Path) {
@@ -273,12 +276,12 @@ public final class Server {
     /// above `path` gets `message`, one below it its own location's new data, a filtered query
     /// its window's changes.
     private func broadcast(at path: Path, written: [Path], message: (Int?) -> ServerMessage) {
-        for (ref, above) in listens(touching: path) {
-            guard let connection = connections[ref.connection], let listen = connection.listens[ref.query] else { continue }
+        forEachListen(touching: path) { ref, above in
+            guard let connection = connections[ref.connection], let listen = connection.listens[ref.query] else { return }
             let location = listen.query.path
             if !above && !written.contains(where: { $0.contains(location) || location.contains($0) }) {
                 // Below the update's location, but none of its paths touches this listen.
-                continue
+                return
             }
             if !listen.query.params.loadsAllData {
                 sendWindowChanges(to: connection, for: ref.query)

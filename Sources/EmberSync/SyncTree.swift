@@ -224,12 +224,14 @@ public struct SyncTree<Provider: ListenProvider> {
         var events: [Event] = []
         // The child on the operation's path, or every child once the operation is here.
         let keys = operation.path.front.map { [$0] } ?? tree.children.map(\.key)
-        if !keys.isEmpty {
+        if keys.contains(where: { tree.children[$0] != nil }) {
             // Complete server data here serves the sync points below. It is dropped before
             // this location's own views change, so that they change their data in place.
             let serverCacheBelow = serverCache ?? tree.value?.completeServerCache(at: .root)
             for key in keys {
-                guard let childOperation = operation.forChild(key), var child = takeChild(key, of: &tree) else { continue }
+                guard tree.children[key] != nil, let childOperation = operation.forChild(key),
+                    var child = takeChild(key, of: &tree)
+                else { continue }
                 events += apply(
                     childOperation, to: &child, serverCache: serverCacheBelow?.child(key), writes: writes.child(key))
                 tree.children.updateValue(child, forKey: key)

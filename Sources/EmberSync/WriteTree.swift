@@ -1,3 +1,4 @@
+import DequeModule
 import EmberCore
 
 /// The pending user writes, in order, and their merged visible layer.
@@ -9,7 +10,9 @@ public struct WriteTree: Sendable {
     /// The merged visible writes (hidden and fully shadowed writes are not in it).
     public private(set) var visibleWrites: CompoundWrite = .empty
     /// Every pending write, oldest first, visible or not.
-    public private(set) var allWrites: [WriteRecord] = []
+    /// A deque: writes are answered oldest first, and removing the first of an array would
+    /// move every other.
+    public private(set) var allWrites: Deque<WriteRecord> = []
     /// How many visible writes sit at each location, and how many below it: removing a write
     /// that no other visible write overlaps needs no scan of the list.
     /// Kept only while two or more writes are pending (`isCounting`): a lone write, the
@@ -160,7 +163,7 @@ public struct WriteTree: Sendable {
 
     /// The writes selected by `include`, layered in order, relative to `root`.
     /// - Complexity: O(w k d log n).
-    static func layer(_ writes: [WriteRecord], at root: Path, include: (WriteRecord) -> Bool) -> CompoundWrite {
+    static func layer(_ writes: Deque<WriteRecord>, at root: Path, include: (WriteRecord) -> Bool) -> CompoundWrite {
         var result = CompoundWrite.empty
         for write in writes where include(write) {
             let changes: [(Path, Node)]
