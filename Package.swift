@@ -142,7 +142,11 @@ let package = Package(
         ),
         .testTarget(name: "EmberLuaTests", dependencies: ["EmberLua"], swiftSettings: swiftSettings),
         .testTarget(name: "EmberShellTests", dependencies: ["EmberShell"], swiftSettings: swiftSettings),
-        .testTarget(name: "EmberStorageTests", dependencies: ["EmberCore", "EmberStorage"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "EmberStorageTests",
+            dependencies: ["EmberCore", "EmberStorage", "EmberTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

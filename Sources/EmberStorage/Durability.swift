@@ -1,0 +1,25 @@
+/// How hard the server's store works to keep acknowledged writes through a crash.
+///
+/// Every mode commits a tick's writes in one SQLite transaction in write-ahead-log mode, so a
+/// multi-path update is never half applied and the file always opens; the modes differ in when
+/// SQLite calls `fsync`.
+public enum Durability: String, Sendable, Hashable, CaseIterable {
+    /// No `fsync` at all (`synchronous=OFF`): a crash of the machine may lose recent commits;
+    /// a crash of the process loses nothing committed.
+    case off
+    /// `fsync` at checkpoints only (`synchronous=NORMAL`): a crash of the machine may lose the
+    /// last commits, never corrupt the file.
+    case normal
+    /// `fsync` on every commit (`synchronous=FULL`): a write acknowledged after its commit is on
+    /// disk.
+    case full
+
+    /// The SQLite `synchronous` setting for the mode.
+    var synchronousPragma: String {
+        switch self {
+        case .off: "OFF"
+        case .normal: "NORMAL"
+        case .full: "FULL"
+        }
+    }
+}

@@ -1,0 +1,196 @@
+import EmberCore
+import GRDB
+
+/// The server's durable copy of its tree, on SQLite: one row per leaf and per priority.
+///
+/// The server serves from memory and writes through here. It marks the paths it changed
+/// (``markChanged(_:)``), and at the end of an engine tick ``commit(_:)`` writes them in one
+/// transaction, read from the tree as it is then. Several changes to one location in a tick
+/// cost one rewrite, and a multi-path update lands whole or not at all. ``load()`` rebuilds the
+/// tree when the server starts.
+///
+/// Rows: `path` is the keys joined by `/` (the root is the empty string, a priority the extra
+/// key `.priority`), `value` the leaf's JSON. Keys cannot contain `/`, and `/` sorts just below
+/// `0`, so the rows below `a/b` are exactly those in `('a/b/', 'a/b0')`.
+public final class ServerStore {
+    private static let migrator: DatabaseMigrator = {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-leaves") { db in
+            try db.create(table: "leaves", options: [.withoutRowID]) { table in
+                table.primaryKey("path", .text)
+                table.column("value", .text).notNull()
+            }
+        }
+        return migrator
+    }()
+
+    /// Where the data lives.
+    public let location: StoreLocation
+    /// When commits reach the disk.
+    public let durability: Durability
+    private let queue: DatabaseQueue
+    /// The paths changed since the last commit, none below another.
+    private var changed = ImmutableTree<Bool>()
+
+    /// Opens (or creates) the store.
+    /// - Throws: ``StoreError`` naming the file when it cannot be opened, is not an SQLite
+    ///   database, or cannot be prepared (a read-only directory, a full disk).
+    public init(at location: StoreLocation, durability: Durability) throws(StoreError) {
+        self.location = location
+        self.durability = durability
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            if case .file = location {
+                let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+                if mode?.lowercased() != "wal" {
+                    throw StoreError("the journal of \(location) cannot be switched to WAL (it is \(mode ?? "unknown"))")
+                }
+            }
+            try db.execute(sql: "PRAGMA synchronous = \(durability.synchronousPragma)")
+        }
+        do {
+            switch location {
+            case .file(let path): queue = try DatabaseQueue(path: path, configuration: configuration)
+            case .memory: queue = try DatabaseQueue(configuration: configuration)
+            }
+            try Self.migrator.migrate(queue)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError("cannot open the server's store at \(location)", error)
+        }
+    }
+
+    /// Whether changes wait for ``commit(_:)``.
+    public var hasChanges: Bool { !changed.isEmpty }
+
+    /// Records that the tree changed at `path` (and possibly below it).
+    /// - Complexity: O(d log n).
+    public func markChanged(_ path: Path) {
+        if changed.findRootMostValue(on: path) != nil { return }
+        changed = changed.settingTree(ImmutableTree(true), at: path)
+    }
+
+    /// Writes every location changed since the last commit, as `root` now holds it, in one
+    /// transaction. On failure nothing of it is written, and the changes stay marked.
+    /// - Throws: ``StoreError`` with SQLite's reason (disk full, read-only file, I/O error).
+    /// - Complexity: O(c·d + r) statements for c changed locations of depth d and r rows
+    ///   written.
+    public func commit(_ root: Node) throws(StoreError) {
+        guard hasChanges else { return }
+        let paths = changedPaths()
+        do {
+            try queue.inTransaction { db in
+                for path in paths { try Self.rewrite(path, from: root, in: db) }
+                return .commit
+            }
+        } catch {
+            throw StoreError("cannot commit \(paths.count) change(s) to the server's store at \(location)", error)
+        }
+        changed = ImmutableTree()
+    }
+
+    /// The tree the store holds.
+    /// - Throws: ``StoreError`` when the file cannot be read or holds a value that is not JSON.
+    /// - Complexity: O(r log r) for r rows.
+    public func load() throws(StoreError) -> Node {
+        do {
+            return try queue.read { db in
+                var root = Node.empty
+                // Priorities go on after the values they belong to: a priority on a node that
+                // does not exist yet would be dropped.
+                var priorities: [(Path, Node)] = []
+                let rows = try Row.fetchCursor(db, sql: "SELECT path, value FROM leaves ORDER BY path")
+                while let row = try rows.next() {
+                    let text: String = row[0]
+                    let path = Path(unchecked: text)
+                    let value = try Node(jsonText: row[1], at: path)
+                    if path.back == .priority {
+                        priorities.append((path, value))
+                    } else {
+                        root.set(value, at: path)
+                    }
+                }
+                for (path, priority) in priorities { root.set(priority, at: path) }
+                return root
+            }
+        } catch let error as EmberCore.DatabaseError {
+            throw StoreError("the server's store at \(location) holds a bad value: \(error)")
+        } catch {
+            throw StoreError("cannot read the server's store at \(location)", error)
+        }
+    }
+
+    /// How many rows (leaves and priorities) the store holds.
+    public func rowCount() throws(StoreError) -> Int {
+        do {
+            return try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM leaves") ?? 0 }
+        } catch {
+            throw StoreError("cannot read the server's store at \(location)", error)
+        }
+    }
+
+    /// Closes the database now. The store cannot be used afterwards.
+    public func close() throws(StoreError) {
+        do {
+            try queue.close()
+        } catch {
+            throw StoreError("cannot close the server's store at \(location)", error)
+        }
+    }
+
+    // MARK: Writing
+
+    private func changedPaths() -> [Path] {
+        var paths: [Path] = []
+        changed.forEach { path, _ in paths.append(path) }
+        return paths
+    }
+
+    /// Makes the rows at and below `path`, and the rows of its ancestors, match `root`.
+    private static func rewrite(_ path: Path, from root: Node, in db: Database) throws {
+        let text = rowPath(path)
+        if path.isEmpty {
+            try db.execute(sql: "DELETE FROM leaves")
+        } else {
+            try db.cachedStatement(sql: "DELETE FROM leaves WHERE path = ? OR (path > ? AND path < ?)")
+                .execute(arguments: [text, text + "/", text + "0"])
+        }
+        try insertRows(of: root.child(at: path), at: path, in: db)
+        // Each ancestor: a leaf keeps its row; an object has none; its priority row follows it.
+        var ancestor = path
+        while let parent = ancestor.parent {
+            ancestor = parent
+            let node = root.child(at: ancestor)
+            if !node.isLeaf {
+                try db.cachedStatement(sql: "DELETE FROM leaves WHERE path = ?").execute(arguments: [rowPath(ancestor)])
+            }
+            let priorityPath = rowPath(ancestor.child(.priority))
+            if node.priority != nil {
+                try upsert(priorityPath, node.child(.priority), in: db)
+            } else {
+                try db.cachedStatement(sql: "DELETE FROM leaves WHERE path = ?").execute(arguments: [priorityPath])
+            }
+        }
+    }
+
+    private static func insertRows(of node: Node, at path: Path, in db: Database) throws {
+        if node.isEmpty { return }
+        if node.priority != nil { try upsert(rowPath(path.child(.priority)), node.child(.priority), in: db) }
+        if node.isLeaf {
+            try upsert(rowPath(path), node.withPriority(nil), in: db)
+            return
+        }
+        for child in node.children { try insertRows(of: child.node, at: path.child(child.key), in: db) }
+    }
+
+    private static func upsert(_ path: String, _ leaf: Node, in db: Database) throws {
+        try db.cachedStatement(
+            sql: "INSERT INTO leaves (path, value) VALUES (?, ?) ON CONFLICT(path) DO UPDATE SET value = excluded.value"
+        ).execute(arguments: [path, leaf.jsonString()])
+    }
+
+    private static func rowPath(_ path: Path) -> String {
+        path.keys.map(\.name).joined(separator: "/")
+    }
+}

@@ -1,0 +1,159 @@
+import EmberCore
+import EmberStorage
+import EmberTestSupport
+import Foundation
+import GRDB
+import Testing
+
+/// The server's store: what a commit writes comes back exactly after a reopen, a tick's changes
+/// land together, and a failing commit writes nothing.
+@Suite struct ServerStoreTests {
+    /// A fresh directory, removed by the caller.
+    private func makeDirectory() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ember-server-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    /// Applies `changes` to `root` and marks them, then commits.
+    private func apply(_ changes: [(Path, String)], to root: inout Node, in store: ServerStore) throws {
+        for (path, text) in changes {
+            root.set(try Node(jsonText: text), at: path)
+            store.markChanged(path)
+        }
+        try store.commit(root)
+    }
+
+    @Test(arguments: Durability.allCases)
+    func aReopenedStoreHoldsExactlyTheTreeCommitted(durability: Durability) throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("server.sqlite").path
+        let store = try ServerStore(at: .file(file), durability: durability)
+        var root = Node.empty
+        try apply(
+            [
+                ("users/alice", #"{"name":"Alice","age":31,"tags":{"a":true}}"#),
+                ("scores", #"{"stego":5,"tri":{".value":7,".priority":2},"rex":"big"}"#),
+                ("ranked", #"{".priority":"top","x":1}"#),
+                ("pi", "3.5"),
+            ], to: &root, in: store)
+        try apply(
+            [
+                ("users/alice/age", "32"),
+                ("users/alice/tags", "null"),  // removed
+                ("pi/digits", "14"),  // a leaf becomes an object
+                ("scores/rex", #"{"height":12}"#),
+            ], to: &root, in: store)
+        try store.close()
+
+        let reopened = try ServerStore(at: .file(file), durability: durability)
+        let loaded = try reopened.load()
+        #expect(loaded == root)
+        #expect(loaded.child(at: "scores/tri").priority != nil)
+        #expect(loaded.child(at: "ranked").priority != nil)
+        #expect(loaded.child(at: "users/alice/tags").isEmpty)
+        #expect(loaded.child(at: "pi") == (try Node(jsonText: #"{"digits":14}"#)))
+    }
+
+    @Test func removingEverythingBelowALocationLeavesNoRows() throws {
+        let store = try ServerStore(at: .memory, durability: .normal)
+        var root = Node.empty
+        try apply([("a", #"{"b":{"c":1,".priority":4},"d":2}"#)], to: &root, in: store)
+        #expect(try store.rowCount() == 3)
+        try apply([("a/b/c", "null"), ("a/d", "null")], to: &root, in: store)
+        #expect(root.isEmpty)
+        #expect(try store.rowCount() == 0)
+        #expect(try store.load().isEmpty)
+    }
+
+    @Test func aTicksChangesToOneLocationCostOneRewrite() throws {
+        let store = try ServerStore(at: .memory, durability: .off)
+        var root = Node.empty
+        for value in 0..<100 {
+            root.set(Node(.int(Int64(value))), at: "counter")
+            store.markChanged("counter")
+        }
+        root.set(try Node(jsonText: #"{"x":1}"#), at: "deep/a")
+        store.markChanged("deep/a")
+        store.markChanged("deep")  // covers deep/a
+        try store.commit(root)
+        #expect(!store.hasChanges)
+        #expect(try store.load() == root)
+    }
+
+    /// A random walk of sets, updates and removals, committed every few steps and reopened at
+    /// the end: the store equals the tree. Seeded, so a failure repeats.
+    @Test(arguments: [1, 2, 3, 4])
+    func randomChangesSurviveAReopen(seed: UInt64) throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("server.sqlite").path
+        var random = SeededRandom(seed: seed)
+        var store = try ServerStore(at: .file(file), durability: .normal)
+        var root = Node.empty
+        let keys: [ChildKey] = ["a", "b", "c", "-Nx1", "10", "7"]
+        for step in 0..<400 {
+            let depth = 1 + Int(random.next() % 3)
+            let path = Path(keys: (0..<depth).map { _ in keys[Int(random.next() % UInt64(keys.count))] })
+            let node: Node
+            switch random.next() % 5 {
+            case 0: node = .empty
+            case 1: node = Node(.int(Int64(random.next() % 100)))
+            case 2: node = Node(.string("s\(random.next() % 10)"), priority: Priority(.int(Int64(random.next() % 3)))!)
+            case 3: node = try Node(jsonText: #"{"x":1,"y":{"z":"w"}}"#)
+            default: node = Node(.bool(random.next() % 2 == 0))
+            }
+            root.set(node, at: path)
+            store.markChanged(path)
+            if step % 7 == 0 { try store.commit(root) }
+            if step % 100 == 99 {
+                try store.commit(root)
+                try store.close()
+                store = try ServerStore(at: .file(file), durability: .normal)
+                #expect(try store.load() == root, "after step \(step)")
+            }
+        }
+        try store.commit(root)
+        #expect(try store.load() == root)
+    }
+
+    @Test func aCommitThatFailsWritesNothingAndKeepsItsChanges() throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("server.sqlite").path
+        let store = try ServerStore(at: .file(file), durability: .full)
+        var root = Node.empty
+        try apply([("kept", "1")], to: &root, in: store)
+        // Another connection holds the write lock: the commit cannot happen.
+        let blocker = try DatabaseQueue(path: file)
+        try blocker.inTransaction(.immediate) { _ in
+            root.set(Node(.int(2)), at: "a")
+            root.set(Node(.int(3)), at: "b")
+            store.markChanged("a")
+            store.markChanged("b")
+            #expect(throws: StoreError.self) { try store.commit(root) }
+            #expect(store.hasChanges)
+            return .rollback
+        }
+        #expect(try store.load().child(at: "a").isEmpty)
+        #expect(try store.load().child(at: "b").isEmpty)
+        try store.commit(root)
+        #expect(try store.load() == root)
+    }
+
+    @Test func aFileThatIsNotADatabaseIsReportedByName() throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("notes.txt").path
+        try "just some text, not SQLite, long enough to have a header".write(toFile: file, atomically: true, encoding: .utf8)
+        let error = try #require(throws: StoreError.self) { try ServerStore(at: .file(file), durability: .normal) }
+        #expect(error.message.contains(file))
+    }
+
+    @Test func aDirectoryThatDoesNotExistIsReportedByName() throws {
+        let file = "/nonexistent-ember-dir/server.sqlite"
+        let error = try #require(throws: StoreError.self) { try ServerStore(at: .file(file), durability: .normal) }
+        #expect(error.message.contains(file))
+    }
+}
