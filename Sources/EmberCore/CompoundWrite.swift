@@ -77,6 +77,8 @@ public struct CompoundWrite: Sendable {
 
     /// The value at `path` when the writes fully determine it.
     public func completeNode(at path: Path) -> Node? {
+        // No writes (the usual case of a client that is not writing): no walk.
+        if tree.isEmpty { return nil }
         guard let (rootMost, value) = tree.findRootMostValue(on: path) else { return nil }
         return value.child(at: rootMost.relative(to: path)!)
     }
@@ -91,7 +93,7 @@ public struct CompoundWrite: Sendable {
 
     /// The writes below `path`, relative to it.
     public func child(at path: Path) -> CompoundWrite {
-        if path.isEmpty { return self }
+        if path.isEmpty || isEmpty { return self }
         if let shadowing = completeNode(at: path) { return CompoundWrite(tree: ImmutableTree(shadowing)) }
         return CompoundWrite(tree: tree.subtree(at: path))
     }

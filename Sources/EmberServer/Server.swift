@@ -248,14 +248,11 @@ public final class Server {
     /// Calls `body` with every listen at, above (`above: true`) or below `path`.
     /// - Complexity: O(d log n) to reach `path`, plus the listens below it.
     private func forEachListen(touching path: Path, _ body: (ListenRef, _ above: Bool) -> Void) {
-        var tree = listens
-        for key in path.keys {
-            for ref in tree.value ?? [] { body(ref, true) }
-            guard let child = tree.children[key] else { return }
-            tree = child
+        let below = listens.forEach(on: path) { _, refs in
+            for ref in refs { body(ref, true) }
         }
-        for ref in tree.value ?? [] { body(ref, true) }
-        for (_, child) in tree.children {
+        for ref in below.value ?? [] { body(ref, true) }
+        for (_, child) in below.children {
             child.forEach { _, refs in
                 for ref in refs { body(ref, false) }
             }

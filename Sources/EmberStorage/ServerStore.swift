@@ -48,17 +48,7 @@ public final class ServerStore {
             }
             try db.execute(sql: "PRAGMA synchronous = \(durability.synchronousPragma)")
         }
-        do {
-            switch location {
-            case .file(let path): queue = try DatabaseQueue(path: path, configuration: configuration)
-            case .memory: queue = try DatabaseQueue(configuration: configuration)
-            }
-            try Self.migrator.migrate(queue)
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw StoreError("cannot open the server's store at \(location)", error)
-        }
+        queue = try location.open("the server's store", configuration: configuration, migrator: Self.migrator)
     }
 
     /// Whether changes wait for ``commit(_:)``.

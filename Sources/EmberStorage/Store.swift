@@ -35,19 +35,7 @@ public final class Store: Sendable {
     /// - Throws: ``StoreError`` when the file cannot be opened or is not an Ember store.
     public init(at location: StoreLocation) throws(StoreError) {
         self.location = location
-        do {
-            switch location {
-            case .file(let path): queue = try DatabaseQueue(path: path)
-            case .memory: queue = try DatabaseQueue()
-            }
-        } catch {
-            throw StoreError("cannot open the store at \(location)", error)
-        }
-        do {
-            try Self.migrator.migrate(queue)
-        } catch {
-            throw StoreError("cannot prepare the store at \(location)", error)
-        }
+        queue = try location.open("the store", migrator: Self.migrator)
     }
 
     /// The migrations applied to the store, oldest first.

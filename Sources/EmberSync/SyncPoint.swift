@@ -34,10 +34,10 @@ struct SyncPoint: Sendable {
     /// Applies an operation to every view, or only to the tagged query's view.
     ///
     /// Each view gets the complete server data known above this location
-    /// (`serverCacheAbove`), else the complete view's data here (a tagged update: only what is
-    /// known above). The complete view itself gets
-    /// only what is known above: its own data is the same, and holding a second reference to
-    /// it would make the view copy its data instead of changing it in place.
+    /// (`serverCacheAbove`), else the complete view's data here as it was before the
+    /// operation. The complete view itself, and a tagged update, get only what is known above:
+    /// for the complete view its own data is the same, and holding a second reference to it
+    /// would make the view copy its data instead of changing it in place.
     mutating func apply(_ operation: Operation, writes: WriteTreeRef, serverCacheAbove: Node?) -> [Event] {
         if case .taggedQuery(let params) = operation.source {
             guard let position = views.firstIndex(where: { $0.query.params == params }) else { return [] }

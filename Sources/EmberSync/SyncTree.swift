@@ -229,9 +229,7 @@ public struct SyncTree<Provider: ListenProvider> {
             // this location's own views change, so that they change their data in place.
             let serverCacheBelow = serverCache ?? tree.value?.completeServerCache(at: .root)
             for key in keys {
-                guard tree.children[key] != nil, let childOperation = operation.forChild(key),
-                    var child = takeChild(key, of: &tree)
-                else { continue }
+                guard let childOperation = operation.forChild(key), var child = takeChild(key, of: &tree) else { continue }
                 events += apply(
                     childOperation, to: &child, serverCache: serverCacheBelow?.child(key), writes: writes.child(key))
                 tree.children.updateValue(child, forKey: key)

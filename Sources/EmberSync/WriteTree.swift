@@ -187,8 +187,7 @@ public struct WriteTree: Sendable {
     /// The value at `path` when the visible writes alone determine it.
     /// - Complexity: O(d log n).
     public func shadowingWrite(at path: Path) -> Node? {
-        if visibleWrites.isEmpty { return nil }
-        return visibleWrites.completeNode(at: path)
+        visibleWrites.completeNode(at: path)
     }
 
     /// The complete event data at `path`: the writes over `completeServerCache`, or `nil` when
@@ -202,7 +201,6 @@ public struct WriteTree: Sendable {
         at path: Path, server completeServerCache: Node?, excluding: Set<WriteID> = [], includingHidden: Bool = false
     ) -> Node? {
         if excluding.isEmpty && !includingHidden {
-            if visibleWrites.isEmpty { return completeServerCache }
             if let shadowing = visibleWrites.completeNode(at: path) { return shadowing }
             let merge = visibleWrites.child(at: path)
             if merge.isEmpty { return completeServerCache }
@@ -246,7 +244,6 @@ public struct WriteTree: Sendable {
     /// when a write shadows the location completely (no events).
     /// - Complexity: O(d log n) when no write is below the location.
     func eventCacheAfterServerOverwrite(at path: Path, childPath: Path, existingServer: Node) -> Node? {
-        if visibleWrites.isEmpty { return existingServer.child(at: childPath) }
         let fullPath = path.appending(childPath)
         if visibleWrites.hasCompleteWrite(at: fullPath) { return nil }
         let childMerge = visibleWrites.child(at: fullPath)
@@ -258,7 +255,6 @@ public struct WriteTree: Sendable {
     /// The complete event data for the child `key` of `path`, or `nil` when it is not known.
     /// - Complexity: O(d log n).
     func completeChild(at path: Path, _ key: ChildKey, server: CacheNode) -> Node? {
-        if visibleWrites.isEmpty { return server.isComplete(forChild: key) ? server.node.child(key) : nil }
         let childPath = path.child(key)
         if let shadowing = visibleWrites.completeNode(at: childPath) { return shadowing }
         guard server.isComplete(forChild: key) else { return nil }
