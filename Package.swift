@@ -77,7 +77,7 @@ let package = Package(
         ),
         .target(
             name: "EmberInstance",
-            dependencies: ["EmberCore", "EmberWire", "EmberServer", "EmberClient"],
+            dependencies: ["EmberCore", "EmberWire", "EmberStorage", "EmberServer", "EmberClient"],
             swiftSettings: swiftSettings
         ),
         .target(name: "EmberQL", dependencies: ["EmberCore"], swiftSettings: swiftSettings),
@@ -132,7 +132,10 @@ let package = Package(
         ),
         .testTarget(
             name: "EmberServerTests",
-            dependencies: ["EmberCore", "EmberWire", "EmberServer", "EmberTestSupport"],
+            dependencies: [
+                "EmberCore", "EmberWire", "EmberStorage", "EmberServer", "EmberTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,6 +1,7 @@
 import EmberClient
 import EmberCore
 import EmberServer
+import EmberStorage
 import EmberWire
 
 #if canImport(Glibc)
@@ -38,8 +39,11 @@ public final class Ember {
     private var links: [ClientName: InProcessLink] = [:]
     private var running = false
 
+    /// Where the data lives.
+    public let persistence: Persistence
+
     /// An instance on `clock` (a ``ManualClock`` runs it in virtual time) with randomness from
-    /// `random` (push ids, back-off jitter).
+    /// `random` (push ids, back-off jitter), all in memory.
     public init(
         clock: any DatabaseClock = SystemClock(), random: any RandomNumberGenerator = SystemRandomNumberGenerator(),
         rules: IndexRules = .none, disconnectTimeout: Int64 = 60_000, reconnectPolicy: ReconnectPolicy = .standard
@@ -49,7 +53,34 @@ public final class Ember {
         self.random = random
         self.disconnectTimeout = disconnectTimeout
         self.reconnectPolicy = reconnectPolicy
+        persistence = .memory
         server = Server(clock: clock, rules: rules)
+        network = InProcessNetwork(clock: clock)
+    }
+
+    /// An instance kept as `persistence` says: with a database directory, the server starts
+    /// from its store there, and each client finds its cache and write queue there by name.
+    /// - Throws: ``StoreError`` naming the file when the directory or a store cannot be
+    ///   created, opened or read.
+    public init(
+        persistence: Persistence, clock: any DatabaseClock = SystemClock(),
+        random: any RandomNumberGenerator = SystemRandomNumberGenerator(), rules: IndexRules = .none,
+        disconnectTimeout: Int64 = 60_000, reconnectPolicy: ReconnectPolicy = .standard
+    ) throws(StoreError) {
+        self.clock = clock
+        virtualClock = clock as? ManualClock
+        self.random = random
+        self.disconnectTimeout = disconnectTimeout
+        self.reconnectPolicy = reconnectPolicy
+        self.persistence = persistence
+        switch persistence {
+        case .memory:
+            server = Server(clock: clock, rules: rules)
+        case .directory(let directory, let settings):
+            try persistence.createDirectories()
+            let store = try ServerStore(at: .file(directory + "/server.sqlite"), durability: settings.durability)
+            server = try Server(clock: clock, rules: rules, store: store)
+        }
         network = InProcessNetwork(clock: clock)
     }
 
@@ -89,6 +120,24 @@ public final class Ember {
         try run { network.messagesInFlight == 0 }
     }
 
+    /// Ends the engine's tick: what the server and the clients changed since the last one is
+    /// committed to their stores (clients first, so that a write is in its client's queue before
+    /// the server's answer to it is durable), and the server sends what it held back for the
+    /// commit. Runs whenever no message is due.
+    private func endTick() {
+        server.endTick()
+    }
+
+    /// Whether something waits for the end of the tick.
+    private var tickPending: Bool { server.hasUncommittedWork }
+
+    /// Closes the stores, after committing what waits. The instance cannot be used afterwards.
+    /// - Throws: ``StoreError`` when a store cannot be closed.
+    public func close() throws(StoreError) {
+        endTick()
+        try server.close()
+    }
+
     /// Lets `milliseconds` pass, delivering everything due meanwhile, in order.
     public func advance(by milliseconds: Int64) throws(DatabaseError) {
         let target = clock.now() + milliseconds
@@ -107,8 +156,12 @@ public final class Ember {
         if running { throw Self.reentrant }
         running = true
         defer { running = false }
-        while !condition() {
+        while tickPending || !condition() {
             if network.step() { continue }
+            if tickPending {
+                endTick()
+                continue
+            }
             guard let next = network.nextDeliveryTime, deadline.map({ next <= $0 }) ?? true else {
                 if let deadline { wait(until: deadline); return }
                 throw Self.deadlock
@@ -122,16 +175,19 @@ public final class Ember {
     nonisolated(nonsending) public func run(until condition: () -> Bool) async throws(DatabaseError) {
         if running { throw Self.reentrant }
         var steps = 0
-        while !condition() {
+        while tickPending || !condition() {
             if Task.isCancelled { throw DatabaseError.other(code: "cancelled", message: "the wait was cancelled") }
             running = true
             let stepped = network.step()
+            let ended = !stepped && tickPending
+            if ended { endTick() }
             running = false
             if stepped {
                 steps += 1
                 if steps % 1024 == 0 { await Task.yield() }
                 continue
             }
+            if ended { continue }
             guard let next = network.nextDeliveryTime else { throw Self.deadlock }
             if let virtualClock {
                 virtualClock.advance(to: next)

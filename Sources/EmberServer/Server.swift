@@ -1,4 +1,5 @@
 import EmberCore
+import EmberStorage
 import EmberWire
 
 /// The authoritative database: one JSON tree, the clients connected to it, what each listens
@@ -9,6 +10,13 @@ import EmberWire
 /// leaving its window. Every write is validated (a server never trusts a client), resolves its
 /// server values with the server's clock (which can be skewed), and a multi-path update lands
 /// whole or not at all. Confined to the engine, like the connections it serves.
+///
+/// With a ``ServerStore`` the server writes through to SQLite in group commits: everything it
+/// does between two calls of ``endTick()`` (the engine calls it whenever no message is due) is
+/// one transaction, and every message it owes is held until that transaction commits. So no
+/// write is acknowledged, and no listener hears of it, before it is in the store (and, with
+/// `full` durability, on disk). A commit that fails undoes the tick: the tree goes back, its
+/// writes are refused with `storage_error`, and listeners get the data as it is again.
 public final class Server {
     /// The data.
     public private(set) var root: Node = .empty
@@ -29,11 +37,32 @@ public final class Server {
     private var indexes: ServerIndexes
     /// The answers to recent keyed writes, so that a write sent again is not applied twice.
     private var answeredWrites = AnsweredWrites(capacity: 65_536)
+    /// Where the tree is kept durably, if anywhere.
+    public let store: ServerStore?
+    /// What the current tick owes, while a store is attached.
+    private var tick = ServerTick()
+    /// The last commit that failed, if any: the writes of its tick were refused.
+    public private(set) var lastStoreError: StoreError?
+    /// Called with each failed commit (after its tick was undone).
+    public var onStoreError: ((StoreError) -> Void)?
 
-    /// A server on `clock` whose `rules` may declare indexes (`.indexOn`).
+    /// A server on `clock` whose `rules` may declare indexes (`.indexOn`), all in memory.
     public init(clock: any DatabaseClock = SystemClock(), rules: IndexRules = .none) {
         self.clock = clock
         indexes = ServerIndexes(rules: rules)
+        store = nil
+    }
+
+    /// A server that starts from the tree in `store` and writes through to it.
+    /// - Throws: ``StoreError`` when the store cannot be read.
+    public init(clock: any DatabaseClock = SystemClock(), rules: IndexRules = .none, store: ServerStore) throws(StoreError) {
+        self.clock = clock
+        indexes = ServerIndexes(rules: rules)
+        self.store = store
+        root = try store.load()
+        for (key, failure) in try store.loadAnswers() {
+            answeredWrites.record(failure.map(AckStatus.failed) ?? .ok, for: key)
+        }
     }
 
     /// How many indexes have been built (each the first time a query needs it).
@@ -70,7 +99,7 @@ public final class Server {
             case .closed: connectionEnded(id)
             }
         }
-        connection.send(.handshake(serverTime: serverTime))
+        send(.other(id, .handshake(serverTime: serverTime)))
         return id
     }
 
@@ -108,18 +137,18 @@ public final class Server {
             // A client with nothing cached sends an empty hash: skip hashing the location then
             // (only empty data hashes to "").
             if hash.isEmpty ? !data.isEmpty : data.hashString != hash {
-                connection.send(.dataUpdate(path: query.path, data: data, tag: tag))
+                send(.update(id, .dataUpdate(path: query.path, data: data, tag: tag)))
             }
-            connection.send(.ack(requestID: requestID, status: .ok))
+            send(.other(id, .ack(requestID: requestID, status: .ok)))
         case .unlisten(let requestID, let query, _):
             if connection.listens.removeValue(forKey: query) != nil {
                 removeListenRef(ListenRef(connection: id, query: query))
             }
-            connection.send(.ack(requestID: requestID, status: .ok))
+            send(.other(id, .ack(requestID: requestID, status: .ok)))
         case .put(let requestID, let path, let data, let hash, let writeKey):
-            answer(requestID, connection, writeKey: writeKey) { () throws(DatabaseError) in try put(data, at: path, hash: hash) }
+            answerWrite(requestID, connection, writeKey: writeKey) { () throws(DatabaseError) in try put(data, at: path, hash: hash) }
         case .merge(let requestID, let path, let changes, let writeKey):
-            answer(requestID, connection, writeKey: writeKey) { () throws(DatabaseError) in try merge(changes, at: path) }
+            answerWrite(requestID, connection, writeKey: writeKey) { () throws(DatabaseError) in try merge(changes, at: path) }
         case .onDisconnectPut(let requestID, let path, let data):
             answer(requestID, connection) { () throws(DatabaseError) in
                 try checkWrite(data, at: path)
@@ -132,18 +161,31 @@ public final class Server {
             }
         case .onDisconnectCancel(let requestID, let path):
             connection.onDisconnect.removeAll { path.contains($0.path) }
-            connection.send(.ack(requestID: requestID, status: .ok))
+            send(.other(id, .ack(requestID: requestID, status: .ok)))
         case .get(let requestID, let query):
-            connection.send(.getResult(requestID: requestID, result: .data(data(for: query))))
+            send(.get(id, requestID: requestID, query, .data(data(for: query))))
         }
     }
 
-    private func answer(
-        _ requestID: Int, _ connection: ServerConnection, writeKey: String? = nil, _ body: () throws(DatabaseError) -> Void
+    /// Answers a request that writes nothing now (an onDisconnect registration).
+    private func answer(_ requestID: Int, _ connection: ServerConnection, _ body: () throws(DatabaseError) -> Void) {
+        let status: AckStatus
+        do {
+            try body()
+            status = .ok
+        } catch {
+            status = .failed(error)
+        }
+        send(.other(connection.id, .ack(requestID: requestID, status: status)))
+    }
+
+    /// Answers a write, once per write key: a write sent again (after a lost connection or a
+    /// restart) gets its first answer instead of a second application.
+    private func answerWrite(
+        _ requestID: Int, _ connection: ServerConnection, writeKey: String?, _ body: () throws(DatabaseError) -> Void
     ) {
         if let writeKey, let status = answeredWrites.status(for: writeKey) {
-            // Sent again after a lost connection: it was done (or refused) already.
-            connection.send(.ack(requestID: requestID, status: status))
+            send(.other(connection.id, .ack(requestID: requestID, status: status)))
             return
         }
         let status: AckStatus
@@ -153,8 +195,112 @@ public final class Server {
         } catch {
             status = .failed(error)
         }
-        if let writeKey { answeredWrites.record(status, for: writeKey) }
-        connection.send(.ack(requestID: requestID, status: status))
+        if let writeKey {
+            answeredWrites.record(status, for: writeKey)
+            if let store {
+                if case .failed(let error) = status {
+                    store.recordAnswer(writeKey, failure: error)
+                } else {
+                    store.recordAnswer(writeKey, failure: nil)
+                }
+            }
+        }
+        send(.writeAck(connection.id, requestID: requestID, status, key: writeKey))
+    }
+
+    // MARK: Ticks
+
+    /// Whether the current tick holds writes or messages that wait for ``endTick()``.
+    public var hasUncommittedWork: Bool { !tick.isEmpty }
+
+    /// Ends the current tick: commits its changes in one transaction, then sends every message
+    /// held meanwhile. If the commit fails, the tick is undone instead: the tree goes back to
+    /// what it was, its writes are refused with `storage_error`, and connections that were to
+    /// hear of them get their listens' data again. Without a store, nothing waits here.
+    public func endTick() {
+        guard let store, !tick.isEmpty else { return }
+        let ended = tick
+        tick = ServerTick()
+        do {
+            try store.commit(root)
+        } catch {
+            store.discardChanges()
+            undo(ended, because: error)
+            lastStoreError = error
+            onStoreError?(error)
+            return
+        }
+        for held in ended.held { deliver(held) }
+    }
+
+    /// Ends the tick and closes the store.
+    public func close() throws(StoreError) {
+        endTick()
+        try store?.close()
+    }
+
+    /// Sends `held` now, or holds it for the end of the tick when a store is attached.
+    private func send(_ held: ServerTick.Held) {
+        if store == nil {
+            deliver(held)
+        } else {
+            tick.held.append(held)
+        }
+    }
+
+    private func deliver(_ held: ServerTick.Held) {
+        switch held {
+        case .update(let id, let message), .other(let id, let message):
+            connections[id]?.send(message)
+        case .writeAck(let id, let requestID, let status, _):
+            connections[id]?.send(.ack(requestID: requestID, status: status))
+        case .get(let id, let requestID, _, let result):
+            connections[id]?.send(.getResult(requestID: requestID, result: result))
+        }
+    }
+
+    /// Keeps the tree as it was before the tick's first write, to undo the tick if its commit
+    /// fails.
+    private func willWrite() {
+        guard store != nil, tick.snapshot == nil else { return }
+        tick.snapshot = root
+    }
+
+    private func undo(_ ended: ServerTick, because error: StoreError) {
+        if let snapshot = ended.snapshot {
+            root = snapshot
+            indexes = ServerIndexes(rules: indexes.rules)
+        }
+        // Connections that were to hear of the refused writes get their listens' data again,
+        // before the answers (a listen answered in the tick needs its data first).
+        var stale = Set<ConnectionID>()
+        for case .update(let id, _) in ended.held { stale.insert(id) }
+        for id in stale.sorted() {
+            guard let connection = connections[id] else { continue }
+            for (query, var listen) in connection.listens {
+                let data = data(for: query)
+                if !query.params.loadsAllData {
+                    listen.sent = data
+                    connection.listens[query] = listen
+                }
+                connection.send(.dataUpdate(path: query.path, data: data, tag: listen.tag))
+            }
+        }
+        let refusal = DatabaseError.other(
+            code: "storage_error", message: "the server could not save the write, so it refused it: \(error)")
+        for held in ended.held {
+            switch held {
+            case .update:
+                continue
+            case .writeAck(let id, let requestID, .ok, let key):
+                if let key { answeredWrites.record(.failed(refusal), for: key) }
+                connections[id]?.send(.ack(requestID: requestID, status: .failed(refusal)))
+            case .get(let id, let requestID, let query, _):
+                connections[id]?.send(.getResult(requestID: requestID, result: .data(data(for: query))))
+            case .writeAck, .other:
+                deliver(held)
+            }
+        }
     }
 
     // MARK: Reading
@@ -186,6 +332,8 @@ public final class Server {
         let current = root.child(at: path)
         if let hash, current.hashString != hash { throw .dataStale(at: path) }
         let resolved = node.resolvingServerValues(existing: current, serverTime: serverTime)
+        willWrite()
+        store?.markChanged(path)
         indexes.willWrite(at: [path], root: root)
         root.set(resolved, at: path)
         indexes.didWrite(root: root)
@@ -197,12 +345,14 @@ public final class Server {
     ///   ancestor of another.
     public func merge(_ changes: [WireChange], at path: Path) throws(DatabaseError) {
         try checkMerge(changes, at: path)
+        willWrite()
         var newRoot = root
         var resolved: [WireChange] = []
         for change in changes {
             let full = path.appending(change.path)
             let node = change.node.resolvingServerValues(existing: root.child(at: full), serverTime: serverTime)
             newRoot.set(node, at: full)
+            store?.markChanged(full)
             resolved.append(WireChange(change.path, node))
         }
         indexes.willWrite(at: changes.map { path.appending($0.path) }, root: root)
@@ -283,9 +433,9 @@ public final class Server {
             if !listen.query.params.loadsAllData {
                 sendWindowChanges(to: connection, for: ref.query)
             } else if above {
-                connection.send(message(listen.tag))
+                send(.update(connection.id, message(listen.tag)))
             } else {
-                connection.send(.dataUpdate(path: location, data: root.child(at: location), tag: listen.tag))
+                send(.update(connection.id, .dataUpdate(path: location, data: root.child(at: location), tag: listen.tag)))
             }
         }
     }
@@ -304,6 +454,6 @@ public final class Server {
         }
         listen.sent = now
         connection.listens[query] = listen
-        connection.send(.mergeUpdate(path: query.path, changes: changes, tag: listen.tag))
+        send(.update(connection.id, .mergeUpdate(path: query.path, changes: changes, tag: listen.tag)))
     }
 }

@@ -1,4 +1,4 @@
-import EmberServer
+import EmberStorage
 import Foundation
 
 /// The `ember` shell session: what the executable hands off to after parsing the command line.

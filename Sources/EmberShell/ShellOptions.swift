@@ -1,4 +1,4 @@
-import EmberServer
+import EmberStorage
 
 /// Everything the command line decides about a shell session (see `ember --help` and
 /// SHELL.md's "Command line").

@@ -21,6 +21,18 @@ public final class ServerStore {
                 table.column("value", .text).notNull()
             }
         }
+        migrator.registerMigration("v2-answers") { db in
+            // The answers to keyed writes, committed with the data they wrote: a client that
+            // sends a write again after a restart gets the first answer, not a second
+            // application. `code` is NULL for `ok`.
+            try db.create(table: "answers") { table in
+                table.autoIncrementedPrimaryKey("seq")
+                table.column("key", .text).notNull().unique()
+                table.column("code", .text)
+                table.column("message", .text)
+                table.column("path", .text)
+            }
+        }
         return migrator
     }()
 
@@ -31,13 +43,18 @@ public final class ServerStore {
     private let queue: DatabaseQueue
     /// The paths changed since the last commit, none below another.
     private var changed = ImmutableTree<Bool>()
+    /// Answers recorded since the last commit, oldest first.
+    private var answers: [(key: String, failure: EmberCore.DatabaseError?)] = []
+    /// How many answers the store keeps; older ones are deleted as new ones arrive.
+    public let answerCapacity: Int
 
     /// Opens (or creates) the store.
     /// - Throws: ``StoreError`` naming the file when it cannot be opened, is not an SQLite
     ///   database, or cannot be prepared (a read-only directory, a full disk).
-    public init(at location: StoreLocation, durability: Durability) throws(StoreError) {
+    public init(at location: StoreLocation, durability: Durability, answerCapacity: Int = 65_536) throws(StoreError) {
         self.location = location
         self.durability = durability
+        self.answerCapacity = max(1, answerCapacity)
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             if case .file = location {
@@ -52,7 +69,20 @@ public final class ServerStore {
     }
 
     /// Whether changes wait for ``commit(_:)``.
-    public var hasChanges: Bool { !changed.isEmpty }
+    public var hasChanges: Bool { !changed.isEmpty || !answers.isEmpty }
+
+    /// Records the answer given to the keyed write `key` (`nil`: accepted), to be committed with
+    /// the data.
+    /// - Complexity: O(1).
+    public func recordAnswer(_ key: String, failure: EmberCore.DatabaseError?) {
+        answers.append((key, failure))
+    }
+
+    /// Forgets the changes and answers marked since the last commit (their tick was refused).
+    public func discardChanges() {
+        changed = ImmutableTree()
+        answers = []
+    }
 
     /// Records that the tree changed at `path` (and possibly below it).
     /// - Complexity: O(d log n).
@@ -69,15 +99,42 @@ public final class ServerStore {
     public func commit(_ root: Node) throws(StoreError) {
         guard hasChanges else { return }
         let paths = changedPaths()
+        let answers = self.answers
+        let capacity = answerCapacity
         do {
             try queue.inTransaction { db in
                 for path in paths { try Self.rewrite(path, from: root, in: db) }
+                if !answers.isEmpty { try Self.insert(answers, capacity: capacity, in: db) }
                 return .commit
             }
         } catch {
             throw StoreError("cannot commit \(paths.count) change(s) to the server's store at \(location)", error)
         }
         changed = ImmutableTree()
+        self.answers = []
+    }
+
+    /// The answers the store keeps, oldest first.
+    /// - Throws: ``StoreError`` when the file cannot be read.
+    public func loadAnswers() throws(StoreError) -> [(key: String, failure: EmberCore.DatabaseError?)] {
+        do {
+            return try queue.read { db in
+                var answers: [(key: String, failure: EmberCore.DatabaseError?)] = []
+                let rows = try Row.fetchCursor(db, sql: "SELECT key, code, message, path FROM answers ORDER BY seq")
+                while let row = try rows.next() {
+                    let key: String = row[0]
+                    if let code: String = row[1] {
+                        let path: String? = row[3]
+                        answers.append((key, .other(code: code, message: row[2] ?? code, at: path.map(Path.init(unchecked:)))))
+                    } else {
+                        answers.append((key, nil))
+                    }
+                }
+                return answers
+            }
+        } catch {
+            throw StoreError("cannot read the server's store at \(location)", error)
+        }
     }
 
     /// The tree the store holds.
@@ -162,6 +219,18 @@ public final class ServerStore {
                 try db.cachedStatement(sql: "DELETE FROM leaves WHERE path = ?").execute(arguments: [priorityPath])
             }
         }
+    }
+
+    private static func insert(
+        _ answers: [(key: String, failure: EmberCore.DatabaseError?)], capacity: Int, in db: Database
+    ) throws {
+        let statement = try db.cachedStatement(
+            sql: "INSERT OR REPLACE INTO answers (key, code, message, path) VALUES (?, ?, ?, ?)")
+        for (key, failure) in answers {
+            try statement.execute(arguments: [key, failure?.code, failure?.message, failure?.path?.description])
+        }
+        try db.cachedStatement(sql: "DELETE FROM answers WHERE seq <= (SELECT max(seq) FROM answers) - ?")
+            .execute(arguments: [capacity])
     }
 
     private static func insertRows(of node: Node, at path: Path, in db: Database) throws {
