@@ -1,4 +1,5 @@
 import EmberCore
+import EmberStorage
 import EmberSync
 import EmberWire
 
@@ -11,14 +12,61 @@ import EmberWire
 public final class Database {
     let repo: Repo
 
-    /// Creates a client; it starts connecting at once unless `startOffline`.
+    /// Creates a client, all in memory; it starts connecting at once unless `startOffline`.
     public init(
         name: ClientName, environment: any ClientEnvironment, startOffline: Bool = false,
         reconnect: ReconnectPolicy = .standard
     ) {
-        repo = Repo(name: name, environment: environment, reconnect: reconnect)
+        repo = Repo(name: name, environment: environment, reconnect: reconnect, store: nil)
         repo.database = self
         if !startOffline { goOnline() }
+    }
+
+    /// Creates a client that keeps its cache, write queue, tracked queries and pins in `store`,
+    /// and starts from what the store kept: its queued writes are applied locally again and sent
+    /// when the connection comes, its pins are synced again, and listeners get cached data
+    /// offline.
+    /// - Throws: ``StoreError`` when the store cannot be read.
+    public init(
+        name: ClientName, environment: any ClientEnvironment, store: ClientStore, startOffline: Bool = false,
+        reconnect: ReconnectPolicy = .standard
+    ) throws(StoreError) {
+        repo = Repo(name: name, environment: environment, reconnect: reconnect, store: store)
+        repo.database = self
+        try repo.restoreFromStore()
+        if !startOffline { goOnline() }
+    }
+
+    // MARK: Storage
+
+    /// The client's store, if it has one.
+    public var store: ClientStore? { repo.store }
+
+    /// Whether the store has changes waiting for ``commitStore()``.
+    public var hasUncommittedChanges: Bool { repo.store?.hasChanges ?? false }
+
+    /// Commits what changed in the store since the last commit (the engine does it at the end
+    /// of every tick). A failure is kept in ``lastStoreError`` and reported to
+    /// ``onStoreError``; the changes wait for the next commit.
+    public func commitStore() { repo.commitStore() }
+
+    /// The error of the last store operation, if it failed (cleared by a commit that succeeds).
+    public var lastStoreError: StoreError? { repo.lastStoreError }
+
+    /// Records a store failure that happened outside the client (its store could not be
+    /// opened), as ``lastStoreError``.
+    public func reportStoreError(_ error: StoreError) { repo.storeFailed(error) }
+
+    /// Called with each failed store operation.
+    public var onStoreError: ((StoreError) -> Void)? {
+        get { repo.onStoreError }
+        set { repo.onStoreError = newValue }
+    }
+
+    /// Commits and closes the store. The client keeps working in memory.
+    /// - Throws: ``StoreError`` when the store cannot be committed or closed.
+    public func closeStore() throws(StoreError) {
+        try repo.store?.close()
     }
 
     /// The client's name.

@@ -1,4 +1,5 @@
 import EmberCore
+import EmberStorage
 import EmberSync
 import EmberWire
 
@@ -15,18 +16,27 @@ struct OutgoingWrite {
     }
 
     let id: WriteID
+    /// The key the server recognizes it by when it is sent again: the session that made it and
+    /// its number there (kept across restarts with the write).
+    let key: String
     let path: Path
     let change: Change
     /// Called once with the server's answer (`nil`: accepted).
     let completion: (DatabaseError?) -> Void
 
-    /// The message that sends it as request `requestID`, keyed by the client's session so the
-    /// server recognizes it when it is sent again.
-    func message(requestID: Int, session: String) -> ClientMessage {
-        let key = "\(session):w\(id.rawValue)"
-        return switch change {
+    /// The message that sends it as request `requestID`.
+    func message(requestID: Int) -> ClientMessage {
+        switch change {
         case .put(let node): .put(requestID: requestID, path: path, data: node, hash: nil, writeKey: key)
         case .merge(let changes): .merge(requestID: requestID, path: path, changes: changes, writeKey: key)
+        }
+    }
+
+    /// The write as a client's store keeps it.
+    var persisted: PersistedWrite {
+        switch change {
+        case .put(let node): PersistedWrite(key: key, path: path, change: .put(node))
+        case .merge(let changes): PersistedWrite(key: key, path: path, change: .merge(changes.map { .init($0.path, $0.node) }))
         }
     }
 }

@@ -1,4 +1,5 @@
 import EmberCore
+import EmberStorage
 import EmberSync
 
 extension Repo {
@@ -18,7 +19,9 @@ extension Repo {
         if Self.isInfo(query.path) {
             events = infoTree.addEventRegistration(registration, for: query)
         } else {
-            events = syncTree.addEventRegistration(registration, for: query)
+            let stored = store.map { store in { [unowned self] in self.storedServerCache(for: query, in: store) } }
+            events = syncTree.addEventRegistration(registration, for: query, persisted: stored)
+            store?.setQueryActive(query, now: environment.clock.now())
         }
         processListenRequests()
         raise(events)
@@ -32,6 +35,9 @@ extension Repo {
             raise(infoTree.removeEventRegistration(id, for: listener.query))
         } else {
             raise(syncTree.removeEventRegistration(id, for: listener.query))
+            if let store, !syncTree.hasView(for: listener.query) {
+                store.setQueryInactive(listener.query, now: environment.clock.now())
+            }
         }
         processListenRequests()
     }
@@ -53,8 +59,10 @@ extension Repo {
         if on {
             guard keepSyncedRegistrations[query] == nil else { return }
             keepSyncedRegistrations[query] = addListener(query, types: []) { _ in }
+            store?.pin(query)
         } else if let id = keepSyncedRegistrations.removeValue(forKey: query) {
             removeListener(id)
+            store?.unpin(query)
         }
     }
 

@@ -1,4 +1,5 @@
 import EmberCore
+import EmberStorage
 import EmberSync
 import EmberWire
 
@@ -13,7 +14,7 @@ extension Repo {
         let resolved = resolvingServerValues(node, at: path)
         let writeID = newWriteID()
         let events = syncTree.applyUserOverwrite(resolved, at: path, writeID: writeID)
-        enqueue(OutgoingWrite(id: writeID, path: path, change: .put(node), completion: completion))
+        enqueue(OutgoingWrite(id: writeID, key: writeKey(writeID), path: path, change: .put(node), completion: completion))
         raise(events)
     }
 
@@ -33,7 +34,7 @@ extension Repo {
         let writeID = newWriteID()
         let events = syncTree.applyUserMerge(resolved, at: path, writeID: writeID)
         let wire = changes.map { WireChange($0.0, $0.1) }
-        enqueue(OutgoingWrite(id: writeID, path: path, change: .merge(wire), completion: completion))
+        enqueue(OutgoingWrite(id: writeID, key: writeKey(writeID), path: path, change: .merge(wire), completion: completion))
         raise(events)
     }
 
@@ -46,13 +47,17 @@ extension Repo {
         return node.resolvingServerValues(existing: existing, serverTime: estimatedServerTime)
     }
 
-    /// Adds a write to the queue and sends it if connected.
-    private func enqueue(_ write: OutgoingWrite) {
+    /// The key of a write made in this session.
+    private func writeKey(_ id: WriteID) -> String { "\(session):w\(id.rawValue)" }
+
+    /// Adds a write to the queue (and the store's) and sends it if connected.
+    func enqueue(_ write: OutgoingWrite) {
         outgoingWrites.append(write)
+        store?.saveWrite(write.persisted)
         guard connection.state == .connected else { return }
         let requestID = newRequestID()
         writeRequests[write.id] = requestID
-        send(write.message(requestID: requestID, session: session), as: .write(write.id))
+        send(write.message(requestID: requestID), as: .write(write.id))
     }
 
     /// The server answered a queued write: it leaves the queue; a refusal reverts it with
@@ -61,6 +66,7 @@ extension Repo {
         guard let index = outgoingWrites.firstIndex(where: { $0.id == writeID }) else { return }
         let write = outgoingWrites.remove(at: index)
         writeRequests[writeID] = nil
+        store?.removeWrite(key: write.key, at: write.path)
         switch status {
         case .ok:
             raise(syncTree.ackUserWrite(writeID, outcome: .confirmed)) { write.completion(nil) }

@@ -1,5 +1,6 @@
 import DequeModule
 import EmberCore
+import EmberStorage
 import EmberSync
 import EmberWire
 
@@ -69,9 +70,16 @@ final class Repo {
         case call(() -> Void)
     }
 
-    init(name: ClientName, environment: any ClientEnvironment, reconnect: ReconnectPolicy) {
+    /// Where the cache, the write queue, tracked queries and pins are kept, if anywhere.
+    let store: ClientStore?
+    /// The last commit of ``store`` that failed (its changes wait for the next one).
+    var lastStoreError: StoreError?
+    var onStoreError: ((StoreError) -> Void)?
+
+    init(name: ClientName, environment: any ClientEnvironment, reconnect: ReconnectPolicy, store: ClientStore?) {
         self.name = name
         self.environment = environment
+        self.store = store
         connection = ConnectionStateMachine(policy: reconnect)
         session = String(environment.randomNumber(), radix: 36)
         setInfo(.bool(false), at: Self.connectedPath)
@@ -203,18 +211,24 @@ final class Repo {
             serverTimeOffset = serverTime - environment.clock.now()
             perform(connection.handle(.handshake))
         case .dataUpdate(let path, let data, let tag):
-            if let tag {
-                raise(syncTree.applyTaggedQueryOverwrite(data, at: path, tag: QueryTag(tag)))
-            } else {
-                raise(syncTree.applyServerOverwrite(data, at: path))
-            }
+            let events =
+                if let tag {
+                    syncTree.applyTaggedQueryOverwrite(data, at: path, tag: QueryTag(tag))
+                } else {
+                    syncTree.applyServerOverwrite(data, at: path)
+                }
+            persistServerData(data, at: path, tag: tag)
+            raise(events)
         case .mergeUpdate(let path, let changes, let tag):
             let pairs = changes.map { ($0.path, $0.node) }
-            if let tag {
-                raise(syncTree.applyTaggedQueryMerge(pairs, at: path, tag: QueryTag(tag)))
-            } else {
-                raise(syncTree.applyServerMerge(pairs, at: path))
-            }
+            let events =
+                if let tag {
+                    syncTree.applyTaggedQueryMerge(pairs, at: path, tag: QueryTag(tag))
+                } else {
+                    syncTree.applyServerMerge(pairs, at: path)
+                }
+            persistServerMerge(pairs, at: path, tag: tag)
+            raise(events)
         case .listenRevoked(let query, let tag, let error):
             cancelListen(ActiveListen(query: query, tag: tag.map(QueryTag.init)), error: error)
         case .ack(let requestID, let status):
@@ -240,6 +254,7 @@ final class Repo {
                 } else {
                     raise(syncTree.applyListenComplete(at: listen.query.path))
                 }
+                persistListenComplete(listen)
             case .failed(let error):
                 cancelListen(listen, error: error)
             }
@@ -315,7 +330,7 @@ final class Repo {
         for write in outgoingWrites {
             let requestID = newRequestID()
             writeRequests[write.id] = requestID
-            send(write.message(requestID: requestID, session: session), as: .write(write.id))
+            send(write.message(requestID: requestID), as: .write(write.id))
         }
         for (id, get) in pendingGets where get.requestID == nil {
             let requestID = newRequestID()

@@ -26,6 +26,18 @@ public struct QueryParams: Sendable, Hashable {
     /// The default query.
     public static let `default` = QueryParams()
 
+    /// Params with these parts, checked: the bounds must fit the order and the limit be
+    /// positive (what a stored query read back is checked against).
+    /// - Throws: `invalid_query` as the builder calls would.
+    init(orderBy: Index?, start: RangeBound?, end: RangeBound?, limit: QueryLimit?) throws(DatabaseError) {
+        self.orderBy = orderBy
+        self.start = start
+        self.end = end
+        self.limit = limit
+        if let limit, limit.count <= 0 { throw .invalidQuery("a limit must be a positive integer, not \(limit.count)") }
+        try validateBounds()
+    }
+
     /// The order in effect.
     public var index: Index { orderBy ?? .priority }
 

@@ -85,18 +85,48 @@ public final class Ember {
     }
 
     /// The client named `name`, created (and connecting, unless `startOffline`) on first use.
+    /// With a database directory it starts from its store there; a store that cannot be opened
+    /// leaves the client in memory, with the reason in ``Database/lastStoreError``.
     public func client(_ name: ClientName, startOffline: Bool = false) -> Database {
         if let client = clients[name] { return client }
-        let environment = ClientConnector(ember: self, name: name)
-        let client = Database(name: name, environment: environment, startOffline: startOffline, reconnect: reconnectPolicy)
-        clients[name] = client
-        return client
+        do {
+            return try openClient(name, startOffline: startOffline)
+        } catch {
+            let client = Database(
+                name: name, environment: ClientConnector(ember: self, name: name), startOffline: startOffline,
+                reconnect: reconnectPolicy)
+            client.reportStoreError(error)
+            clients[name] = client
+            return client
+        }
     }
 
     /// The client named `name` (validated), created on first use.
-    /// - Throws: `invalid_client_name`.
+    /// - Throws: `invalid_client_name`, or `storage_error` when its store cannot be opened.
     public func client(named name: String, startOffline: Bool = false) throws(DatabaseError) -> Database {
-        client(try ClientName(validating: name), startOffline: startOffline)
+        let name = try ClientName(validating: name)
+        if let client = clients[name] { return client }
+        do {
+            return try openClient(name, startOffline: startOffline)
+        } catch {
+            throw .other(code: "storage_error", message: error.message)
+        }
+    }
+
+    /// Creates the client `name`, from its store when there is a database directory.
+    private func openClient(_ name: ClientName, startOffline: Bool) throws(StoreError) -> Database {
+        let environment = ClientConnector(ember: self, name: name)
+        let client: Database
+        if case .directory(_, let settings) = persistence, let file = persistence.clientFile(name.rawValue) {
+            let store = try ClientStore(
+                at: .file(file), durability: settings.durability, cacheSizeLimit: settings.clientCacheSize, now: clock.now())
+            client = try Database(
+                name: name, environment: environment, store: store, startOffline: startOffline, reconnect: reconnectPolicy)
+        } else {
+            client = Database(name: name, environment: environment, startOffline: startOffline, reconnect: reconnectPolicy)
+        }
+        clients[name] = client
+        return client
     }
 
     /// The clients, by name.
@@ -125,16 +155,23 @@ public final class Ember {
     /// the server's answer to it is durable), and the server sends what it held back for the
     /// commit. Runs whenever no message is due.
     private func endTick() {
+        for client in clients.values where client.hasUncommittedChanges { client.commitStore() }
         server.endTick()
     }
 
     /// Whether something waits for the end of the tick.
-    private var tickPending: Bool { server.hasUncommittedWork }
+    private var tickPending: Bool {
+        if server.hasUncommittedWork { return true }
+        guard case .directory = persistence else { return false }
+        // A client whose commit just failed waits for the next tick rather than spinning.
+        return clients.values.contains { $0.hasUncommittedChanges && $0.lastStoreError == nil }
+    }
 
     /// Closes the stores, after committing what waits. The instance cannot be used afterwards.
     /// - Throws: ``StoreError`` when a store cannot be closed.
     public func close() throws(StoreError) {
         endTick()
+        for name in clients.keys.sorted() { try clients[name]?.closeStore() }
         try server.close()
     }
 

@@ -142,25 +142,7 @@ public final class ServerStore {
     /// - Complexity: O(r log r) for r rows.
     public func load() throws(StoreError) -> Node {
         do {
-            return try queue.read { db in
-                var root = Node.empty
-                // Priorities go on after the values they belong to: a priority on a node that
-                // does not exist yet would be dropped.
-                var priorities: [(Path, Node)] = []
-                let rows = try Row.fetchCursor(db, sql: "SELECT path, value FROM leaves ORDER BY path")
-                while let row = try rows.next() {
-                    let text: String = row[0]
-                    let path = Path(unchecked: text)
-                    let value = try Node(jsonText: row[1], at: path)
-                    if path.back == .priority {
-                        priorities.append((path, value))
-                    } else {
-                        root.set(value, at: path)
-                    }
-                }
-                for (path, priority) in priorities { root.set(priority, at: path) }
-                return root
-            }
+            return try queue.read { db in try Self.rows.load(at: .root, in: db) }
         } catch let error as EmberCore.DatabaseError {
             throw StoreError("the server's store at \(location) holds a bad value: \(error)")
         } catch {
@@ -194,29 +176,23 @@ public final class ServerStore {
         return paths
     }
 
+    private static let rows = LeafRows(table: "leaves")
+
     /// Makes the rows at and below `path`, and the rows of its ancestors, match `root`.
     private static func rewrite(_ path: Path, from root: Node, in db: Database) throws {
-        let text = rowPath(path)
-        if path.isEmpty {
-            try db.execute(sql: "DELETE FROM leaves")
-        } else {
-            try db.cachedStatement(sql: "DELETE FROM leaves WHERE path = ? OR (path > ? AND path < ?)")
-                .execute(arguments: [text, text + "/", text + "0"])
-        }
-        try insertRows(of: root.child(at: path), at: path, in: db)
+        try rows.deleteSubtree(path, in: db)
+        try rows.insertRows(of: root.child(at: path), at: path, in: db)
         // Each ancestor: a leaf keeps its row; an object has none; its priority row follows it.
         var ancestor = path
         while let parent = ancestor.parent {
             ancestor = parent
             let node = root.child(at: ancestor)
-            if !node.isLeaf {
-                try db.cachedStatement(sql: "DELETE FROM leaves WHERE path = ?").execute(arguments: [rowPath(ancestor)])
-            }
-            let priorityPath = rowPath(ancestor.child(.priority))
+            if !node.isLeaf { try rows.deleteRow(LeafRows.rowPath(ancestor), in: db) }
+            let priorityPath = LeafRows.rowPath(ancestor.child(.priority))
             if node.priority != nil {
-                try upsert(priorityPath, node.child(.priority), in: db)
+                try rows.upsert(priorityPath, node.child(.priority), in: db)
             } else {
-                try db.cachedStatement(sql: "DELETE FROM leaves WHERE path = ?").execute(arguments: [priorityPath])
+                try rows.deleteRow(priorityPath, in: db)
             }
         }
     }
@@ -231,25 +207,5 @@ public final class ServerStore {
         }
         try db.cachedStatement(sql: "DELETE FROM answers WHERE seq <= (SELECT max(seq) FROM answers) - ?")
             .execute(arguments: [capacity])
-    }
-
-    private static func insertRows(of node: Node, at path: Path, in db: Database) throws {
-        if node.isEmpty { return }
-        if node.priority != nil { try upsert(rowPath(path.child(.priority)), node.child(.priority), in: db) }
-        if node.isLeaf {
-            try upsert(rowPath(path), node.withPriority(nil), in: db)
-            return
-        }
-        for child in node.children { try insertRows(of: child.node, at: path.child(child.key), in: db) }
-    }
-
-    private static func upsert(_ path: String, _ leaf: Node, in db: Database) throws {
-        try db.cachedStatement(
-            sql: "INSERT INTO leaves (path, value) VALUES (?, ?) ON CONFLICT(path) DO UPDATE SET value = excluded.value"
-        ).execute(arguments: [path, leaf.jsonString()])
-    }
-
-    private static func rowPath(_ path: Path) -> String {
-        path.keys.map(\.name).joined(separator: "/")
     }
 }

@@ -59,24 +59,21 @@ struct SyncPoint: Sendable {
     /// Adds a listener to the view of `query`, creating the view from the data known, and
     /// returns its initial events.
     mutating func addRegistration(
-        _ registration: EventRegistration, for query: QuerySpec, writes: WriteTreeRef, serverCache: Node,
-        serverCacheComplete: Bool
+        _ registration: EventRegistration, for query: QuerySpec, writes: WriteTreeRef, serverCache: CacheNode
     ) -> [Event] {
         let position: Int
         if let existing = views.firstIndex(where: { $0.query.params == query.params }) {
             position = existing
         } else {
             let eventCache: CacheNode
-            if let complete = writes.completeEventCache(server: serverCacheComplete ? serverCache : nil) {
+            if let complete = writes.completeEventCache(server: serverCache.completeNode) {
                 eventCache = CacheNode(complete, .complete, .whole)
-            } else if !serverCache.isLeaf {
-                eventCache = CacheNode(writes.completeEventChildren(server: serverCache), .partial, .whole)
+            } else if !serverCache.node.isLeaf {
+                eventCache = CacheNode(writes.completeEventChildren(server: serverCache.node), .partial, .whole)
             } else {
                 eventCache = .unknown
             }
-            let initial = ViewCache(
-                eventCache: eventCache,
-                serverCache: CacheNode(serverCache, serverCacheComplete ? .complete : .partial, .whole))
+            let initial = ViewCache(eventCache: eventCache, serverCache: serverCache)
             views.append(View(query: query, initialCache: initial))
             position = views.count - 1
         }

@@ -99,7 +99,13 @@ public struct SyncTree<Provider: ListenProvider> {
     /// Adds a listener to `query` and returns its initial events: child_added for each child
     /// already known, then value if the data is complete. Starts a server listen unless a
     /// listen above or at the location already covers it.
-    public mutating func addEventRegistration(_ registration: EventRegistration, for query: QuerySpec) -> [Event] {
+    ///
+    /// When no listen in memory knows the location's data whole, `persisted` is asked what a
+    /// store kept of it (after a restart): complete data is used as it is; partial data fills
+    /// in the children no listen below knows.
+    public mutating func addEventRegistration(
+        _ registration: EventRegistration, for query: QuerySpec, persisted: (() -> CacheNode?)? = nil
+    ) -> [Event] {
         let path = query.path
         var serverCache: Node?
         var foundAncestorDefaultView = false
@@ -110,15 +116,25 @@ public struct SyncTree<Provider: ListenProvider> {
         var syncPoint = syncPoints.value(at: path) ?? SyncPoint()
         foundAncestorDefaultView = foundAncestorDefaultView || syncPoint.hasCompleteView
         if serverCache == nil { serverCache = syncPoint.completeServerCache(at: .root) }
-        let serverCacheComplete = serverCache != nil
-        var server = serverCache ?? .empty
-        if !serverCacheComplete {
-            // Assemble what complete children the listens below know.
+        let initialServerCache: CacheNode
+        if let serverCache {
+            initialServerCache = CacheNode(serverCache, .complete, .whole)
+        } else if syncPoint.view(for: query) == nil, let stored = persisted?(), stored.isComplete {
+            initialServerCache = stored
+        } else {
+            // Assemble what complete children the listens below know, then what a store kept.
+            var server = Node.empty
             for (key, child) in syncPoints.subtree(at: path).children {
                 if let complete = child.value?.completeServerCache(at: .root) {
                     server.setChild(key, complete)
                 }
             }
+            if syncPoint.view(for: query) == nil, let stored = persisted?() {
+                for child in stored.node.children where !server.hasChild(child.key) {
+                    server.setChild(child.key, child.node)
+                }
+            }
+            initialServerCache = CacheNode(server, .partial, .whole)
         }
         let viewExists = syncPoint.view(for: query) != nil
         if !viewExists && !query.loadsAllData {
@@ -128,8 +144,7 @@ public struct SyncTree<Provider: ListenProvider> {
             tagToQuery[tag] = query
         }
         let events = syncPoint.addRegistration(
-            registration, for: query, writes: WriteTreeRef(path: path, tree: pendingWrites), serverCache: server,
-            serverCacheComplete: serverCacheComplete)
+            registration, for: query, writes: WriteTreeRef(path: path, tree: pendingWrites), serverCache: initialServerCache)
         syncPoints = syncPoints.setting(syncPoint, at: path)
         if !viewExists && !foundAncestorDefaultView {
             startListen(for: query)
@@ -193,6 +208,11 @@ public struct SyncTree<Provider: ListenProvider> {
             syncPoint.completeServerCache(at: syncPointPath.relative(to: path)!)
         }
         return pendingWrites.completeEventCache(at: path, server: serverCache, excluding: excluding, includingHidden: true)
+    }
+
+    /// Whether a view answers `query` (some listener holds it).
+    public func hasView(for query: QuerySpec) -> Bool {
+        syncPoints.value(at: query.path)?.view(for: query) != nil
     }
 
     /// The server data a query's view holds (complete or not): what a listen's hash is taken of.

@@ -24,7 +24,7 @@ struct View: Sendable {
         let eventNode = filter.updateFullNode(.empty, initialCache.eventCache.node, &noChanges)
         cache = ViewCache(
             eventCache: CacheNode(eventNode, initialCache.eventCache.completeness, filter.filtersNodes ? .filtered : .whole),
-            serverCache: CacheNode(serverNode, initialCache.serverCache.completeness, .whole))
+            serverCache: CacheNode(serverNode, initialCache.serverCache.completeness, initialCache.serverCache.scope))
     }
 
     /// Whether no listener is left.

@@ -1,0 +1,102 @@
+import EmberCore
+import EmberStorage
+import EmberSync
+import EmberWire
+
+extension Repo {
+    /// Puts back what the store kept from the last run: the queued writes, in order, applied
+    /// locally again (server values resolved now) and sent when the connection comes; and the
+    /// keep-synced pins, synced again.
+    /// - Throws: ``StoreError`` when the store cannot be read.
+    func restoreFromStore() throws(StoreError) {
+        guard let store else { return }
+        for persisted in try store.loadWrites() {
+            let id = newWriteID()
+            let change: OutgoingWrite.Change
+            switch persisted.change {
+            case .put(let node):
+                change = .put(node)
+                _ = syncTree.applyUserOverwrite(resolvingServerValues(node, at: persisted.path), at: persisted.path, writeID: id)
+            case .merge(let changed):
+                change = .merge(changed.map { WireChange($0.path, $0.node) })
+                let resolved = changed.map { ($0.path, resolvingServerValues($0.node, at: persisted.path.appending($0.path))) }
+                _ = syncTree.applyUserMerge(resolved, at: persisted.path, writeID: id)
+            }
+            // Already in the store: only the in-memory queue takes it.
+            outgoingWrites.append(OutgoingWrite(id: id, key: persisted.key, path: persisted.path, change: change) { _ in })
+        }
+        for query in store.pins.sorted(by: { $0.path < $1.path }) {
+            keepSyncedRegistrations[query] = addListener(query, types: []) { _ in }
+        }
+    }
+
+    /// What the store kept of `query`'s server data, for a view created without data in memory.
+    func storedServerCache(for query: QuerySpec, in store: ClientStore) -> CacheNode? {
+        do {
+            let stored = try store.serverCache(for: query)
+            switch stored.coverage {
+            case .complete: return CacheNode(stored.node, .complete, .whole)
+            case .completeWindow: return CacheNode(stored.node, .complete, .filtered)
+            case .partial: return stored.node.isEmpty ? nil : CacheNode(stored.node, .partial, .whole)
+            }
+        } catch {
+            storeFailed(error)
+            return nil
+        }
+    }
+
+    /// Keeps data the server sent: a default listen's as the location's data, a filtered
+    /// query's child by child.
+    func persistServerData(_ data: Node, at path: Path, tag: Int?) {
+        guard let store else { return }
+        if tag == nil || data.isLeaf {
+            store.overwriteServerCache(data, at: path)
+        } else {
+            store.mergeIntoServerCache(data.children.map { (Path(keys: [$0.key]), $0.node) }, at: path)
+        }
+        if let tag { trackWindow(tag: tag) }
+    }
+
+    func persistServerMerge(_ changes: [(Path, Node)], at path: Path, tag: Int?) {
+        store?.mergeIntoServerCache(changes, at: path)
+        if let tag { trackWindow(tag: tag) }
+    }
+
+    /// A listen completed: its query's data is whole in the cache.
+    func persistListenComplete(_ listen: ActiveListen) {
+        guard let store else { return }
+        let now = environment.clock.now()
+        if let tag = listen.tag {
+            guard let query = syncTree.query(for: tag) else { return }
+            store.setQueryComplete(query, keys: windowKeys(of: query), now: now)
+        } else {
+            store.setQueryComplete(.default(at: listen.query.path), keys: [], now: now)
+        }
+    }
+
+    /// A complete filtered query's window changed: the store tracks its children.
+    private func trackWindow(tag: Int) {
+        guard let store, let query = syncTree.query(for: QueryTag(tag)) else { return }
+        store.setTrackedKeys(query, windowKeys(of: query))
+    }
+
+    private func windowKeys(of query: QuerySpec) -> Set<ChildKey> {
+        Set(syncTree.serverCache(for: query)?.children.map(\.key) ?? [])
+    }
+
+    /// Ends the tick for the store: commits what changed.
+    func commitStore() {
+        guard let store, store.hasChanges else { return }
+        do {
+            try store.commit()
+            lastStoreError = nil
+        } catch {
+            storeFailed(error)
+        }
+    }
+
+    func storeFailed(_ error: StoreError) {
+        lastStoreError = error
+        onStoreError?(error)
+    }
+}

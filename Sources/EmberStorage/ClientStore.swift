@@ -1,0 +1,335 @@
+import EmberCore
+import GRDB
+
+/// One client's durable state on SQLite: the server data it has cached by path, its queue of
+/// unanswered writes, the queries it has listened to (with whether each completed and when it
+/// was last used), and its keep-synced pins.
+///
+/// Changes are kept in memory and written by ``commit()`` in one transaction, once per engine
+/// tick, like the server's store. Reads (``serverCache(for:)``) commit first, so they see
+/// every change. Above ``cacheSizeLimit`` bytes of cached data, ``pruneIfNeeded()`` drops the
+/// data of the least recently used inactive queries, never that of active or pinned queries, or
+/// at the locations of queued writes. Transactions are never stored.
+public final class ClientStore {
+    private static let migrator: DatabaseMigrator = {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-client") { db in
+            try db.create(table: "cache", options: [.withoutRowID]) { table in
+                table.primaryKey("path", .text)
+                table.column("value", .text).notNull()
+            }
+            try db.create(table: "writes") { table in
+                table.autoIncrementedPrimaryKey("seq")
+                table.column("key", .text).notNull().unique()
+                table.column("path", .text).notNull()
+                table.column("kind", .text).notNull()
+                table.column("value", .text).notNull()
+            }
+            try db.create(table: "queries") { table in
+                table.primaryKey("id", .integer)
+                table.column("path", .text).notNull()
+                table.column("params", .text).notNull()
+                table.column("complete", .boolean).notNull()
+                table.column("lastUse", .integer).notNull()
+                table.column("keys", .text).notNull()
+            }
+            try db.create(table: "pins", options: [.withoutRowID]) { table in
+                table.column("path", .text).notNull()
+                table.column("params", .text).notNull()
+                table.primaryKey(["path", "params"])
+            }
+        }
+        return migrator
+    }()
+
+    static let rows = LeafRows(table: "cache")
+
+    /// A change waiting for the next commit, in order.
+    private enum Change {
+        case cache(Path, Node)
+        case saveWrite(PersistedWrite)
+        case removeWrite(String)
+        case pin(QuerySpec)
+        case unpin(QuerySpec)
+    }
+
+    /// Where the data lives.
+    public let location: StoreLocation
+    /// Above this many bytes of cached data, the least recently used is pruned.
+    public let cacheSizeLimit: Int
+    /// How many server updates pass between two size checks.
+    public let pruneCheckInterval: Int
+    let queue: DatabaseQueue
+    private var changes: [Change] = []
+    /// Tracked queries changed since the last commit (`nil`: removed), by id.
+    var queryChanges: [Int64: TrackedQuery?] = [:]
+    /// The tracked queries, by query (one that loads all data as the default query).
+    var queries: [QuerySpec: TrackedQuery] = [:]
+    var nextQueryID: Int64 = 1
+    /// The kept-synced queries.
+    public private(set) var pins: Set<QuerySpec> = []
+    /// The locations of the queued writes, with how many are queued at each.
+    var writeLocations: [Path: Int] = [:]
+    var serverUpdatesSinceCheck = 0
+
+    /// Opens (or creates) a client's store. Queries active when the client last stopped become
+    /// inactive, last used `now`.
+    /// - Throws: ``StoreError`` naming the file when it cannot be opened or read.
+    public init(
+        at location: StoreLocation, durability: Durability, cacheSizeLimit: Int = 10_000_000,
+        pruneCheckInterval: Int = 1000, now: Int64
+    ) throws(StoreError) {
+        self.location = location
+        self.cacheSizeLimit = cacheSizeLimit
+        self.pruneCheckInterval = max(1, pruneCheckInterval)
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            if case .file = location {
+                let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+                if mode?.lowercased() != "wal" {
+                    throw StoreError("the journal of \(location) cannot be switched to WAL (it is \(mode ?? "unknown"))")
+                }
+            }
+            try db.execute(sql: "PRAGMA synchronous = \(durability.synchronousPragma)")
+        }
+        queue = try location.open("the client's store", configuration: configuration, migrator: Self.migrator)
+        try loadState(now: now)
+    }
+
+    /// Whether changes wait for ``commit()``.
+    public var hasChanges: Bool { !changes.isEmpty || !queryChanges.isEmpty }
+
+    // MARK: Server cache
+
+    /// Records the server's data at `path` (the whole location).
+    /// - Complexity: O(1) now; the rows are written at the commit.
+    public func overwriteServerCache(_ node: Node, at path: Path) {
+        changes.append(.cache(path, node))
+        serverUpdatesSinceCheck += 1
+    }
+
+    /// Records the server's data at each `path/relative` of `changes`.
+    public func mergeIntoServerCache(_ changed: [(Path, Node)], at path: Path) {
+        for (relative, node) in changed { changes.append(.cache(path.appending(relative), node)) }
+        serverUpdatesSinceCheck += 1
+    }
+
+    /// The server data cached at and below `path`, complete or not.
+    /// - Throws: ``StoreError`` when pending changes cannot be committed or the file read.
+    public func cachedNode(at path: Path) throws(StoreError) -> Node {
+        try commit()
+        return try read("read the cache") { db in try Self.rows.load(at: path, in: db) }
+    }
+
+    /// How many bytes the cached server data takes (paths and values).
+    public func cacheSize() throws(StoreError) -> Int {
+        try commit()
+        return try read("measure the cache") { db in
+            try Int.fetchOne(db, sql: "SELECT coalesce(sum(length(path) + length(value)), 0) FROM cache") ?? 0
+        }
+    }
+
+    // MARK: Writes
+
+    /// Adds a write to the end of the queue.
+    public func saveWrite(_ write: PersistedWrite) {
+        changes.append(.saveWrite(write))
+        writeLocations[write.path, default: 0] += 1
+    }
+
+    /// Removes the write `key` at `path` (answered by the server).
+    public func removeWrite(key: String, at path: Path) {
+        changes.append(.removeWrite(key))
+        if let count = writeLocations[path] {
+            writeLocations[path] = count > 1 ? count - 1 : nil
+        }
+    }
+
+    /// The queued writes, oldest first.
+    /// - Throws: ``StoreError`` when the file cannot be read or holds a write that is not JSON.
+    public func loadWrites() throws(StoreError) -> [PersistedWrite] {
+        try commit()
+        return try read("read the write queue") { db in
+            var writes: [PersistedWrite] = []
+            let rows = try Row.fetchCursor(db, sql: "SELECT key, path, kind, value FROM writes ORDER BY seq")
+            while let row = try rows.next() {
+                let path = Path(unchecked: row[1] as String)
+                let value = try Node(jsonText: row[3], at: path)
+                let kind: String = row[2]
+                if kind == "merge" {
+                    var changed: [PersistedWrite.Changed] = []
+                    for child in value.children.sorted(by: { Int($0.key.name) ?? 0 < Int($1.key.name) ?? 0 }) {
+                        guard case .string(let relative)? = child.node.child("p").leafValue else {
+                            throw StoreError("a queued update at \(path) has a change without a path")
+                        }
+                        changed.append(.init(Path(unchecked: relative), child.node.child("v")))
+                    }
+                    writes.append(PersistedWrite(key: row[0], path: path, change: .merge(changed)))
+                } else {
+                    writes.append(PersistedWrite(key: row[0], path: path, change: .put(value)))
+                }
+            }
+            return writes
+        }
+    }
+
+    // MARK: Pins
+
+    /// Keeps `query` synced across restarts, and its data out of pruning.
+    public func pin(_ query: QuerySpec) {
+        guard pins.insert(query).inserted else { return }
+        changes.append(.pin(query))
+    }
+
+    /// Stops keeping `query` synced.
+    public func unpin(_ query: QuerySpec) {
+        guard pins.remove(query) != nil else { return }
+        changes.append(.unpin(query))
+    }
+
+    // MARK: Committing
+
+    /// Writes every change since the last commit in one transaction, then prunes if a size check
+    /// is due. On failure nothing of it is written and the changes stay, for the next attempt.
+    /// - Throws: ``StoreError`` with SQLite's reason (disk full, read-only file, I/O error).
+    public func commit() throws(StoreError) {
+        guard hasChanges else { return }
+        let changes = self.changes
+        let queryChanges = self.queryChanges
+        do {
+            try queue.inTransaction { db in
+                for change in changes { try Self.apply(change, in: db) }
+                for (id, query) in queryChanges { try Self.save(query, id: id, in: db) }
+                return .commit
+            }
+        } catch {
+            throw StoreError("cannot commit \(changes.count + queryChanges.count) change(s) to the client's store at \(location)", error)
+        }
+        self.changes = []
+        self.queryChanges = [:]
+        if serverUpdatesSinceCheck >= pruneCheckInterval {
+            serverUpdatesSinceCheck = 0
+            _ = try pruneIfNeeded()
+        }
+    }
+
+    /// Closes the database, after committing what waits. The store cannot be used afterwards.
+    public func close() throws(StoreError) {
+        try commit()
+        do {
+            try queue.close()
+        } catch {
+            throw StoreError("cannot close the client's store at \(location)", error)
+        }
+    }
+
+    // MARK: SQL
+
+    func read<T>(_ what: String, _ body: (Database) throws -> T) throws(StoreError) -> T {
+        do {
+            return try queue.read(body)
+        } catch let error as StoreError {
+            throw error
+        } catch let error as EmberCore.DatabaseError {
+            throw StoreError("the client's store at \(location) holds a bad value: \(error)")
+        } catch {
+            throw StoreError("cannot \(what) of the client's store at \(location)", error)
+        }
+    }
+
+    private static func apply(_ change: Change, in db: Database) throws {
+        switch change {
+        case .cache(let path, let node):
+            try rows.deleteSubtree(path, in: db)
+            // A leaf above is replaced by the object this makes (its priority stays).
+            var ancestor = path
+            while let parent = ancestor.parent {
+                ancestor = parent
+                try rows.deleteRow(LeafRows.rowPath(ancestor), in: db)
+            }
+            try rows.insertRows(of: node, at: path, in: db)
+        case .saveWrite(let write):
+            let kind: String
+            let value: Node
+            switch write.change {
+            case .put(let node):
+                kind = "put"
+                value = node
+            case .merge(let changed):
+                kind = "merge"
+                value = Node(
+                    children: changed.enumerated().map { index, change in
+                        (
+                            ChildKey(unchecked: String(index)),
+                            Node(children: [
+                                (ChildKey(unchecked: "p"), Node(.string(change.path.description))),
+                                (ChildKey(unchecked: "v"), change.node),
+                            ])
+                        )
+                    })
+            }
+            try db.cachedStatement(sql: "INSERT INTO writes (key, path, kind, value) VALUES (?, ?, ?, ?)")
+                .execute(arguments: [write.key, write.path.description, kind, value.jsonString(.export)])
+        case .removeWrite(let key):
+            try db.cachedStatement(sql: "DELETE FROM writes WHERE key = ?").execute(arguments: [key])
+        case .pin(let query):
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO pins (path, params) VALUES (?, ?)")
+                .execute(arguments: [query.path.description, query.params.storageNode.jsonString(.export)])
+        case .unpin(let query):
+            try db.cachedStatement(sql: "DELETE FROM pins WHERE path = ? AND params = ?")
+                .execute(arguments: [query.path.description, query.params.storageNode.jsonString(.export)])
+        }
+    }
+
+    private static func save(_ query: TrackedQuery?, id: Int64, in db: Database) throws {
+        guard let query else {
+            try db.cachedStatement(sql: "DELETE FROM queries WHERE id = ?").execute(arguments: [id])
+            return
+        }
+        let keys = query.keys.map(\.name).sorted().joined(separator: "/")
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO queries (id, path, params, complete, lastUse, keys) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT(id) DO UPDATE SET complete = excluded.complete, lastUse = excluded.lastUse, keys = excluded.keys
+                """
+        ).execute(arguments: [
+            id, query.query.path.description, query.query.params.storageNode.jsonString(.export), query.isComplete,
+            query.lastUse, keys,
+        ])
+    }
+
+    /// Reads the tracked queries, pins and write locations.
+    private func loadState(now: Int64) throws(StoreError) {
+        let (queries, pins, locations) = try read("read the tracked queries") { db in
+            var queries: [TrackedQuery] = []
+            for row in try Row.fetchAll(db, sql: "SELECT id, path, params, complete, lastUse, keys FROM queries") {
+                let params = try QueryParams(storageNode: try Node(jsonText: row[2]))
+                let keysText: String = row[5]
+                let keys = keysText.isEmpty ? [] : keysText.split(separator: "/").map { ChildKey(unchecked: String($0)) }
+                queries.append(
+                    TrackedQuery(
+                        id: row[0], query: QuerySpec(path: Path(unchecked: row[1] as String), params: params),
+                        completeness: (row[3] as Bool) ? .complete : .partial, activity: .inactive, lastUse: row[4],
+                        keys: Set(keys)))
+            }
+            var pins: [QuerySpec] = []
+            for row in try Row.fetchAll(db, sql: "SELECT path, params FROM pins") {
+                let params = try QueryParams(storageNode: try Node(jsonText: row[1]))
+                pins.append(QuerySpec(path: Path(unchecked: row[0] as String), params: params))
+            }
+            var locations: [Path: Int] = [:]
+            for path in try String.fetchAll(db, sql: "SELECT path FROM writes") {
+                locations[Path(unchecked: path), default: 0] += 1
+            }
+            return (queries, pins, locations)
+        }
+        for var query in queries {
+            // Active when the client stopped: it was in use until then.
+            query.lastUse = max(query.lastUse, now)
+            self.queries[query.query] = query
+            nextQueryID = max(nextQueryID, query.id + 1)
+        }
+        self.pins = Set(pins)
+        writeLocations = locations
+    }
+}

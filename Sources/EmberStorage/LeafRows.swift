@@ -1,0 +1,84 @@
+import EmberCore
+import GRDB
+
+/// A JSON tree kept as one SQLite row per leaf (and per priority): the layout both stores use.
+///
+/// `path` is the keys joined by `/` (the root is the empty string, a priority the extra key
+/// `.priority`), `value` the leaf's JSON. Keys cannot contain `/`, and `/` sorts just below `0`,
+/// so the rows below `a/b` are exactly those in `('a/b/', 'a/b0')`.
+struct LeafRows {
+    /// The table: a constant of the store, never user input.
+    let table: String
+
+    /// The row path of `path`.
+    static func rowPath(_ path: Path) -> String {
+        path.keys.map(\.name).joined(separator: "/")
+    }
+
+    /// Deletes the rows at and below `path`.
+    /// - Complexity: O(log r + k) for k rows deleted.
+    func deleteSubtree(_ path: Path, in db: Database) throws {
+        if path.isEmpty {
+            try db.execute(sql: "DELETE FROM \(table)")
+            return
+        }
+        let text = Self.rowPath(path)
+        try db.cachedStatement(sql: "DELETE FROM \(table) WHERE path = ? OR (path > ? AND path < ?)")
+            .execute(arguments: [text, text + "/", text + "0"])
+    }
+
+    /// Deletes the row at exactly `path` (a leaf there).
+    func deleteRow(_ path: String, in db: Database) throws {
+        try db.cachedStatement(sql: "DELETE FROM \(table) WHERE path = ?").execute(arguments: [path])
+    }
+
+    /// Inserts (or replaces) the rows of `node` at `path`.
+    /// - Complexity: O(r log R) for the r rows of `node`.
+    func insertRows(of node: Node, at path: Path, in db: Database) throws {
+        if node.isEmpty { return }
+        if node.priority != nil { try upsert(Self.rowPath(path.child(.priority)), node.child(.priority), in: db) }
+        if node.isLeaf {
+            try upsert(Self.rowPath(path), node.withPriority(nil), in: db)
+            return
+        }
+        for child in node.children { try insertRows(of: child.node, at: path.child(child.key), in: db) }
+    }
+
+    func upsert(_ path: String, _ leaf: Node, in db: Database) throws {
+        try db.cachedStatement(
+            sql: "INSERT INTO \(table) (path, value) VALUES (?, ?) ON CONFLICT(path) DO UPDATE SET value = excluded.value"
+        ).execute(arguments: [path, leaf.jsonString()])
+    }
+
+    /// The tree the rows at and below `path` make, relative to `path`.
+    /// - Throws: a ``DatabaseError`` (EmberCore) for a value that is not JSON, or SQLite's error.
+    /// - Complexity: O(k log k) for k rows.
+    func load(at path: Path, in db: Database) throws -> Node {
+        let text = Self.rowPath(path)
+        let rows: RowCursor
+        if path.isEmpty {
+            rows = try Row.fetchCursor(db, sql: "SELECT path, value FROM \(table) ORDER BY path")
+        } else {
+            rows = try Row.fetchCursor(
+                db, sql: "SELECT path, value FROM \(table) WHERE path = ? OR (path > ? AND path < ?) ORDER BY path",
+                arguments: [text, text + "/", text + "0"])
+        }
+        var root = Node.empty
+        // Priorities go on after the values they belong to: a priority on a node that does not
+        // exist yet would be dropped.
+        var priorities: [(Path, Node)] = []
+        let prefix = text.isEmpty ? 0 : text.count + 1
+        while let row = try rows.next() {
+            let full: String = row[0]
+            let relative = Path(unchecked: full.count > prefix ? String(full.dropFirst(prefix)) : "")
+            let value = try Node(jsonText: row[1], at: path.appending(relative))
+            if relative.back == .priority {
+                priorities.append((relative, value))
+            } else {
+                root.set(value, at: relative)
+            }
+        }
+        for (relative, priority) in priorities { root.set(priority, at: relative) }
+        return root
+    }
+}
