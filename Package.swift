@@ -103,6 +103,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .executableTarget(
+            name: "ember-harness",
+            dependencies: [
+                "EmberCore", "EmberSync", "EmberStorage", "EmberServer", "EmberClient", "EmberInstance", "EmberTestSupport",
+            ],
+            path: "Sources/EmberHarness",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
             name: "ember-bench",
             dependencies: ["EmberCore", "EmberSync", "EmberServer", "EmberClient", "EmberInstance", "EmberTestSupport"],
             path: "Sources/EmberBench",
@@ -140,7 +148,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EmberClientTests",
-            dependencies: ["EmberCore", "EmberSync", "EmberWire", "EmberServer", "EmberClient", "EmberInstance", "EmberTestSupport"],
+            dependencies: ["EmberCore", "EmberSync", "EmberWire", "EmberServer", "EmberStorage", "EmberClient", "EmberInstance", "EmberTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "EmberLuaTests", dependencies: ["EmberLua"], swiftSettings: swiftSettings),

@@ -319,7 +319,12 @@ final class Repo {
     /// Restores the session on a new connection: listens (with hashes of what is cached), then
     /// queued onDisconnect requests, then the write queue in order, then transactions.
     private func connectionEstablished() {
-        for listen in listens.values.sorted(by: { $0.query.path < $1.query.path }) {
+        // By location, then in the order the queries were made (their tags): the same order on
+        // every run.
+        let ordered = listens.values.sorted {
+            $0.query.path != $1.query.path ? $0.query.path < $1.query.path : ($0.tag?.rawValue ?? 0) < ($1.tag?.rawValue ?? 0)
+        }
+        for listen in ordered {
             sendListen(listen)
         }
         let onDisconnect = queuedOnDisconnect
