@@ -30,6 +30,7 @@ public final class ClientStore {
                 table.column("path", .text).notNull()
                 table.column("params", .text).notNull()
                 table.column("complete", .boolean).notNull()
+                table.column("active", .boolean).notNull()
                 table.column("lastUse", .integer).notNull()
                 table.column("keys", .text).notNull()
             }
@@ -289,12 +290,13 @@ public final class ClientStore {
         let keys = query.keys.map(\.name).sorted().joined(separator: "/")
         try db.cachedStatement(
             sql: """
-                INSERT INTO queries (id, path, params, complete, lastUse, keys) VALUES (?, ?, ?, ?, ?, ?)
-                ON CONFLICT(id) DO UPDATE SET complete = excluded.complete, lastUse = excluded.lastUse, keys = excluded.keys
+                INSERT INTO queries (id, path, params, complete, active, lastUse, keys) VALUES (?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(id) DO UPDATE SET
+                    complete = excluded.complete, active = excluded.active, lastUse = excluded.lastUse, keys = excluded.keys
                 """
         ).execute(arguments: [
             id, query.query.path.description, query.query.params.storageNode.jsonString(.export), query.isComplete,
-            query.lastUse, keys,
+            query.isActive, query.lastUse, keys,
         ])
     }
 
@@ -302,15 +304,15 @@ public final class ClientStore {
     private func loadState(now: Int64) throws(StoreError) {
         let (queries, pins, locations) = try read("read the tracked queries") { db in
             var queries: [TrackedQuery] = []
-            for row in try Row.fetchAll(db, sql: "SELECT id, path, params, complete, lastUse, keys FROM queries") {
+            for row in try Row.fetchAll(db, sql: "SELECT id, path, params, complete, active, lastUse, keys FROM queries") {
                 let params = try QueryParams(storageNode: try Node(jsonText: row[2]))
-                let keysText: String = row[5]
+                let keysText: String = row[6]
                 let keys = keysText.isEmpty ? [] : keysText.split(separator: "/").map { ChildKey(unchecked: String($0)) }
                 queries.append(
                     TrackedQuery(
                         id: row[0], query: QuerySpec(path: Path(unchecked: row[1] as String), params: params),
-                        completeness: (row[3] as Bool) ? .complete : .partial, activity: .inactive, lastUse: row[4],
-                        keys: Set(keys)))
+                        completeness: (row[3] as Bool) ? .complete : .partial,
+                        activity: (row[4] as Bool) ? .active : .inactive, lastUse: row[5], keys: Set(keys)))
             }
             var pins: [QuerySpec] = []
             for row in try Row.fetchAll(db, sql: "SELECT path, params FROM pins") {
@@ -324,8 +326,12 @@ public final class ClientStore {
             return (queries, pins, locations)
         }
         for var query in queries {
-            // Active when the client stopped: it was in use until then.
-            query.lastUse = max(query.lastUse, now)
+            if query.isActive {
+                // Active when the client stopped: it was in use until then. Nothing listens now.
+                query.activity = .inactive
+                query.lastUse = max(query.lastUse, now)
+                queryChanges[query.id] = query
+            }
             self.queries[query.query] = query
             nextQueryID = max(nextQueryID, query.id + 1)
         }

@@ -158,4 +158,37 @@ struct PersistenceTests {
             #"value /users/alice: {"name":"Alice"}"#, #"child_added bob: {"name":"Bob"}"#, #"child_added alice after bob: {"name":"Alice"}"#,
         ])
     }
+
+    @Test("a cache size outside 1 MB to 100 MB is refused, naming the range")
+    func cacheSizeRange() throws {
+        #expect(throws: PersistenceSettingsError.self) { try PersistenceSettings(clientCacheSize: 999_999) }
+        #expect(throws: PersistenceSettingsError.self) { try PersistenceSettings(clientCacheSize: 100_000_001) }
+        let error = try #require(throws: PersistenceSettingsError.self) { try PersistenceSettings(clientCacheSize: 0) }
+        #expect(error.message.contains("between 1 MB and 100 MB"))
+        #expect(try PersistenceSettings(clientCacheSize: 1_000_000).clientCacheSize == 1_000_000)
+        #expect(try PersistenceSettings(clientCacheSize: 100_000_000).clientCacheSize == 100_000_000)
+    }
+
+    @Test("a client whose store cannot be opened is refused by name, or runs in memory with the reason")
+    func unopenableClientStore() throws {
+        let directory = try makeDatabaseDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let ember = try openEmber(directory)
+        // A directory where the client's file should be.
+        try FileManager.default.createDirectory(atPath: directory + "/clients/broken.sqlite", withIntermediateDirectories: true)
+        let error = try #require(throws: DatabaseError.self) { try ember.client(named: "broken") }
+        #expect(error.code == "storage_error")
+        #expect(error.message.contains("clients/broken.sqlite"))
+        let fallback = ember.client(try ClientName(validating: "broken"))
+        #expect(fallback.store == nil)
+        #expect(fallback.lastStoreError?.message.contains("clients/broken.sqlite") == true)
+    }
+
+    @Test("a database directory that cannot be created is reported by name")
+    func uncreatableDirectory() throws {
+        let error = try #require(throws: StoreError.self) {
+            try Ember(persistence: .directory("/proc/ember-cannot-be-here", .standard))
+        }
+        #expect(error.message.contains("/proc/ember-cannot-be-here"))
+    }
 }

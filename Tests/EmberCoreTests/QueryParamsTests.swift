@@ -115,3 +115,27 @@ import Testing
         #expect(try QueryParams().orderedBy(.value).equalTo(.string("x")).description == "orderBy value equalTo \"x\"")
     }
 }
+
+@Suite struct QueryParamsStorageTests {
+    @Test func everyKindOfQueryRoundTripsThroughItsStorageNode() throws {
+        let cases: [QueryParams] = [
+            QueryParams(),
+            try QueryParams().orderedBy(.value).limitedToLast(4),
+            try QueryParams().orderedBy(.key).startingAt(.string("b")).endingBefore(.string("m")).limitedToFirst(2),
+            try QueryParams().orderedBy(.child("a/b")).startingAfter(nil, key: ChildKey(validating: "k")).endingAt(.double(2.5)),
+            try QueryParams().equalTo(.string("p"), key: ChildKey(validating: "z")),
+            try QueryParams().orderedBy(.priority).endingAt(.int(3)),
+            try QueryParams().orderedBy(.value).equalTo(.bool(true)),
+        ]
+        for params in cases {
+            let text = params.storageNode.jsonString(.export)
+            #expect(try QueryParams(storageNode: try Node(jsonText: text)) == params, "\(text)")
+        }
+    }
+
+    @Test func aStoredQueryThatIsNotOneIsRefused() throws {
+        #expect(throws: DatabaseError.self) { try QueryParams(storageNode: try Node(jsonText: #"{"i":".key","sin":true,"sp":3,"sn":"[MIN_NAME]"}"#)) }
+        #expect(throws: DatabaseError.self) { try QueryParams(storageNode: try Node(jsonText: #"{"i":5}"#)) }
+        #expect(throws: DatabaseError.self) { try QueryParams(storageNode: try Node(jsonText: #"{"l":0,"vf":"l"}"#)) }
+    }
+}

@@ -1,0 +1,142 @@
+import EmberCore
+import EmberStorage
+import EmberTestSupport
+import Foundation
+import GRDB
+import Testing
+
+/// A client's store: the cache, the write queue, tracked queries and pins come back after a
+/// reopen; the cache answers a query with what it can trust; pruning drops the least recently
+/// used inactive data only.
+@Suite struct ClientStoreTests {
+    private func makeFile() throws -> (directory: URL, file: String) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ember-client-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return (directory, directory.appendingPathComponent("client.sqlite").path)
+    }
+
+    private func query(_ path: Path, _ build: (QueryParams) throws -> QueryParams) throws -> QuerySpec {
+        QuerySpec(path: path, params: try build(QueryParams()))
+    }
+
+    @Test func theCacheComesBackAfterAReopen() throws {
+        let (directory, file) = try makeFile()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try ClientStore(at: .file(file), durability: .normal, now: 0)
+        store.overwriteServerCache(json(#"{"a":{"x":1,"y":{".value":2,".priority":5}},"b":"leaf"}"#), at: "data")
+        store.mergeIntoServerCache([("a/x", json("10")), ("c", json(#"{"z":true}"#))], at: "data")
+        store.overwriteServerCache(json(#"{"deep":1}"#), at: "data/b")  // a leaf becomes an object
+        try store.close()
+        let reopened = try ClientStore(at: .file(file), durability: .normal, now: 0)
+        #expect(try reopened.cachedNode(at: "data") == json(#"{"a":{"x":10,"y":{".value":2,".priority":5}},"b":{"deep":1},"c":{"z":true}}"#))
+        #expect(try reopened.cachedNode(at: "data/a/y") == json(#"{".value":2,".priority":5}"#))
+        #expect(try reopened.cachedNode(at: "elsewhere").isEmpty)
+    }
+
+    @Test func theWriteQueueComesBackInOrderWithItsKeys() throws {
+        let (directory, file) = try makeFile()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try ClientStore(at: .file(file), durability: .full, now: 0)
+        let writes = [
+            PersistedWrite(key: "s1:w1", path: "a", change: .put(json(#"{"t":{".sv":"timestamp"},".priority":"p"}"#))),
+            PersistedWrite(
+                key: "s1:w2", path: "",
+                change: .merge([.init("b/c", json(#"{".sv":{"increment":2}}"#)), .init("d", .empty), .init("e", json("[1,2]"))])),
+            PersistedWrite(key: "s1:w3", path: "f", change: .put(.empty)),
+        ]
+        for write in writes { store.saveWrite(write) }
+        try store.commit()
+        store.removeWrite(key: "s1:w1", at: "a")
+        try store.close()
+        let reopened = try ClientStore(at: .file(file), durability: .full, now: 0)
+        #expect(try reopened.loadWrites() == Array(writes.dropFirst()))
+    }
+
+    @Test func trackedQueriesAndPinsComeBackInactive() throws {
+        let (directory, file) = try makeFile()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let top = try query("scores") { try $0.orderedBy(.value).limitedToLast(4) }
+        let ranged = try query("users") { try $0.orderedBy(.child("age")).startingAfter(.int(18), key: ChildKey(validating: "bob")).endingAt(nil) }
+        let store = try ClientStore(at: .file(file), durability: .normal, now: 100)
+        store.setQueryActive(top, now: 100)
+        store.setQueryComplete(top, keys: ["a", "b"], now: 150)
+        store.setQueryActive(ranged, now: 120)
+        store.setQueryActive(.default(at: "rooms"), now: 130)
+        store.setQueryInactive(.default(at: "rooms"), now: 140)
+        store.pin(try query("config") { try $0.orderedBy(.key) })
+        try store.close()
+
+        let reopened = try ClientStore(at: .file(file), durability: .normal, now: 500)
+        let tracked = reopened.trackedQueries
+        // Least recently used first: the inactive rooms (140), then the two that were active
+        // when the client stopped, in use until the restart (500), by age.
+        #expect(tracked.map(\.query) == [.default(at: "rooms"), top, ranged])
+        #expect(tracked.map(\.lastUse) == [140, 500, 500])
+        #expect(tracked.allSatisfy { !$0.isActive }, "nothing listens after a restart")
+        #expect(reopened.trackedQuery(top)?.isComplete == true)
+        #expect(reopened.trackedQuery(top)?.keys == ["a", "b"])
+        #expect(reopened.trackedQuery(ranged)?.isComplete == false)
+        #expect(reopened.pins == [try query("config") { try $0.orderedBy(.key) }])
+    }
+
+    @Test func theCacheAnswersAQueryWithWhatItCanTrust() throws {
+        let store = try ClientStore(at: .memory, durability: .normal, now: 0)
+        let top2 = try query("scores") { try $0.orderedBy(.value).limitedToLast(2) }
+        let top3 = try query("scores") { try $0.orderedBy(.value).limitedToLast(3) }
+        store.overwriteServerCache(json(#"{"a":1,"b":2,"c":3,"d":4}"#), at: "scores")
+        // Nothing completed: nothing is trusted.
+        #expect(try store.serverCache(for: top2) == StoredServerCache(node: .empty, coverage: .partial))
+        store.setQueryComplete(top2, keys: ["c", "d"], now: 1)
+        #expect(try store.serverCache(for: top2) == StoredServerCache(node: json(#"{"c":3,"d":4}"#), coverage: .completeWindow))
+        #expect(try store.serverCache(for: top3) == StoredServerCache(node: json(#"{"c":3,"d":4}"#), coverage: .partial))
+        #expect(try store.serverCache(for: .default(at: "scores")) == StoredServerCache(node: json(#"{"c":3,"d":4}"#), coverage: .partial))
+        // A complete default query above makes everything below complete.
+        store.setQueryComplete(.default(at: ""), keys: [], now: 2)
+        #expect(try store.serverCache(for: top3) == StoredServerCache(node: json(#"{"a":1,"b":2,"c":3,"d":4}"#), coverage: .complete))
+        #expect(try store.serverCache(for: .default(at: "scores/a")) == StoredServerCache(node: json("1"), coverage: .complete))
+    }
+
+    @Test func pruningDropsTheLeastRecentlyUsedInactiveDataOnly() throws {
+        let store = try ClientStore(at: .memory, durability: .normal, cacheSizeLimit: 3_000, now: 0)
+        let blob = Node(.string(String(repeating: "x", count: 900)))
+        for (index, name) in ["old", "older", "active", "pinned", "written", "recent"].enumerated() {
+            store.overwriteServerCache(Node(children: [(ChildKey(unchecked: "v"), blob)]), at: Path(keys: [ChildKey(unchecked: name)]))
+            store.setQueryActive(.default(at: Path(keys: [ChildKey(unchecked: name)])), now: Int64([20, 10, 5, 1, 2, 90][index]))
+            store.setQueryComplete(.default(at: Path(keys: [ChildKey(unchecked: name)])), keys: [], now: 0)
+        }
+        for name in ["old", "older", "pinned", "written", "recent"] {
+            store.setQueryInactive(.default(at: Path(keys: [ChildKey(unchecked: name)])), now: 0)
+        }
+        store.pin(.default(at: "pinned"))
+        store.saveWrite(PersistedWrite(key: "s:w1", path: "written/v", change: .put(json("1"))))
+        #expect(try store.cacheSize() > 5_000)
+        let pruned = try store.pruneIfNeeded()
+        #expect(try store.cacheSize() <= 3_000)
+        // The two least recently used inactive queries went first; pinned, active and written
+        // data stayed.
+        #expect(try store.cachedNode(at: "older").isEmpty)
+        #expect(try store.cachedNode(at: "old").isEmpty)
+        #expect(!(try store.cachedNode(at: "active").isEmpty))
+        #expect(!(try store.cachedNode(at: "pinned").isEmpty))
+        #expect(!(try store.cachedNode(at: "written").isEmpty))
+        #expect(pruned >= 2)
+        #expect(store.trackedQuery(.default(at: "older")) == nil)
+        #expect(store.trackedQuery(.default(at: "active")) != nil)
+    }
+
+    @Test func aCommitThatFailsKeepsItsChangesForTheNextOne() throws {
+        let (directory, file) = try makeFile()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try ClientStore(at: .file(file), durability: .full, now: 0)
+        try store.commit()
+        let blocker = try DatabaseQueue(path: file)
+        try blocker.inTransaction(.immediate) { _ in
+            store.saveWrite(PersistedWrite(key: "s:w1", path: "a", change: .put(json("1"))))
+            #expect(throws: StoreError.self) { try store.commit() }
+            #expect(store.hasChanges)
+            return .rollback
+        }
+        try store.commit()
+        #expect(try store.loadWrites().map(\.key) == ["s:w1"])
+    }
+}
