@@ -51,12 +51,21 @@ public final class ServerStore {
     /// Opens (or creates) the store.
     /// - Throws: ``StoreError`` naming the file when it cannot be opened, is not an SQLite
     ///   database, or cannot be prepared (a read-only directory, a full disk).
-    public init(at location: StoreLocation, durability: Durability, answerCapacity: Int = 65_536) throws(StoreError) {
+    /// - Parameter maximumSize: when given, the file never grows beyond about this many bytes:
+    ///   a commit that would need more fails as on a full disk ("database or disk is full"),
+    ///   and the server refuses its writes.
+    public init(
+        at location: StoreLocation, durability: Durability, answerCapacity: Int = 65_536, maximumSize: Int? = nil
+    ) throws(StoreError) {
         self.location = location
         self.durability = durability
         self.answerCapacity = max(1, answerCapacity)
         var configuration = Configuration()
         configuration.prepareDatabase { db in
+            if let maximumSize {
+                let pageSize = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 4096
+                try db.execute(sql: "PRAGMA max_page_count = \(max(1, maximumSize / pageSize))")
+            }
             if case .file = location {
                 let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
                 if mode?.lowercased() != "wal" {

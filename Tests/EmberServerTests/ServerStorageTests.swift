@@ -124,3 +124,34 @@ struct ServerStorageTests {
         #expect(try open(file).value(at: "") == json(#"{"kept":4}"#))
     }
 }
+
+@Suite("Server storage: a full disk")
+struct ServerFullDiskTests {
+    @Test("writes that do not fit are refused with the disk's reason; the data before stays, in memory and on disk")
+    func fullDisk() throws {
+        let clock = ManualClock(1_700_000_000_000)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ember-full-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = directory + "/server.sqlite"
+        let network = InProcessNetwork(clock: clock)
+        let server = try Server(clock: clock, store: try ServerStore(at: .file(file), durability: .full, maximumSize: 64 * 1024))
+        let client = RawClient(network, server: server)
+        client.send { .put(requestID: $0, path: "small", data: json(#""fits""#), hash: nil, writeKey: "s:w1") }
+        network.deliverDue()
+        server.endTick()
+        network.deliverDue()
+        #expect(client.take() == ["handshake 1700000000000", "ack 1 ok"])
+        let big = Node(.string(String(repeating: "x", count: 200_000)))
+        client.send { .put(requestID: $0, path: "big", data: big, hash: nil, writeKey: "s:w2") }
+        network.deliverDue()
+        server.endTick()
+        network.deliverDue()
+        #expect(client.take() == ["ack 2 storage_error"])
+        #expect(server.lastStoreError?.message.contains("full") == true, "\(String(describing: server.lastStoreError))")
+        #expect(server.lastStoreError?.message.contains(file) == true)
+        #expect(server.value(at: "") == json(#"{"small":"fits"}"#))
+        try server.close()
+        #expect(try Server(clock: clock, store: try ServerStore(at: .file(file), durability: .full)).value(at: "") == json(#"{"small":"fits"}"#))
+    }
+}
