@@ -84,6 +84,23 @@ extension Repo {
         Set(syncTree.serverCache(for: query)?.children.map(\.key) ?? [])
     }
 
+    /// The server confirmed a write: where no active listen keeps the location's data anyway,
+    /// the store keeps the written data (as resolved locally) as complete server data, so that
+    /// it can be read offline after a restart.
+    func persistConfirmedWrite(_ record: WriteRecord) {
+        guard let store else { return }
+        let now = environment.clock.now()
+        let written: [(Path, Node)]
+        switch record.change {
+        case .overwrite(let node): written = [(record.path, node)]
+        case .merge(let changes): written = changes.map { (record.path.appending($0.0), $0.1) }
+        }
+        for (path, node) in written where !store.hasActiveDefaultQuery(at: path) {
+            store.overwriteServerCache(node, at: path)
+            store.setQueryComplete(.default(at: path), keys: [], now: now)
+        }
+    }
+
     /// Ends the tick for the store: commits what changed.
     func commitStore() {
         guard let store, store.hasChanges else { return }

@@ -69,6 +69,7 @@ extension Repo {
         store?.removeWrite(key: write.key, at: write.path)
         switch status {
         case .ok:
+            if let record = syncTree.pendingWrites.write(writeID) { persistConfirmedWrite(record) }
             raise(syncTree.ackUserWrite(writeID, outcome: .confirmed)) { write.completion(nil) }
         case .failed(let error):
             raise(syncTree.ackUserWrite(writeID, outcome: .reverted)) { write.completion(error.path == nil ? error.at(write.path) : error) }

@@ -54,6 +54,17 @@ extension ClientStore {
         queryChanges[record.id] = record
     }
 
+    /// Whether an active default query at or above `path` keeps its data synced.
+    /// - Complexity: O(d) lookups for a path of depth d.
+    public func hasActiveDefaultQuery(at path: Path) -> Bool {
+        var current: Path? = path
+        while let location = current {
+            if queries[.default(at: location)]?.isActive == true { return true }
+            current = location.parent
+        }
+        return false
+    }
+
     // MARK: Reading the cache for a query
 
     /// Whether the cache holds all of `query`'s data: a default query at or above its location

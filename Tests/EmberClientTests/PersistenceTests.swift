@@ -159,6 +159,28 @@ struct PersistenceTests {
         ])
     }
 
+    @Test("a confirmed write is readable offline after a restart, without ever listening")
+    func confirmedWriteIsCached() throws {
+        let directory = try makeDatabaseDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        do {
+            let ember = try openEmber(directory)
+            let main = client(ember, "main")
+            try ref(main, "profile").setValue(["name": "Ada", "langs": ["swift": true]])
+            try ref(main, "").updateNodes([("counters/a", json("1")), ("counters/b", json("2"))])
+            try ember.flush()
+            #expect(main.pendingWriteCount == 0)
+            try ember.close()
+        }
+        let ember = try openEmber(directory)
+        let main = client(ember, "main", startOffline: true)
+        let log = EventLog()
+        log.watch(ref(main, "profile"), [.value])
+        log.watch(ref(main, "counters/b"), [.value])
+        try ember.flush()
+        #expect(log.take() == [#"value /profile: {"langs":{"swift":true},"name":"Ada"}"#, "value /counters/b: 2"])
+    }
+
     @Test("a cache size outside 1 MB to 100 MB is refused, naming the range")
     func cacheSizeRange() throws {
         #expect(throws: PersistenceSettingsError.self) { try PersistenceSettings(clientCacheSize: 999_999) }
