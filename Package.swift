@@ -112,7 +112,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "ember-bench",
-            dependencies: ["EmberCore", "EmberSync", "EmberServer", "EmberClient", "EmberInstance", "EmberTestSupport"],
+            dependencies: [
+                "EmberCore", "EmberSync", "EmberStorage", "EmberServer", "EmberClient", "EmberInstance", "EmberTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             path: "Sources/EmberBench",
             swiftSettings: swiftSettings
         ),

@@ -1,4 +1,5 @@
 import EmberCore
+import EmberStorage
 import EmberSync
 #if canImport(Glibc)
 import Glibc
@@ -6,6 +7,7 @@ import Glibc
 
 // ember-bench: the workloads of BENCHMARKS.md. Run through `scripts/bench` (release build).
 // `ember-bench core` runs EmberCore's workloads; `--quick` uses smaller sizes for a smoke run.
+// `ember-bench durability` runs issue 5's (on database directories under /tmp, removed after).
 
 let arguments = CommandLine.arguments.dropFirst()
 let quick = arguments.contains("--quick")
@@ -39,6 +41,43 @@ if arguments.first == "throughput" {
     exit(0)
 }
 
+/// Issue 5's durability workloads; `ember-bench durability writes` (or `reopen`, or `restart`)
+/// runs only one; `group-commit` (one writer, 100 unacknowledged, `normal`) and `waiting` (each
+/// write waits for its ack, `normal`) run one row of `writes`, for profiling.
+@MainActor func runDurability(only: String?) {
+    let durability = DurabilityBenchmarks(report: report, quick: quick)
+    if only == nil || only == "writes" { durability.writes() }
+    if only == "group-commit" || only == "waiting" {
+        report.header("Acknowledged durable writes")
+        let window = only == "waiting" ? 1 : 100
+        durability.emberWrites(durability: .normal, writers: 1, window: window, count: quick ? 10_000 : 100_000)
+    }
+    if only == nil || only == "reopen" { durability.reopen(leaves: quick ? 100_000 : 1_000_000) }
+    if only == nil || only == "restart" { durability.restart(writes: quick ? 10_000 : 100_000) }
+}
+
+if arguments.first == "durability" {
+    let only = arguments.dropFirst().first(where: { !$0.hasPrefix("--") })
+    if let only, !["writes", "group-commit", "waiting", "reopen", "restart"].contains(only) {
+        print("ember-bench durability: unknown workload '\(only)' (writes, group-commit, waiting, reopen or restart)")
+        exit(2)
+    }
+    print("# ember-bench: durability\n")
+    runDurability(only: only)
+    exit(0)
+}
+
+if arguments.first == "durability-replay" {
+    // The child process of the restart workload: `durability-replay DIRECTORY WRITES`.
+    let rest = Array(arguments.dropFirst())
+    guard rest.count == 2, let writes = Int(rest[1]) else {
+        print("usage: ember-bench durability-replay DIRECTORY WRITES")
+        exit(2)
+    }
+    DurabilityBenchmarks.replay(directory: rest[0], writes: writes)
+    exit(0)
+}
+
 if arguments.first == "memory" {
     // One measurement per process: freed memory from an earlier workload would hide growth.
     let kind: CoreBenchmarks.KeyKind = arguments.dropFirst().first == "integer" ? .integer : .pushID
@@ -63,4 +102,5 @@ if arguments.first != "core" {
     report.header("Sync engine: one leaf changes under n children, watched by value and limitToLast(10)")
     for size in quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000] { sync.run(n: size) }
     runThroughput(only: nil)
+    runDurability(only: nil)
 }
