@@ -113,6 +113,7 @@ public final class ServerStore {
         do {
             try queue.inTransaction { db in
                 for path in paths { try Self.rewrite(path, from: root, in: db) }
+                try Self.fixAncestors(of: paths, from: root, in: db)
                 if !answers.isEmpty { try Self.insert(answers, capacity: capacity, in: db) }
                 return .commit
             }
@@ -187,21 +188,30 @@ public final class ServerStore {
 
     private static let rows = LeafRows(table: "leaves")
 
-    /// Makes the rows at and below `path`, and the rows of its ancestors, match `root`.
+    /// Makes the rows at and below `path` match `root`.
     private static func rewrite(_ path: Path, from root: Node, in db: Database) throws {
         try rows.deleteSubtree(path, in: db)
         try rows.insertRows(of: root.child(at: path), at: path, in: db)
-        // Each ancestor: a leaf keeps its row; an object has none; its priority row follows it.
-        var ancestor = path
-        while let parent = ancestor.parent {
-            ancestor = parent
-            let node = root.child(at: ancestor)
-            if !node.isLeaf { try rows.deleteRow(LeafRows.rowPath(ancestor), in: db) }
-            let priorityPath = LeafRows.rowPath(ancestor.child(.priority))
-            if node.priority != nil {
-                try rows.upsert(priorityPath, node.child(.priority), in: db)
-            } else {
-                try rows.deleteRow(priorityPath, in: db)
+    }
+
+    /// Makes the rows of every ancestor of `paths` match `root`, each ancestor once however many
+    /// changed paths share it: a leaf keeps its row, an object has none, and a priority row
+    /// follows its node.
+    private static func fixAncestors(of paths: [Path], from root: Node, in db: Database) throws {
+        var done: Set<Path> = []
+        for path in paths {
+            var ancestor = path
+            while let parent = ancestor.parent {
+                ancestor = parent
+                guard done.insert(ancestor).inserted else { break }
+                let node = root.child(at: ancestor)
+                if !node.isLeaf { try rows.deleteRow(LeafRows.rowPath(ancestor), in: db) }
+                let priorityPath = LeafRows.rowPath(ancestor.child(.priority))
+                if node.priority != nil {
+                    try rows.upsert(priorityPath, node.child(.priority), in: db)
+                } else {
+                    try rows.deleteRow(priorityPath, in: db)
+                }
             }
         }
     }
