@@ -42,13 +42,19 @@ extension ClientStore {
         queryChanges[record.id] = record
     }
 
+    /// How far apart two recorded uses of a query must be: pruning needs the order of uses, not
+    /// each one, and a query written to many times a second would otherwise be saved each time.
+    static let lastUseResolution: Int64 = 1_000
+
     private func update(_ query: QuerySpec, now: Int64, _ change: (inout TrackedQuery) -> Void) {
         let tracked = Self.tracked(query)
-        var record = queries[tracked] ?? {
+        let before = queries[tracked]
+        var record = before ?? {
             defer { nextQueryID += 1 }
             return TrackedQuery(id: nextQueryID, query: tracked, completeness: .partial, activity: .inactive, lastUse: now)
         }()
         change(&record)
+        if record == before && now - record.lastUse < Self.lastUseResolution { return }
         record.lastUse = max(record.lastUse, now)
         queries[tracked] = record
         queryChanges[record.id] = record

@@ -199,7 +199,10 @@ public final class ClientStore {
         let queryChanges = self.queryChanges
         do {
             try queue.inTransaction { db in
-                for change in changes { try Self.apply(change, in: db) }
+                // Ancestors whose leaf rows this transaction already deleted: several changes
+                // below one location delete its row once.
+                var cleared: Set<Path> = []
+                for change in changes { try Self.apply(change, clearing: &cleared, in: db) }
                 for (id, query) in queryChanges { try Self.save(query, id: id, in: db) }
                 return .commit
             }
@@ -238,7 +241,7 @@ public final class ClientStore {
         }
     }
 
-    private static func apply(_ change: Change, in db: Database) throws {
+    private static func apply(_ change: Change, clearing cleared: inout Set<Path>, in db: Database) throws {
         switch change {
         case .cache(let path, let node):
             try rows.deleteSubtree(path, in: db)
@@ -246,8 +249,11 @@ public final class ClientStore {
             var ancestor = path
             while let parent = ancestor.parent {
                 ancestor = parent
+                guard cleared.insert(ancestor).inserted else { break }
                 try rows.deleteRow(LeafRows.rowPath(ancestor), in: db)
             }
+            // Rows written here may be leaves above a later change.
+            if !node.isEmpty { cleared = cleared.filter { !path.contains($0) } }
             try rows.insertRows(of: node, at: path, in: db)
         case .saveWrite(let write):
             let kind: String

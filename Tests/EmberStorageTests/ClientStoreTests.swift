@@ -33,6 +33,16 @@ import Testing
         #expect(try reopened.cachedNode(at: "elsewhere").isEmpty)
     }
 
+    @Test func changesInOneCommitLandInOrderWhereLeavesAndObjectsAlternate() throws {
+        let store = try ClientStore(at: .memory, durability: .normal, now: 0)
+        store.overwriteServerCache(json("1"), at: "x/y")
+        store.overwriteServerCache(json(#""leaf""#), at: "x")
+        store.overwriteServerCache(json("2"), at: "x/z")
+        store.overwriteServerCache(json("3"), at: "w/v")
+        store.overwriteServerCache(json("true"), at: "w/v/u")
+        #expect(try store.cachedNode(at: "") == json(#"{"x":{"z":2},"w":{"v":{"u":true}}}"#))
+    }
+
     @Test func theWriteQueueComesBackInOrderWithItsKeys() throws {
         let (directory, file) = try makeFile()
         defer { try? FileManager.default.removeItem(at: directory) }
