@@ -78,7 +78,7 @@ public final class Ember {
             server = Server(clock: clock, rules: rules)
         case .directory(let directory, let settings):
             try persistence.createDirectories()
-            let store = try ServerStore(at: .file(directory + "/server.sqlite"), durability: settings.durability)
+            let store = try ServerStore(at: .file(Persistence.serverFile(in: directory)), durability: settings.durability)
             server = try Server(clock: clock, rules: rules, store: store)
         }
         network = InProcessNetwork(clock: clock)
@@ -117,9 +117,9 @@ public final class Ember {
     private func openClient(_ name: ClientName, startOffline: Bool) throws(StoreError) -> Database {
         let environment = ClientConnector(ember: self, name: name)
         let client: Database
-        if case .directory(_, let settings) = persistence, let file = persistence.clientFile(name.rawValue) {
+        if case .directory(let directory, let settings) = persistence {
             let store = try ClientStore(
-                at: .file(file), durability: settings.durability, cacheSizeLimit: settings.clientCacheSize, now: clock.now())
+                at: .file(Persistence.clientFile(name.rawValue, in: directory)), durability: settings.durability, cacheSizeLimit: settings.clientCacheSize, now: clock.now())
             client = try Database(
                 name: name, environment: environment, store: store, startOffline: startOffline, reconnect: reconnectPolicy)
         } else {
@@ -193,7 +193,7 @@ public final class Ember {
         if running { throw Self.reentrant }
         running = true
         defer { running = false }
-        while tickPending || !condition() {
+        while !condition() || tickPending {
             if network.step() { continue }
             if tickPending {
                 endTick()
@@ -212,7 +212,7 @@ public final class Ember {
     nonisolated(nonsending) public func run(until condition: () -> Bool) async throws(DatabaseError) {
         if running { throw Self.reentrant }
         var steps = 0
-        while tickPending || !condition() {
+        while !condition() || tickPending {
             if Task.isCancelled { throw DatabaseError.other(code: "cancelled", message: "the wait was cancelled") }
             running = true
             let stepped = network.step()

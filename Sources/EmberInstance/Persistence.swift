@@ -9,16 +9,12 @@ public enum Persistence: Sendable, Hashable {
     /// queue in `clients/NAME.sqlite`, found again by name after a restart (`ember --db DIR`).
     case directory(String, PersistenceSettings)
 
-    /// The file of the server's store, for a database directory.
-    public var serverFile: String? {
-        guard case .directory(let directory, _) = self else { return nil }
-        return directory + "/server.sqlite"
-    }
+    /// The file of the server's store in the database directory `directory`.
+    public static func serverFile(in directory: String) -> String { directory + "/server.sqlite" }
 
-    /// The file of a client's store, for a database directory.
-    public func clientFile(_ name: String) -> String? {
-        guard case .directory(let directory, _) = self else { return nil }
-        return directory + "/clients/" + name + ".sqlite"
+    /// The file of the store of the client `name` in the database directory `directory`.
+    public static func clientFile(_ name: String, in directory: String) -> String {
+        directory + "/clients/" + name + ".sqlite"
     }
 
     /// Creates the database directory and its `clients` directory when missing.

@@ -169,14 +169,17 @@ public final class Server {
 
     /// Answers a request that writes nothing now (an onDisconnect registration).
     private func answer(_ requestID: Int, _ connection: ServerConnection, _ body: () throws(DatabaseError) -> Void) {
-        let status: AckStatus
+        send(.other(connection.id, .ack(requestID: requestID, status: Self.status(of: body))))
+    }
+
+    /// `ok` when `body` succeeds, else its error.
+    private static func status(of body: () throws(DatabaseError) -> Void) -> AckStatus {
         do {
             try body()
-            status = .ok
+            return .ok
         } catch {
-            status = .failed(error)
+            return .failed(error)
         }
-        send(.other(connection.id, .ack(requestID: requestID, status: status)))
     }
 
     /// Answers a write, once per write key: a write sent again (after a lost connection or a
@@ -188,21 +191,13 @@ public final class Server {
             send(.other(connection.id, .ack(requestID: requestID, status: status)))
             return
         }
-        let status: AckStatus
-        do {
-            try body()
-            status = .ok
-        } catch {
-            status = .failed(error)
-        }
+        let status = Self.status(of: body)
         if let writeKey {
             answeredWrites.record(status, for: writeKey)
-            if let store {
-                if case .failed(let error) = status {
-                    store.recordAnswer(writeKey, failure: error)
-                } else {
-                    store.recordAnswer(writeKey, failure: nil)
-                }
+            if case .failed(let error) = status {
+                store?.recordAnswer(writeKey, failure: error)
+            } else {
+                store?.recordAnswer(writeKey, failure: nil)
             }
         }
         send(.writeAck(connection.id, requestID: requestID, status, key: writeKey))

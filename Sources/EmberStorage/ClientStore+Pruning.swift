@@ -65,7 +65,7 @@ extension ClientStore {
                         try Self.rows.deleteRow(row, in: db)
                     }
                 }
-                for (id, _) in queryChanges where queryChanges[id] == .some(nil) {
+                for (id, change) in queryChanges where change == nil {
                     try db.execute(sql: "DELETE FROM queries WHERE id = ?", arguments: [id])
                 }
                 return .commit

@@ -83,17 +83,7 @@ public final class ClientStore {
         self.location = location
         self.cacheSizeLimit = cacheSizeLimit
         self.pruneCheckInterval = max(1, pruneCheckInterval)
-        var configuration = Configuration()
-        configuration.prepareDatabase { db in
-            if case .file = location {
-                let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
-                if mode?.lowercased() != "wal" {
-                    throw StoreError("the journal of \(location) cannot be switched to WAL (it is \(mode ?? "unknown"))")
-                }
-            }
-            try db.execute(sql: "PRAGMA synchronous = \(durability.synchronousPragma)")
-        }
-        queue = try location.open("the client's store", configuration: configuration, migrator: Self.migrator)
+        queue = try location.openDurable("the client's store", durability: durability, migrator: Self.migrator)
         try loadState(now: now)
     }
 
@@ -229,16 +219,8 @@ public final class ClientStore {
 
     // MARK: SQL
 
-    func read<T>(_ what: String, _ body: (Database) throws -> T) throws(StoreError) -> T {
-        do {
-            return try queue.read(body)
-        } catch let error as StoreError {
-            throw error
-        } catch let error as EmberCore.DatabaseError {
-            throw StoreError("the client's store at \(location) holds a bad value: \(error)")
-        } catch {
-            throw StoreError("cannot \(what) of the client's store at \(location)", error)
-        }
+    func read<T>(_ action: String, _ body: (Database) throws -> T) throws(StoreError) -> T {
+        try queue.reading(action, of: "the client's store", at: location, body)
     }
 
     private static func apply(_ change: Change, clearing cleared: inout Set<Path>, in db: Database) throws {

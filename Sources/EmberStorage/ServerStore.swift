@@ -60,21 +60,8 @@ public final class ServerStore {
         self.location = location
         self.durability = durability
         self.answerCapacity = max(1, answerCapacity)
-        var configuration = Configuration()
-        configuration.prepareDatabase { db in
-            if let maximumSize {
-                let pageSize = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 4096
-                try db.execute(sql: "PRAGMA max_page_count = \(max(1, maximumSize / pageSize))")
-            }
-            if case .file = location {
-                let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
-                if mode?.lowercased() != "wal" {
-                    throw StoreError("the journal of \(location) cannot be switched to WAL (it is \(mode ?? "unknown"))")
-                }
-            }
-            try db.execute(sql: "PRAGMA synchronous = \(durability.synchronousPragma)")
-        }
-        queue = try location.open("the server's store", configuration: configuration, migrator: Self.migrator)
+        queue = try location.openDurable(
+            "the server's store", durability: durability, maximumSize: maximumSize, migrator: Self.migrator)
     }
 
     /// Whether changes wait for ``commit(_:)``.
@@ -127,23 +114,19 @@ public final class ServerStore {
     /// The answers the store keeps, oldest first.
     /// - Throws: ``StoreError`` when the file cannot be read.
     public func loadAnswers() throws(StoreError) -> [(key: String, failure: EmberCore.DatabaseError?)] {
-        do {
-            return try queue.read { db in
-                var answers: [(key: String, failure: EmberCore.DatabaseError?)] = []
-                let rows = try Row.fetchCursor(db, sql: "SELECT key, code, message, path FROM answers ORDER BY seq")
-                while let row = try rows.next() {
-                    let key: String = row[0]
-                    if let code: String = row[1] {
-                        let path: String? = row[3]
-                        answers.append((key, .other(code: code, message: row[2] ?? code, at: path.map(Path.init(unchecked:)))))
-                    } else {
-                        answers.append((key, nil))
-                    }
+        try queue.reading("read the answers", of: "the server's store", at: location) { db in
+            var answers: [(key: String, failure: EmberCore.DatabaseError?)] = []
+            let rows = try Row.fetchCursor(db, sql: "SELECT key, code, message, path FROM answers ORDER BY seq")
+            while let row = try rows.next() {
+                let key: String = row[0]
+                if let code: String = row[1] {
+                    let path: String? = row[3]
+                    answers.append((key, .other(code: code, message: row[2] ?? code, at: path.map(Path.init(unchecked:)))))
+                } else {
+                    answers.append((key, nil))
                 }
-                return answers
             }
-        } catch {
-            throw StoreError("cannot read the server's store at \(location)", error)
+            return answers
         }
     }
 
@@ -151,21 +134,13 @@ public final class ServerStore {
     /// - Throws: ``StoreError`` when the file cannot be read or holds a value that is not JSON.
     /// - Complexity: O(r log r) for r rows.
     public func load() throws(StoreError) -> Node {
-        do {
-            return try queue.read { db in try Self.rows.load(at: .root, in: db) }
-        } catch let error as EmberCore.DatabaseError {
-            throw StoreError("the server's store at \(location) holds a bad value: \(error)")
-        } catch {
-            throw StoreError("cannot read the server's store at \(location)", error)
-        }
+        try queue.reading("read the tree", of: "the server's store", at: location) { db in try Self.rows.load(at: .root, in: db) }
     }
 
     /// How many rows (leaves and priorities) the store holds.
     public func rowCount() throws(StoreError) -> Int {
-        do {
-            return try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM leaves") ?? 0 }
-        } catch {
-            throw StoreError("cannot read the server's store at \(location)", error)
+        try queue.reading("count the rows", of: "the server's store", at: location) { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM leaves") ?? 0
         }
     }
 

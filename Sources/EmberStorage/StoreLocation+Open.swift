@@ -1,3 +1,4 @@
+import EmberCore
 import GRDB
 
 extension StoreLocation {
@@ -20,6 +21,48 @@ extension StoreLocation {
             throw error
         } catch {
             throw StoreError("cannot open \(what) at \(self)", error)
+        }
+    }
+
+    /// Opens a store that commits as `durability` says: write-ahead log (for a file) and the
+    /// matching `synchronous` setting; with `maximumSize`, a page limit that fails commits as a
+    /// full disk would beyond about that many bytes.
+    func openDurable(
+        _ what: String, durability: Durability, maximumSize: Int? = nil, migrator: DatabaseMigrator
+    ) throws(StoreError) -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            if let maximumSize {
+                let pageSize = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 4096
+                try db.execute(sql: "PRAGMA max_page_count = \(max(1, maximumSize / pageSize))")
+            }
+            if case .file = self {
+                let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+                if mode?.lowercased() != "wal" {
+                    throw StoreError("the journal of \(self) cannot be switched to WAL (it is \(mode ?? "unknown"))")
+                }
+            }
+            try db.execute(sql: "PRAGMA synchronous = \(durability.synchronousPragma)")
+        }
+        return try open(what, configuration: configuration, migrator: migrator)
+    }
+}
+
+extension DatabaseQueue {
+    /// Runs `body` in a read, with its failures as ``StoreError``s: a stored value that is not
+    /// JSON "holds a bad value", anything else "cannot `action`".
+    /// - Parameter what: the store, for the message ("the server's store").
+    func reading<T>(_ action: String, of what: String, at location: StoreLocation, _ body: (Database) throws -> T)
+        throws(StoreError) -> T
+    {
+        do {
+            return try read(body)
+        } catch let error as StoreError {
+            throw error
+        } catch let error as EmberCore.DatabaseError {
+            throw StoreError("\(what) at \(location) holds a bad value: \(error)")
+        } catch {
+            throw StoreError("cannot \(action) of \(what) at \(location)", error)
         }
     }
 }

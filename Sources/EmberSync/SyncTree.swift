@@ -116,10 +116,12 @@ public struct SyncTree<Provider: ListenProvider> {
         var syncPoint = syncPoints.value(at: path) ?? SyncPoint()
         foundAncestorDefaultView = foundAncestorDefaultView || syncPoint.hasCompleteView
         if serverCache == nil { serverCache = syncPoint.completeServerCache(at: .root) }
+        // What a store kept matters only for a new view without complete data in memory.
+        let stored = serverCache == nil && syncPoint.view(for: query) == nil ? persisted?() : nil
         let initialServerCache: CacheNode
         if let serverCache {
             initialServerCache = CacheNode(serverCache, .complete, .whole)
-        } else if syncPoint.view(for: query) == nil, let stored = persisted?(), stored.isComplete {
+        } else if let stored, stored.isComplete {
             initialServerCache = stored
         } else {
             // Assemble what complete children the listens below know, then what a store kept.
@@ -129,7 +131,7 @@ public struct SyncTree<Provider: ListenProvider> {
                     server.setChild(key, complete)
                 }
             }
-            if syncPoint.view(for: query) == nil, let stored = persisted?() {
+            if let stored {
                 for child in stored.node.children where !server.hasChild(child.key) {
                     server.setChild(child.key, child.node)
                 }
