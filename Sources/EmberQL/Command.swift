@@ -1,0 +1,97 @@
+import EmberCore
+
+/// One command of the shell's query language, as the parser compiles a line (see SHELL.md).
+///
+/// A command is data: it names what to do and carries its arguments with the positions they
+/// were written at, so the shell can point at the word that fails when it runs. Paths stay as
+/// written (relative paths are resolved against the shell's location when the command runs).
+public indirect enum Command: Sendable, Equatable {
+    // MARK: data
+    /// `get [PATH] [QUERY]`: read once.
+    case get(PathExpression, QueryExpression)
+    /// `ls [PATH] [QUERY]`: the children, in query order.
+    case ls(PathExpression, QueryExpression)
+    /// `tree [PATH] [depth N]`: an indented tree view, `depth` levels deep (all when `nil`).
+    case tree(PathExpression, depth: Int?)
+    /// `set PATH VALUE [priority P]`.
+    case set(PathExpression, ValueExpression, priority: ValueExpression?)
+    /// `update PATH OBJECT`: atomic multi-location update; keys may be deep paths.
+    case update(PathExpression, ValueExpression)
+    /// `push PATH [VALUE]`: a new child at a push id (an empty object's push when no value).
+    case push(PathExpression, ValueExpression?)
+    /// `remove [-y] PATH` (alias `rm`); `confirmed` when `-y` was given.
+    case remove(PathExpression, confirmed: Bool)
+    /// `increment PATH [N]`: N defaults to 1 (an `.int(1)` value).
+    case increment(PathExpression, by: ValueExpression)
+    /// `transaction PATH LUA-FUNCTION`: the function's source, as written to the end of the input.
+    case transaction(PathExpression, function: Word)
+    /// `priority PATH P`.
+    case priority(PathExpression, ValueExpression)
+    /// `export [PATH] [FILE]`: stdout when no file.
+    case export(PathExpression, file: Word?)
+    /// `import PATH FILE`.
+    case `import`(PathExpression, file: Word)
+
+    // MARK: live
+    /// `watch [PATH] [QUERY] [EVENT...]`: no events means every child event.
+    case watch(PathExpression, QueryExpression, events: [WatchEvent])
+    /// `unwatch ID | all`.
+    case unwatch(UnwatchTarget)
+    /// `watches`.
+    case watches
+    /// `keepsynced PATH on|off`.
+    case keepSynced(PathExpression, Bool)
+
+    // MARK: connection and presence
+    /// `offline`.
+    case offline
+    /// `online`.
+    case online
+    /// `drop`.
+    case drop
+    /// `status`.
+    case status
+    /// `ondisconnect PATH set VALUE [priority P] | update OBJECT | remove | cancel`.
+    case onDisconnect(PathExpression, OnDisconnectAction)
+
+    // MARK: location
+    /// `cd [PATH]`: to the root when no path.
+    case cd(PathExpression)
+    /// `pwd`.
+    case pwd
+
+    // MARK: clients and the server
+    /// `client NAME`.
+    case client(Word)
+    /// `clients`.
+    case clients
+    /// `as NAME COMMAND`.
+    case `as`(Word, Command)
+    /// `server clock skew MS` (may be negative).
+    case serverClockSkew(Int64)
+    /// `server latency MS` (not negative).
+    case serverLatency(Int64)
+
+    // MARK: scripting and the rest
+    /// `lua CODE`, or `lua` alone (`nil`) to enter Lua mode.
+    case lua(Word?)
+    /// `run FILE [ARGS...]`.
+    case run(Word, arguments: [Word])
+    /// `plugins`.
+    case plugins
+    /// `help [COMMAND]`.
+    case help(Word?)
+    /// `timing on|off`, or `timing` alone (`nil`) to show the setting.
+    case timing(Bool?)
+    /// `output pretty|json|table`, or `output` alone (`nil`) to show the setting.
+    case output(OutputMode?)
+    /// `history`.
+    case history
+    /// `clear`.
+    case clear
+    /// `exit` or `quit`.
+    case exit
+    /// A word that is no built-in command: a plugin's command, with the rest of the line as
+    /// written (the shell reports an unknown command if no plugin has this name).
+    case plugin(Word, arguments: Word?)
+}
