@@ -71,6 +71,16 @@ static inline int ember_el_bind(EditLine *el, const char *keys, const char *comm
     return el_set(el, EL_BIND, keys, command, (const char *)NULL);
 }
 
+/** A character reader (`EL_GETCFN`): stores one character and returns 1, or returns 0 at the end
+    of the input, -1 on error. */
+typedef int (*ember_el_read_function)(EditLine *, wchar_t *);
+
+/** `EL_GETCFN`: replaces how libedit reads a character (so the application can run its event
+    loop while waiting for a key); NULL restores the built-in reader. */
+static inline int ember_el_set_getcfn(EditLine *el, ember_el_read_function read) {
+    return el_set(el, EL_GETCFN, read);
+}
+
 /** `EL_REFRESH`: redraws the prompt and the line (after printing above them). */
 static inline int ember_el_refresh(EditLine *el) { return el_set(el, EL_REFRESH); }
 

@@ -24,6 +24,12 @@ public struct OnDisconnect {
 
     /// Writes several children or deep paths when the connection ends.
     public func updateChildValues(_ values: KeyValuePairs<String, JSONValue>, completion: @escaping (DatabaseError?) -> Void = { _ in }) throws(DatabaseError) {
+        try updateChildValues(values.map { (key: $0.key, value: $0.value) }, completion: completion)
+    }
+
+    /// Writes several children or deep paths when the connection ends (members in order, as
+    /// a parsed JSON object holds them).
+    public func updateChildValues(_ values: [(key: String, value: JSONValue)], completion: @escaping (DatabaseError?) -> Void = { _ in }) throws(DatabaseError) {
         var changes: [WireChange] = []
         for (key, value) in values {
             let relative = try Path(validating: key)

@@ -36,6 +36,11 @@ public struct Reference {
     /// This location as a query (every child, in priority order).
     public var query: Query { Query(database: database, spec: .default(at: path)) }
 
+    /// This location with `params` (built and checked already, e.g. by the shell's parser).
+    public func query(_ params: QueryParams) -> Query {
+        Query(database: database, spec: QuerySpec(path: path, params: params))
+    }
+
     // MARK: Writing with completions
 
     /// Replaces the value (`nil` deletes); `completion` gets the server's answer.

@@ -1,4 +1,5 @@
 import CEditLine
+import EmberLua
 import Glibc
 
 /// The REPL's line editor: libedit with emacs keys, a prompt and a history.
@@ -25,6 +26,21 @@ public final class LineEditor {
     private let streams: [UnsafeMutablePointer<FILE>]
     /// The prompt as a C string, returned to libedit by the prompt function.
     private var promptStorage: UnsafeMutablePointer<CChar>
+    /// Whether ``read()`` is waiting for the user now (events then print above the prompt).
+    public private(set) var isReading = false
+    /// Set when Ctrl-C ended the read.
+    private var interrupted = false
+
+    /// Called while waiting for a key, at least every ``idleInterval`` milliseconds (sooner when
+    /// ``nextWake`` says so): the shell runs its engine here, so events print as they happen.
+    public var idle: (() -> Void)?
+    /// When ``idle`` next wants to run, in milliseconds from now; `nil` means no sooner than
+    /// ``idleInterval``.
+    public var nextWake: (() -> Int?)?
+    /// The longest wait for a key between two calls of ``idle``, in milliseconds.
+    public var idleInterval: Int = 250
+    /// Offers completions for the text before the cursor (Tab).
+    public var completer: ((String) -> LineCompletion)?
 
     /// The prompt shown before each line.
     public var prompt: String {
@@ -92,7 +108,18 @@ public final class LineEditor {
             let owner = Unmanaged<LineEditor>.fromOpaque(ember_el_get_clientdata(editLine)!).takeUnretainedValue()
             return owner.promptStorage
         }
+        _ = ember_el_set_getcfn(editLine) { editLine, character in
+            guard let editLine, let character else { return -1 }
+            let owner = Unmanaged<LineEditor>.fromOpaque(ember_el_get_clientdata(editLine)!).takeUnretainedValue()
+            return owner.readCharacter(into: character)
+        }
+        _ = ember_el_add_function(editLine, "ember-complete", "complete the word before the cursor") { editLine, _ in
+            guard let editLine else { return UInt8(CC_ERROR) }
+            let owner = Unmanaged<LineEditor>.fromOpaque(ember_el_get_clientdata(editLine)!).takeUnretainedValue()
+            return owner.complete()
+        }
         _ = ember_el_set_editor(editLine, "emacs")
+        _ = ember_el_bind(editLine, "^I", "ember-complete")
         _ = ember_el_set_signal(editLine, 1)
         _ = ember_el_set_history(editLine, history)
     }
@@ -118,12 +145,119 @@ public final class LineEditor {
     }
 
     /// Reads one line, showing the prompt when editing; returns it without its newline, or `nil`
-    /// at the end of the input (Ctrl-D on an empty line).
+    /// at the end of the input (Ctrl-D on an empty line) or after Ctrl-C.
     public func readLine() -> String? {
+        if case .line(let text) = read() { return text }
+        return nil
+    }
+
+    /// Reads one line, showing the prompt when editing, running ``idle`` while waiting.
+    public func read() -> LineEditorInput {
         var count: Int32 = 0
-        guard let line = el_gets(editLine, &count), count > 0 else { return nil }
+        interrupted = false
+        isReading = true
+        let line = el_gets(editLine, &count)
+        isReading = false
+        if interrupted {
+            interrupted = false
+            write("^C\n")
+            return .interrupted
+        }
+        guard let line, count > 0 else { return .endOfInput }
         var text = String(cString: line)
         if text.hasSuffix("\n") { text.removeLast() }
-        return text
+        return .line(text)
+    }
+
+    /// Prints `text` (whole lines) above the prompt and the line being typed, then draws them
+    /// again; when not reading, just prints it.
+    public func printAbove(_ text: String) {
+        guard isReading, isTerminal else {
+            write(text)
+            return
+        }
+        write("\r\u{1B}[K" + text)
+        _ = ember_el_refresh(editLine)
+    }
+
+    /// Writes `text` to the editor's output now.
+    public func write(_ text: String) {
+        fputs(text, streams[1])
+        fflush(streams[1])
+    }
+
+    /// The editor's character reader: waits for input with `poll`, running ``idle`` meanwhile;
+    /// Ctrl-C (SIGINT) ends the read as interrupted. Decodes UTF-8.
+    private func readCharacter(into character: UnsafeMutablePointer<wchar_t>) -> Int32 {
+        let descriptor = fileno(streams[0])
+        while true {
+            if InterruptSignal.isPending {
+                InterruptSignal.clear()
+                interrupted = true
+                return 0
+            }
+            var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let wait = min(max(nextWake?() ?? idleInterval, 0), idleInterval)
+            let ready = poll(&request, 1, Int32(wait))
+            if ready < 0 {
+                if errno == EINTR { continue }
+                return -1
+            }
+            if ready == 0 {
+                idle?()
+                continue
+            }
+            var byte: UInt8 = 0
+            let count = Glibc.read(descriptor, &byte, 1)
+            if count < 0 {
+                if errno == EINTR { continue }
+                return -1
+            }
+            if count == 0 { return 0 }
+            var bytes = [byte]
+            let length = byte < 0x80 ? 1 : byte < 0xE0 ? 2 : byte < 0xF0 ? 3 : 4
+            while bytes.count < length {
+                guard Glibc.read(descriptor, &byte, 1) == 1 else { break }
+                bytes.append(byte)
+            }
+            let scalar = String(decoding: bytes, as: UTF8.self).unicodeScalars.first ?? "\u{FFFD}"
+            character.pointee = wchar_t(bitPattern: scalar.value)
+            return 1
+        }
+    }
+
+    /// Tab: completes the word before the cursor, or lists the candidates.
+    private func complete() -> UInt8 {
+        guard let completer, let info = el_line(editLine) else { return UInt8(CC_ERROR) }
+        let length = info.pointee.cursor - info.pointee.buffer
+        let prefix = String(decoding: UnsafeRawBufferPointer(start: info.pointee.buffer, count: length), as: UTF8.self)
+        let completion = completer(prefix)
+        let candidates = completion.candidates
+        guard !candidates.isEmpty else { return UInt8(CC_REFRESH_BEEP) }
+        if candidates.count == 1 {
+            replace(completion.partial, with: candidates[0] + (completion.appendsSpace ? " " : ""))
+            return UInt8(CC_REFRESH)
+        }
+        let common = completion.commonPrefix
+        if common.count > completion.partial.count {
+            replace(completion.partial, with: common)
+            return UInt8(CC_REFRESH)
+        }
+        // list them in columns under the line, then draw the prompt again
+        let width = (candidates.map(\.count).max() ?? 0) + 2
+        let perRow = max(1, 80 / width)
+        var text = "\n"
+        for (index, candidate) in candidates.enumerated() {
+            text += candidate + String(repeating: " ", count: width - candidate.count)
+            if index % perRow == perRow - 1 || index == candidates.count - 1 { text += "\n" }
+        }
+        write(text)
+        return UInt8(CC_REDISPLAY)
+    }
+
+    /// Replaces the `partial` word before the cursor with `word`.
+    private func replace(_ partial: String, with word: String) {
+        if !partial.isEmpty { el_deletestr(editLine, Int32(partial.unicodeScalars.count)) }
+        _ = el_insertstr(editLine, word)
     }
 }

@@ -1,59 +1,290 @@
+import EmberClient
+import EmberCore
+import EmberInstance
+import EmberLua
+import EmberQL
 import EmberStorage
-import Foundation
+import EmberSync
+import EmberWire
 
-/// The `ember` shell session: what the executable hands off to after parsing the command line.
+/// An `ember` session: an embedded instance (server + named clients), the current client and
+/// location, the output settings, the watches; it runs query-language commands and prints their
+/// results.
 ///
-/// The REPL, the query language and the embedded instance are not built yet (issue 6). For now a
-/// session says so and shows the settings it would run with, so that the command line can be
-/// exercised end to end.
-public struct Shell {
+/// The same session serves `-c`, `-f`, standard input and the REPL: ``execute(_:)`` runs one
+/// entry and prints its result or its error. Waiting (for a write's acknowledgement, a `get`)
+/// runs the instance's engine, so watches print their events meanwhile; Ctrl-C stops the wait.
+///
+/// ```swift
+/// let shell = try Shell(options: options, output: StandardOutput())
+/// shell.execute("set /greeting 'hello'")   // ok
+/// shell.execute("get /greeting")           // "hello"
+/// ```
+public final class Shell {
     /// The version `ember --version` prints.
-    public static let version = "0.1.0-dev"
+    public static let version = "0.1.0"
 
-    /// The settings from the command line.
+    /// The command-line settings the session started with.
     public let options: ShellOptions
+    /// The embedded instance.
+    public let ember: Ember
+    /// Where results, errors and events go.
+    public let output: any ShellOutput
+    /// The client commands run as (`client NAME` switches).
+    public internal(set) var currentClient: ClientName = .main
+    /// The location relative paths start from (`cd`).
+    public internal(set) var location: Path = .root
+    /// How results print.
+    public var outputMode: OutputMode
+    /// Whether each command's duration is printed.
+    public var timing = false
+    /// The styles of pretty output.
+    public internal(set) var style: TextStyle
+    /// Asks the user a yes/no question (the REPL sets it; without it nothing is asked).
+    public var confirm: ((String) -> Bool)?
+    /// The entries of the REPL's history, for `history` (the REPL sets it).
+    public var historyEntries: (() -> [String])?
+    /// Whether `exit` was run.
+    public internal(set) var exitRequested = false
+    /// Whether stderr is a terminal (progress bars are drawn only then).
+    public var showsProgress = false
+    /// The session's watches, by number.
+    var watches: [Int: Watch] = [:]
+    /// The number the next watch gets.
+    var nextWatchID = 1
+    /// The Lua state, created on first use.
+    var luaState: LuaState?
+    /// Whether the shell is inside a command that was started as another client (`as`).
+    var clientOverride: ClientName?
+    /// Whether pretty output may be coloured (a terminal, no `NO_COLOR`, no `--no-color`).
+    let colorAllowed: Bool
+    /// Whether `lua` alone asked for Lua mode (the REPL switches its prompt to `lua>`).
+    public var luaModeRequested = false
+    /// The commands plugins added, by name.
+    public internal(set) var pluginCommands: [PluginCommand] = []
 
-    /// Creates a session with `options`.
-    public init(options: ShellOptions) {
+    /// Opens the session's instance as `options` say (a database directory, or memory), with
+    /// `clock` and `random` for the engine (tests inject a manual clock and seeded randomness).
+    /// - Throws: ``ShellError`` when the database directory cannot be opened.
+    public init(
+        options: ShellOptions, output: any ShellOutput, colored: Bool = false,
+        clock: any DatabaseClock = SystemClock(), random: any RandomNumberGenerator = SystemRandomNumberGenerator()
+    ) throws(ShellError) {
         self.options = options
+        self.output = output
+        outputMode = options.jsonOutput ? .json : .pretty
+        colorAllowed = colored
+        style = TextStyle(colored: colored && !options.jsonOutput)
+        if let directory = options.databaseDirectory {
+            do {
+                let settings = try PersistenceSettings(durability: options.durability, clientCacheSize: PersistenceSettings.standard.clientCacheSize)
+                ember = try Ember(persistence: .directory(directory, settings), clock: clock, random: random)
+            } catch let error as StoreError {
+                throw .command("storage_error", "cannot open the database at \(directory): \(error.message)")
+            } catch {
+                throw .command("storage_error", "cannot open the database at \(directory): \(error)")
+            }
+        } else {
+            ember = Ember(clock: clock, random: random)
+        }
+        _ = database
     }
 
-    /// Runs the session and returns the process exit status: 0 success, 1 a command or script
-    /// failed.
-    public func run() -> Int32 {
-        let environment = ProcessInfo.processInfo.environment
-        print(report(environment: environment, outputIsTerminal: isatty(STDOUT_FILENO) == 1), terminator: "")
-        return 0
+    /// The database of the client commands run as now; created (and connecting, unless the
+    /// session starts clients offline) on first use.
+    public var database: Database {
+        ember.client(clientOverride ?? currentClient, startOffline: options.startsOffline)
     }
 
-    /// The not-built-yet message followed by the settings, one per line.
-    public func report(environment: [String: String], outputIsTerminal: Bool) -> String {
-        func quoted(_ items: [String]) -> String {
-            items.isEmpty ? "none" : items.map { "\"\($0)\"" }.joined(separator: ", ")
+    /// The formatter for values.
+    var formatter: ValueFormatter { ValueFormatter(style: style) }
+
+    /// Whether machine output is on.
+    var isJSON: Bool { outputMode == .json }
+
+    /// The prompt: `client:/location> `, with `(offline)` when the client is offline or
+    /// disconnected.
+    public var prompt: String {
+        let state = database.connectionState
+        let marker = state == .connected || state == .connecting ? "" : "(\(state))"
+        return "\(currentClient)\(marker):\(location)> "
+    }
+
+    // MARK: Running commands
+
+    /// Runs one entry (a line, or several lines of one multi-line entry): parses it, runs it,
+    /// prints its result or its error.
+    /// - Returns: whether it succeeded (a blank line or a comment succeeds).
+    @discardableResult
+    public func execute(_ source: String) -> Bool {
+        InterruptSignal.clear()
+        let started = ember.clock.now()
+        defer {
+            if timing && !isJSON { output.writeError(style.dim("time: \(ember.clock.now() - started) ms") + "\n") }
         }
-        let rcFile = (environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? (environment["HOME"] ?? ".") + "/.config") + "/ember/init.lua"
-        let settings: [(String, String)] = [
-            ("database", options.databaseDirectory ?? "in memory (--memory)"),
-            ("durability", options.durability.rawValue),
-            ("clients start", options.startsOffline ? "offline" : "online"),
-            ("commands (-c)", quoted(options.commands)),
-            ("lua chunks (-e)", quoted(options.luaChunks)),
-            ("file (-f)", options.file ?? "none"),
-            ("script", options.script.map { "\($0) with arguments \(quoted(options.scriptArguments))" } ?? "none"),
-            ("then", options.runsBatchOnly ? "exit" : "interactive REPL"),
-            ("output", options.jsonOutput ? "json" : "pretty"),
-            ("color", options.usesColor(environment: environment, outputIsTerminal: outputIsTerminal) ? "on" : "off"),
-            ("rc file", options.loadsRCFile ? rcFile : "skipped (--no-rc)"),
-            ("plugins", options.pluginDirectory ?? "default directory only"),
-            ("lua libraries", options.unsafeLua ? "all (--unsafe-lua)" : "safe"),
-            ("banner", options.quiet ? "off (-q)" : "on"),
-        ]
-        let width = settings.map(\.0.count).max() ?? 0
-        var lines = ["ember \(Self.version): the shell is not built yet (issue 6). Parsed settings:"]
-        for (name, value) in settings {
-            lines.append("  " + name + ":" + String(repeating: " ", count: width - name.count + 1) + value)
+        do {
+            guard let command = try parse(source) else { return true }
+            try run(command)
+            return true
+        } catch {
+            report(error, source: source)
+            return false
         }
-        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Compiles `source`.
+    func parse(_ source: String) throws(ShellError) -> Command? {
+        do {
+            return try CommandParser.parse(source)
+        } catch {
+            throw .syntax(error)
+        }
+    }
+
+    /// Prints `error`: pretty (with a caret under the input's offending word) or as one JSON
+    /// document on stderr.
+    public func report(_ error: ShellError, source: String? = nil) {
+        if isJSON {
+            var fields: [(key: String, value: JSONValue)] = [("code", .string(error.code)), ("message", .string(error.message))]
+            if let path = error.path { fields.append(("path", .string(path.description))) }
+            if let position = error.position {
+                fields.append(("line", .int(Int64(position.line))))
+                fields.append(("column", .int(Int64(position.column))))
+            }
+            output.writeError(JSONValue.object([("error", .object(fields))]).serialized() + "\n")
+            return
+        }
+        var text: String
+        switch error {
+        case .syntax(let syntax):
+            text = source.map { syntax.rendered(source: $0) } ?? "error: \(syntax.message)"
+        case .database(let database, let position):
+            text = "error: " + database.message
+            if let path = database.path, !database.message.contains(path.description) { text += " at \(path)" }
+            if let position, let source {
+                text = EmberQLError(text.dropFirst(7).description, at: position).rendered(source: source)
+            }
+        case .command(_, let message, let position):
+            if let position, let source {
+                text = EmberQLError(message, at: position).rendered(source: source)
+            } else {
+                text = "error: " + message
+            }
+        case .lua(let lua):
+            text = "error: " + lua.message
+            if let traceback = lua.traceback, !traceback.isEmpty { text += "\n" + traceback }
+        case .interrupted(let message):
+            text = "interrupted: " + message
+        }
+        if style.colored, text.hasPrefix("error:") { text = style.error("error:") + text.dropFirst(6) }
+        output.writeError(text + "\n")
+    }
+
+    /// Runs a compiled command.
+    func run(_ command: Command) throws(ShellError) {
+        switch command {
+        case .get(let path, let query): try get(path, query)
+        case .ls(let path, let query): try list(path, query)
+        case .tree(let path, let depth): try tree(path, depth: depth)
+        case .set(let path, let value, let priority): try set(path, value, priority: priority)
+        case .update(let path, let value): try update(path, value)
+        case .push(let path, let value): try push(path, value)
+        case .remove(let path, let confirmed): try remove(path, confirmed: confirmed)
+        case .increment(let path, let amount): try increment(path, by: amount)
+        case .transaction(let path, let function): try transaction(path, function: function)
+        case .priority(let path, let priority): try setPriority(path, priority)
+        case .export(let path, let file): try export(path, to: file)
+        case .import(let path, let file): try importFile(file, to: path)
+        case .watch(let path, let query, let events): try watch(path, query, events: events)
+        case .unwatch(let target): try unwatch(target)
+        case .watches: listWatches()
+        case .keepSynced(let path, let on): try keepSynced(path, on)
+        case .offline: goOffline()
+        case .online: goOnline()
+        case .drop: drop()
+        case .status: try status()
+        case .onDisconnect(let path, let action): try onDisconnect(path, action)
+        case .cd(let path): try changeLocation(path)
+        case .pwd: printPath(location)
+        case .client(let name): try switchClient(name)
+        case .clients: try listClients()
+        case .as(let name, let inner): try runAs(name, inner)
+        case .serverClockSkew(let milliseconds): setClockSkew(milliseconds)
+        case .serverLatency(let milliseconds): setLatency(milliseconds)
+        case .lua(let code): try runLua(code)
+        case .run(let file, let arguments): try runScript(file, arguments: arguments)
+        case .plugins: listPlugins()
+        case .help(let topic): try help(topic)
+        case .timing(let on): setTiming(on)
+        case .output(let mode): setOutput(mode)
+        case .history: showHistory()
+        case .clear: output.write(style.colored ? "\u{1B}[H\u{1B}[2J" : "")
+        case .exit: exitRequested = true
+        case .plugin(let name, let arguments): try runPluginCommand(name, arguments: arguments)
+        }
+    }
+
+    // MARK: Shared helpers
+
+    /// The absolute path `expression` names from the current location.
+    func resolve(_ expression: PathExpression) throws(ShellError) -> Path {
+        do {
+            return try expression.resolved(against: location)
+        } catch {
+            throw .syntax(error)
+        }
+    }
+
+    /// Runs the engine until `condition` holds or Ctrl-C; `interrupted` says what became of
+    /// the operation that was being waited for.
+    func wait(until condition: () -> Bool, interrupted: String) throws(ShellError) {
+        do {
+            try ember.run { condition() || InterruptSignal.isPending }
+        } catch {
+            throw .database(error, at: nil)
+        }
+        if !condition() {
+            InterruptSignal.clear()
+            throw .interrupted(interrupted)
+        }
+    }
+
+    /// Delivers whatever is due now (messages, timers): the REPL calls it while idle at the
+    /// prompt, so events print as they happen.
+    public func runDueWork() {
+        try? ember.advance(by: 0)
+    }
+
+    /// When the engine next has something to do, in the instance's clock, or `nil`.
+    public var nextDueTime: Int64? { ember.network.nextDeliveryTime }
+
+    /// Writes a result line (adds the newline).
+    func print(_ line: String) {
+        output.write(line + "\n")
+    }
+
+    /// Writes a JSON document on one line.
+    func printJSON(_ value: JSONValue) {
+        output.write(value.serialized() + "\n")
+    }
+
+    /// Prints a path (`pwd`).
+    func printPath(_ path: Path) {
+        if isJSON { printJSON(.object([("path", .string(path.description))])) } else { print(path.description) }
+    }
+
+    /// Prints `{"ok": true}` or `message`.
+    func printOK(_ message: String) {
+        if isJSON { printJSON(.object([("ok", .bool(true))])) } else { print(message) }
+    }
+
+    /// Commits what waits and closes the stores; the session cannot run commands afterwards.
+    public func close() {
+        try? ember.flush()
+        do {
+            try ember.close()
+        } catch {
+            report(.command("storage_error", error.message))
+        }
     }
 }

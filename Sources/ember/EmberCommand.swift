@@ -124,7 +124,7 @@ struct EmberCommand: ParsableCommand {
     }
 
     func run() throws {
-        let status = Shell(options: try shellOptions()).run()
+        let status = ShellSession.run(options: try shellOptions())
         if status != 0 { throw ExitCode(status) }
     }
 

@@ -34,15 +34,24 @@ import Testing
     }
 
     @Test
-    func handsParsedSettingsToTheShell() throws {
-        let result = try ember("-q", "--memory", "--durability", "full", "-c", "get /", "-e", "print(1)", "seed.lua", "-n", "5")
+    func runsCommandsAndExitsWithTheFirstFailure() throws {
+        let result = try ember("-q", "--memory", "-c", "set /a {b: 1}", "-c", "get /a")
         #expect(result.status == 0)
         #expect(result.error == "")
-        #expect(result.output.hasPrefix("ember 0.1.0-dev: the shell is not built yet (issue 6)."))
-        #expect(result.output.contains("  database:        in memory (--memory)\n"))
-        #expect(result.output.contains("  durability:      full\n"))
-        #expect(result.output.contains(#"  script:          seed.lua with arguments "-n", "5""# + "\n"))
-        #expect(result.output.contains("  banner:          off (-q)\n"))
+        #expect(result.output == "ok\n{\n  \"b\": 1\n}\n")
+
+        let failed = try ember("--memory", "-c", "set /a 1", "-c", "get /a limitToFirst 0", "-c", "get /a")
+        #expect(failed.status == 1)
+        #expect(failed.output == "ok\n")
+        #expect(failed.error.contains("get /a limitToFirst 0\n"))
+
+        let json = try ember("--memory", "--json", "-c", "push /log 'x'", "-c", "get /nothing", "-c", "set /bad {'a.b': 1}")
+        #expect(json.status == 1)
+        let lines = json.output.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.first?.hasPrefix(#"{"ok":true,"key":""#) == true)
+        #expect(lines.last == "null")
+        #expect(json.error.hasPrefix(#"{"error":{"code":"#))
     }
 
     @Test
@@ -68,16 +77,16 @@ import Testing
     func versionAndHelpExitWithZero() throws {
         let version = try ember("--version")
         #expect(version.status == 0)
-        #expect(version.output == "0.1.0-dev\n")
+        #expect(version.output == "0.1.0\n")
 
         let help = try ember("--help")
         #expect(help.status == 0)
         #expect(help.output.contains("USAGE: ember [<options>] [<SCRIPT.lua ARGS> ...]"))
         #expect(help.output.contains("--durability <M>"))
 
-        // after the script, flags belong to the script
-        let scripted = try ember("--memory", "run.lua", "--help")
-        #expect(scripted.status == 0)
-        #expect(scripted.output.contains(#"run.lua with arguments "--help""#))
+        // after the script, flags belong to the script (which does not exist here)
+        let scripted = try ember("--memory", "missing.lua", "--help")
+        #expect(scripted.status == 1)
+        #expect(scripted.error.contains("cannot read missing.lua"))
     }
 }

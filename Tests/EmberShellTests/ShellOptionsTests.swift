@@ -58,19 +58,4 @@ import Testing
         options.staysInteractive = true
         #expect(!options.runsBatchOnly)
     }
-
-    @Test func reportSaysTheShellIsNotBuiltAndShowsTheSettings() {
-        var options = ShellOptions(environment: ["HOME": "/home/ada"])
-        options.commands = ["get /users", "ls /"]
-        options.script = "seed.lua"
-        options.scriptArguments = ["100"]
-        let report = Shell(options: options).report(environment: ["HOME": "/home/ada"], outputIsTerminal: false)
-        let lines = report.split(separator: "\n").map(String.init)
-        #expect(lines.first == "ember \(Shell.version): the shell is not built yet (issue 6). Parsed settings:")
-        #expect(lines.contains("  database:        /home/ada/.local/share/ember/default"))
-        #expect(lines.contains(#"  commands (-c):   "get /users", "ls /""#))
-        #expect(lines.contains(#"  script:          seed.lua with arguments "100""#))
-        #expect(lines.contains("  then:            exit"))
-        #expect(lines.contains("  rc file:         /home/ada/.config/ember/init.lua"))
-    }
 }

@@ -1,0 +1,113 @@
+import EmberCore
+import EmberInstance
+import EmberLua
+import Foundation
+import Glibc
+
+/// The interactive loop: reads entries with the line editor (history, completion, multi-line
+/// entries), runs them in the shell, and keeps the engine running while it waits, so events
+/// print above the prompt as they happen.
+public final class Repl {
+    /// The session.
+    public let shell: Shell
+    /// The editor.
+    public let editor: LineEditor
+    /// Where the history is kept between runs, or `nil` for none.
+    public let historyFile: String?
+    /// Whether the REPL reads Lua chunks (`lua` alone) rather than commands.
+    public private(set) var luaMode = false
+
+    /// Creates a REPL for `shell` reading with `editor`; loads the history from `historyFile`.
+    public init(shell: Shell, editor: LineEditor, historyFile: String?) {
+        self.shell = shell
+        self.editor = editor
+        self.historyFile = historyFile
+        if let historyFile, FileManager.default.fileExists(atPath: historyFile) {
+            try? editor.loadHistory(from: historyFile)
+        }
+        editor.completer = { [unowned shell] prefix in shell.completions(for: prefix) }
+        editor.idle = { [unowned shell] in shell.runDueWork() }
+        editor.nextWake = { [unowned shell] in
+            shell.nextDueTime.map { Int(clamping: max(0, $0 - shell.ember.clock.now())) }
+        }
+        shell.historyEntries = { [unowned editor] in editor.historyEntries }
+        shell.confirm = { [unowned editor] question in
+            editor.write(question)
+            let previous = editor.prompt
+            editor.prompt = ""
+            defer { editor.prompt = previous }
+            guard case .line(let answer) = editor.read() else { return false }
+            return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
+        }
+    }
+
+    /// The path of the history file: `$XDG_STATE_HOME/ember/history`, or
+    /// `~/.local/state/ember/history`.
+    public static func defaultHistoryFile(environment: [String: String]) -> String {
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+            return state + "/ember/history"
+        }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? "."
+        return home + "/.local/state/ember/history"
+    }
+
+    /// Runs until `exit`, or Ctrl-D at an empty prompt.
+    /// - Returns: the exit status: 0, or 1 when the last entry failed.
+    public func run() -> Int32 {
+        var lastSucceeded = true
+        var entry: String?
+        while !shell.exitRequested {
+            shell.runDueWork()
+            editor.prompt = entry == nil ? (luaMode ? "lua> " : shell.prompt) : continuationPrompt
+            switch editor.read() {
+            case .endOfInput:
+                if entry != nil {
+                    entry = nil
+                    editor.write("\n")
+                    continue
+                }
+                editor.write("\n")
+                return lastSucceeded ? 0 : 1
+            case .interrupted:
+                entry = nil
+                continue
+            case .line(let line):
+                let text = entry.map { $0 + "\n" + line } ?? line
+                if luaMode && entry == nil && text.trimmingCharacters(in: .whitespaces) == ".q" {
+                    luaMode = false
+                    continue
+                }
+                let complete = luaMode ? shell.luaChunkIsComplete(text) : shell.isComplete(text)
+                if !complete {
+                    entry = text
+                    continue
+                }
+                entry = nil
+                if text.trimmingCharacters(in: .whitespaces).isEmpty { continue }
+                remember(text)
+                lastSucceeded = luaMode ? shell.executeLua(text) : shell.execute(text)
+                if shell.luaModeRequested {
+                    shell.luaModeRequested = false
+                    luaMode = true
+                    editor.write("Lua mode: each line is a Lua chunk; .q returns to commands\n")
+                }
+            }
+        }
+        return lastSucceeded ? 0 : 1
+    }
+
+    /// The prompt for the next line of an unfinished entry, as wide as the main prompt.
+    private var continuationPrompt: String {
+        let width = (luaMode ? "lua> " : shell.prompt).count
+        return String(repeating: " ", count: max(width - 4, 0)) + "... "
+    }
+
+    /// Adds an entry to the history (one item, even when it spans lines) and saves the history.
+    private func remember(_ entry: String) {
+        try? editor.addHistory(entry)
+        guard let historyFile else { return }
+        let directory = (historyFile as NSString).deletingLastPathComponent
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try? editor.saveHistory(to: historyFile)
+    }
+}

@@ -1,0 +1,79 @@
+import EmberClient
+import EmberCore
+import EmberInstance
+import EmberQL
+import Foundation
+
+/// Tab completion: command names, keywords, event names, client names, files, and data paths
+/// from the current client's local tree.
+extension Shell {
+    /// The completions for the word before the cursor, `prefix` being the entry up to it.
+    public func completions(for prefix: String) -> LineCompletion {
+        switch CommandParser.completionContext(for: prefix) {
+        case .command(let partial):
+            let names = commandRegistry.flatMap { [$0.name] + $0.aliases }
+            return LineCompletion(partial: partial, candidates: Self.matching(partial, in: names))
+        case .keyword(let partial, let candidates):
+            return LineCompletion(partial: partial, candidates: Self.matching(partial, in: candidates))
+        case .client(let partial):
+            return LineCompletion(partial: partial, candidates: Self.matching(partial, in: ember.clientNames.map(\.rawValue)))
+        case .path(let partial):
+            return pathCompletions(partial)
+        case .file(let partial):
+            return fileCompletions(partial)
+        case .none:
+            return LineCompletion(partial: "", candidates: [])
+        }
+    }
+
+    /// The candidates that start with `partial`, ignoring case, sorted and without repeats.
+    static func matching(_ partial: String, in candidates: [String]) -> [String] {
+        let lowered = partial.lowercased()
+        return Array(Set(candidates.filter { $0.lowercased().hasPrefix(lowered) })).sorted()
+    }
+
+    /// Children of the location the partial path's directory names, from what the client knows
+    /// locally (its cache and pending writes): no round trip to the server.
+    func pathCompletions(_ partial: String) -> LineCompletion {
+        let directory: String
+        let name: String
+        if let slash = partial.lastIndex(of: "/") {
+            directory = String(partial[...slash])
+            name = String(partial[partial.index(after: slash)...])
+        } else {
+            directory = ""
+            name = partial
+        }
+        guard let parent = try? PathExpression(directory, at: .start).resolved(against: location) else {
+            return LineCompletion(partial: partial, candidates: [])
+        }
+        var keys: [(String, Bool)] = []
+        if let node = database.cachedValue(at: parent), !node.isLeaf {
+            for child in node.children { keys.append((child.key.name, !child.node.isLeaf && child.node.childCount > 0)) }
+        }
+        if parent.isEmpty { keys.append((".info", true)) }
+        let matches = keys.filter { $0.0.hasPrefix(name) }.map { directory + $0.0 + ($0.1 ? "/" : "") }.sorted()
+        let appendsSpace = matches.count == 1 && !matches[0].hasSuffix("/")
+        return LineCompletion(partial: partial, candidates: matches, appendsSpace: appendsSpace)
+    }
+
+    /// Files and directories matching a partial file name.
+    func fileCompletions(_ partial: String) -> LineCompletion {
+        let directory: String
+        let name: String
+        if let slash = partial.lastIndex(of: "/") {
+            directory = String(partial[...slash])
+            name = String(partial[partial.index(after: slash)...])
+        } else {
+            directory = ""
+            name = partial
+        }
+        let listed = (try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory)) ?? []
+        let matches = listed.filter { $0.hasPrefix(name) && (name.hasPrefix(".") || !$0.hasPrefix(".")) }.map { entry in
+            var isDirectory: ObjCBool = false
+            FileManager.default.fileExists(atPath: directory + entry, isDirectory: &isDirectory)
+            return directory + entry + (isDirectory.boolValue ? "/" : "")
+        }.sorted()
+        return LineCompletion(partial: partial, candidates: matches, appendsSpace: matches.count == 1 && !matches[0].hasSuffix("/"))
+    }
+}

@@ -1,0 +1,191 @@
+import EmberClient
+import EmberCore
+import EmberInstance
+import EmberLua
+import EmberServer
+import Foundation
+import EmberQL
+import EmberStorage
+
+/// The connection, presence, client and server commands.
+extension Shell {
+    func goOffline() {
+        database.goOffline()
+        try? ember.flush()
+        printOK("\(database.name) is offline: writes queue until online")
+    }
+
+    func goOnline() {
+        database.goOnline()
+        // let the connection open and the queued writes go out
+        try? ember.run { database.connectionState.isConnected || InterruptSignal.isPending }
+        InterruptSignal.clear()
+        try? ember.flush()
+        printOK("\(database.name) is online")
+    }
+
+    func drop() {
+        ember.drop(database.name)
+        printOK("\(database.name)'s connection dropped: the server notices after \(ember.disconnectTimeout / 1000) s")
+    }
+
+    func status() throws(ShellError) {
+        let database = database
+        let cacheBytes: Int
+        if let store = database.store, let size = try? store.cacheSize() {
+            cacheBytes = size
+        } else {
+            cacheBytes = database.cachedValue(at: .root).map { $0.jsonValue(.export).serialized().utf8.count } ?? 0
+        }
+        let listeners = watches.values.filter { $0.client == database.name }.count
+        if isJSON {
+            printJSON(.object([
+                ("client", .string(database.name.rawValue)),
+                ("connected", .bool(database.connectionState.isConnected)),
+                ("serverTimeOffset", .int(database.serverTimeOffset)),
+                ("pendingWrites", .int(Int64(database.pendingWriteCount))),
+                ("listeners", .int(Int64(listeners))),
+                ("cacheBytes", .int(Int64(cacheBytes))),
+            ]))
+            return
+        }
+        let state = database.connectionState
+        let rows: [(String, String)] = [
+            ("client", database.name.rawValue),
+            ("connection", state.isConnected ? style.ok(state.description) : style.warning(state.description)),
+            ("server time offset", "\(database.serverTimeOffset) ms"),
+            ("pending writes", "\(database.pendingWriteCount)"),
+            ("listeners", "\(listeners)"),
+            ("cache", Self.bytes(cacheBytes)),
+            ("database", databaseDescription),
+        ]
+        let width = rows.map(\.0.count).max() ?? 0
+        for (name, value) in rows {
+            print(name + ":" + String(repeating: " ", count: width - name.count + 1) + value)
+        }
+        if let error = database.lastStoreError {
+            print(style.warning("store error: \(error.message)"))
+        }
+    }
+
+    /// Where the data lives, for `status`.
+    var databaseDescription: String {
+        switch ember.persistence {
+        case .memory: "in memory"
+        case .directory(let directory, _): directory
+        }
+    }
+
+    /// `1.2 KB`-style sizes.
+    static func bytes(_ count: Int) -> String {
+        if count < 1024 { return "\(count) B" }
+        let units = ["KB", "MB", "GB"]
+        var value = Double(count) / 1024
+        var unit = 0
+        while value >= 1024 && unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        return String(format: "%.1f %@", value, units[unit])
+    }
+
+    func onDisconnect(_ expression: PathExpression, _ action: OnDisconnectAction) throws(ShellError) {
+        let path = try resolve(expression)
+        let onDisconnect = database.reference(path).onDisconnect()
+        let position: SourcePosition
+        let start: (@escaping (DatabaseError?) -> Void) throws(DatabaseError) -> Void
+        switch action {
+        case .set(let value, let priority):
+            let priority = try priority.map { (priority) throws(ShellError) in try Self.priority(priority) }
+            position = value.position
+            start = { (done) throws(DatabaseError) in try onDisconnect.setValue(value.value, priority: priority ?? nil, completion: done) }
+        case .update(let value):
+            guard case .object(let members) = value.value else {
+                throw .command("invalid_value", "ondisconnect update needs an object", at: value.position)
+            }
+            position = value.position
+            start = { (done) throws(DatabaseError) in
+                try onDisconnect.updateChildValues(members, completion: done)
+            }
+        case .remove:
+            position = expression.position
+            start = { (done) throws(DatabaseError) in try onDisconnect.removeValue(completion: done) }
+        case .cancel:
+            position = expression.position
+            start = { (done) throws(DatabaseError) in try onDisconnect.cancel(completion: done) }
+        }
+        let report = try performWrite(at: position, on: database, start)
+        printWrite(report)
+    }
+
+    func changeLocation(_ expression: PathExpression) throws(ShellError) {
+        location = expression.text.isEmpty ? .root : try resolve(expression)
+        if isJSON { printJSON(.object([("path", .string(location.description))])) }
+    }
+
+    func switchClient(_ name: Word) throws(ShellError) {
+        let existing = ember.clientNames.contains { $0.rawValue == name.text }
+        let client: Database
+        do {
+            client = try ember.client(named: name.text, startOffline: options.startsOffline)
+        } catch {
+            throw .database(error, at: name.position)
+        }
+        let isNew = !existing
+        currentClient = client.name
+        try? ember.flush()
+        if isJSON {
+            printJSON(.object([("client", .string(client.name.rawValue)), ("created", .bool(isNew))]))
+        } else {
+            print("client \(client.name)" + (isNew ? " (new)" : "") + ": \(client.connectionState)")
+        }
+    }
+
+    func listClients() throws(ShellError) {
+        let names = ember.clientNames
+        if isJSON {
+            printJSON(.array(names.map { name in
+                let client = ember.client(name)
+                return .object([
+                    ("client", .string(name.rawValue)), ("current", .bool(name == currentClient)),
+                    ("state", .string(client.connectionState.description)),
+                    ("pendingWrites", .int(Int64(client.pendingWriteCount))),
+                    ("listeners", .int(Int64(watches.values.filter { $0.client == name }.count))),
+                ])
+            }))
+            return
+        }
+        for name in names {
+            let client = ember.client(name)
+            let marker = name == currentClient ? "* " : "  "
+            let state = client.connectionState
+            let pending = client.pendingWriteCount
+            let listeners = watches.values.filter { $0.client == name }.count
+            print(marker + name.rawValue + "  " + (state.isConnected ? style.ok(state.description) : style.warning(state.description))
+                + style.dim("  \(pending) pending, \(listeners) \(listeners == 1 ? "watch" : "watches")"))
+        }
+    }
+
+    func runAs(_ name: Word, _ command: Command) throws(ShellError) {
+        let client: Database
+        do {
+            client = try ember.client(named: name.text, startOffline: options.startsOffline)
+        } catch {
+            throw .database(error, at: name.position)
+        }
+        let previous = clientOverride
+        clientOverride = client.name
+        defer { clientOverride = previous }
+        try run(command)
+    }
+
+    func setClockSkew(_ milliseconds: Int64) {
+        ember.server.clockSkew = milliseconds
+        printOK("the server's clock runs \(milliseconds) ms ahead (clients learn it when they next connect: offline, then online)")
+    }
+
+    func setLatency(_ milliseconds: Int64) {
+        ember.latency = milliseconds
+        printOK("every message now takes \(milliseconds) ms each way")
+    }
+}

@@ -1,0 +1,204 @@
+import EmberClient
+import EmberCore
+import EmberLua
+import EmberQL
+import EmberSync
+import Foundation
+
+/// The data commands: get, ls, tree, set, update, push, remove, increment, priority.
+extension Shell {
+    /// How a write ended as far as the command waits.
+    enum WriteReport {
+        /// The server acknowledged it.
+        case acknowledged
+        /// The client is offline: the write is queued and will be sent on reconnection.
+        case queued
+    }
+
+    /// Starts a write with `start` and waits for the server's answer, unless the client is
+    /// offline (then the write is queued).
+    /// - Throws: the refusal, or `interrupted` (the write stays queued).
+    func performWrite(
+        at position: SourcePosition?, on database: Database,
+        _ start: (@escaping (DatabaseError?) -> Void) throws(DatabaseError) -> Void
+    ) throws(ShellError) -> WriteReport {
+        final class Outcome { var answer: DatabaseError?? = nil }
+        let outcome = Outcome()
+        do {
+            try start { outcome.answer = .some($0) }
+        } catch {
+            throw .database(error, at: position)
+        }
+        if outcome.answer == nil && database.connectionState == .offline { return .queued }
+        try wait(until: { outcome.answer != nil }, interrupted: "stopped waiting; the write stays queued and will be sent")
+        if case .some(.some(let error)) = outcome.answer { throw .database(error, at: position) }
+        return .acknowledged
+    }
+
+    /// Prints a write's result: `ok`, or `queued` when offline; `extra` fields go into the
+    /// JSON form, `detail` after `ok`.
+    func printWrite(_ report: WriteReport, extra: [(key: String, value: JSONValue)] = [], detail: String? = nil) {
+        if isJSON {
+            var fields: [(key: String, value: JSONValue)] = [("ok", .bool(true))]
+            if report == .queued { fields.append(("queued", .bool(true))) }
+            printJSON(.object(fields + extra))
+            return
+        }
+        switch report {
+        case .acknowledged: print(detail ?? style.ok("ok"))
+        case .queued:
+            print((detail.map { $0 + " " } ?? "") + style.warning("queued (offline): sent when the client reconnects"))
+        }
+    }
+
+    /// A query for `path` with the modifiers of `query`.
+    func makeQuery(_ path: Path, _ query: QueryExpression) -> Query {
+        database.reference(path).query(query.params)
+    }
+
+    /// Reads `query` once (server when connected, cache when offline).
+    func read(_ query: Query) throws(ShellError) -> DataSnapshot {
+        final class Box { var result: Result<DataSnapshot, DatabaseError>? }
+        let box = Box()
+        query.getData { box.result = $0 }
+        try wait(until: { box.result != nil }, interrupted: "stopped waiting for the value")
+        switch box.result! {
+        case .success(let snapshot): return snapshot
+        case .failure(let error): throw .database(error, at: nil)
+        }
+    }
+
+    func get(_ expression: PathExpression, _ query: QueryExpression) throws(ShellError) {
+        let path = try resolve(expression)
+        let snapshot = try read(makeQuery(path, query))
+        let value = snapshot.value
+        switch outputMode {
+        case .json: printJSON(value)
+        case .pretty: print(formatter.pretty(value))
+        case .table:
+            if snapshot.hasChildren {
+                print(formatter.table(snapshot.children.map { ($0.key ?? "", $0.value) }))
+            } else {
+                print(formatter.pretty(value))
+            }
+        }
+    }
+
+    func list(_ expression: PathExpression, _ query: QueryExpression) throws(ShellError) {
+        let path = try resolve(expression)
+        let snapshot = try read(makeQuery(path, query))
+        let children = snapshot.children.map { (key: $0.key ?? "", value: $0.value) }
+        switch outputMode {
+        case .json:
+            printJSON(.array(children.map { .object([("key", .string($0.key)), ("value", $0.value)]) }))
+        case .table:
+            if !children.isEmpty { print(formatter.table(children)) }
+        case .pretty:
+            let width = children.map(\.key.count).max() ?? 0
+            for child in children {
+                print(style.key(child.key) + String(repeating: " ", count: width - child.key.count + 2) + formatter.summary(child.value))
+            }
+        }
+    }
+
+    func tree(_ expression: PathExpression, depth: Int?) throws(ShellError) {
+        let path = try resolve(expression)
+        let snapshot = try read(database.reference(path).query)
+        if isJSON {
+            printJSON(snapshot.value)
+        } else {
+            print(formatter.tree(snapshot.node, name: path.description, depth: depth))
+        }
+    }
+
+    func set(_ expression: PathExpression, _ value: ValueExpression, priority: ValueExpression?) throws(ShellError) {
+        let path = try resolve(expression)
+        let priority = try priority.map { (priority) throws(ShellError) in try Self.priority(priority) }
+        let reference = database.reference(path)
+        let report = try performWrite(at: value.position, on: database) { (done) throws(DatabaseError) in
+            try reference.setValue(value.value, priority: priority ?? nil, completion: done)
+        }
+        printWrite(report)
+    }
+
+    func update(_ expression: PathExpression, _ value: ValueExpression) throws(ShellError) {
+        let path = try resolve(expression)
+        guard case .object(let members) = value.value else {
+            throw .command("invalid_value", "update needs an object: {key: value, \"a/b\": value}", at: value.position)
+        }
+        let reference = database.reference(path)
+        let report = try performWrite(at: value.position, on: database) { (done) throws(DatabaseError) in
+            var changes: [(Path, Node)] = []
+            for member in members {
+                let relative = try Path(validating: member.key)
+                changes.append((relative, try Node(json: member.value, at: path.appending(relative))))
+            }
+            try reference.updateNodes(changes, completion: done)
+        }
+        printWrite(report)
+    }
+
+    func push(_ expression: PathExpression, _ value: ValueExpression?) throws(ShellError) {
+        let path = try resolve(expression)
+        let child = database.reference(path).childByAutoId()
+        let key = child.key ?? ""
+        let report = try performWrite(at: value?.position ?? expression.position, on: database) { (done) throws(DatabaseError) in
+            // a push without a value writes nothing yet, like the SDKs' push(): only the key
+            if let value { try child.setValue(value.value, completion: done) } else { done(nil) }
+        }
+        printWrite(report, extra: [("key", .string(key))], detail: key)
+    }
+
+    func remove(_ expression: PathExpression, confirmed: Bool) throws(ShellError) {
+        let path = try resolve(expression)
+        let reference = database.reference(path)
+        if !confirmed, let confirm, let known = database.cachedValue(at: path), known.childCount > 0 {
+            let count = known.childCount
+            let question = "remove \(path) and its \(count) \(count == 1 ? "child" : "children")? [y/N] "
+            guard confirm(question) else {
+                if isJSON { printJSON(.object([("ok", .bool(false)), ("cancelled", .bool(true))])) } else { print("not removed") }
+                return
+            }
+        }
+        let report = try performWrite(at: expression.position, on: database) { (done) throws(DatabaseError) in
+            try reference.removeValue(completion: done)
+        }
+        printWrite(report)
+    }
+
+    func increment(_ expression: PathExpression, by amount: ValueExpression) throws(ShellError) {
+        let path = try resolve(expression)
+        let delta: JSONValue
+        switch amount.value {
+        case .int, .double: delta = .object([(".sv", .object([("increment", amount.value)]))])
+        default: throw .command("invalid_value", "increment needs a number, found \(amount.value.serialized())", at: amount.position)
+        }
+        let reference = database.reference(path)
+        let report = try performWrite(at: amount.position, on: database) { (done) throws(DatabaseError) in
+            try reference.setValue(delta, completion: done)
+        }
+        printWrite(report)
+    }
+
+    func setPriority(_ expression: PathExpression, _ priority: ValueExpression) throws(ShellError) {
+        let path = try resolve(expression)
+        let priority = try Self.priority(priority)
+        let reference = database.reference(path)
+        let report = try performWrite(at: expression.position, on: database) { (done) throws(DatabaseError) in
+            try reference.setPriority(priority, completion: done)
+        }
+        printWrite(report)
+    }
+
+    /// The priority a value stands for: a number or a string, or `nil` (none) for `null`.
+    static func priority(_ value: ValueExpression) throws(ShellError) -> Priority? {
+        switch value.value {
+        case .null: return nil
+        case .int(let number): return .number(Double(number))
+        case .double(let number): return .number(number)
+        case .string(let text): return .string(text)
+        default:
+            throw .command("invalid_priority", "a priority is a number, a string or null, not \(value.value.serialized())", at: value.position)
+        }
+    }
+}

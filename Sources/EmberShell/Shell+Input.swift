@@ -1,0 +1,87 @@
+import EmberQL
+import Foundation
+
+/// Running many entries: `-c` commands, command files, standard input.
+extension Shell {
+    /// Runs `lines` as entries: a line that leaves a `{`, `[`, `(` or string open (or an
+    /// unfinished Lua chunk after `lua`/`transaction`) continues on the next. Stops at the
+    /// first entry that fails, or at `exit`.
+    /// - Returns: whether every entry succeeded.
+    public func runLines(_ lines: some Sequence<String>) -> Bool {
+        var entry: String?
+        for line in lines {
+            let text = entry.map { $0 + "\n" + line } ?? line
+            if !isComplete(text) {
+                entry = text
+                continue
+            }
+            entry = nil
+            if !execute(text) { return false }
+            if exitRequested { return true }
+        }
+        if let entry {
+            // the input ended inside an entry: run it to report what is missing
+            return execute(entry)
+        }
+        return true
+    }
+
+    /// Whether `entry` is finished: brackets and strings closed, and for `lua CODE` and
+    /// `transaction PATH FUNCTION` a complete Lua chunk.
+    public func isComplete(_ entry: String) -> Bool {
+        guard CommandParser.isComplete(entry) else { return false }
+        guard let code = Self.luaCode(in: entry) else { return true }
+        return luaChunkIsComplete(code)
+    }
+
+    /// The Lua code of a `lua CODE` or `transaction PATH FUNCTION` entry (also after `as NAME`).
+    static func luaCode(in entry: String) -> String? {
+        var words = entry.drop { $0.isWhitespace }
+        func nextWord() -> String {
+            let word = words.prefix { !$0.isWhitespace }
+            words = words.dropFirst(word.count).drop { $0.isWhitespace }
+            return word.lowercased()
+        }
+        var command = nextWord()
+        if command == "as" {
+            _ = nextWord()
+            command = nextWord()
+        }
+        switch command {
+        case "lua": return words.isEmpty ? nil : String(words)
+        case "transaction":
+            _ = nextWord()
+            return words.isEmpty ? nil : "return " + words
+        default: return nil
+        }
+    }
+
+    /// Whether a Lua chunk is complete (not cut off in the middle of a block or expression).
+    func luaChunkIsComplete(_ code: String) -> Bool {
+        guard let state = try? lua() else { return true }
+        return true // TODO(lua merge): state.isComplete(code)
+    }
+
+    /// Runs a command file: Lua when its name ends in `.lua`, else shell commands line by line.
+    public func runFile(_ path: String, arguments: [String] = []) -> Bool {
+        if path.hasSuffix(".lua") {
+            do {
+                try runScript(Word(path, at: .start), arguments: arguments.map { Word($0, at: .start) })
+                return true
+            } catch {
+                report(error)
+                return false
+            }
+        }
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            report(.command("io_error", "cannot read \(path): \(error.localizedDescription)"))
+            return false
+        }
+        var lines = text.components(separatedBy: "\n")
+        if lines.last == "" { lines.removeLast() }
+        return runLines(lines)
+    }
+}

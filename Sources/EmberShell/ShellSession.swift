@@ -1,0 +1,67 @@
+import EmberLua
+import EmberQL
+import Foundation
+import Glibc
+
+/// A whole `ember` run: opens the session, runs `-c`/`-e`/`-f`/SCRIPT, then the REPL or the
+/// commands on standard input, and returns the exit status.
+public enum ShellSession {
+    /// Runs `ember` with `options`.
+    /// - Returns: 0 on success; 1 when a command or script failed (scripts stop at the first
+    ///   error) or the database cannot be opened.
+    public static func run(options: ShellOptions, environment: [String: String] = ProcessInfo.processInfo.environment) -> Int32 {
+        let inputIsTerminal = isatty(STDIN_FILENO) == 1
+        let outputIsTerminal = isatty(STDOUT_FILENO) == 1
+        let output = TerminalOutput()
+        try? InterruptSignal.install()
+        let shell: Shell
+        do {
+            shell = try Shell(
+                options: options, output: output, colored: options.usesColor(environment: environment, outputIsTerminal: outputIsTerminal))
+        } catch {
+            let plain = try? Shell(options: ShellOptions(environment: [:]).inMemory, output: output)
+            if let plain { plain.outputMode = options.jsonOutput ? .json : .pretty; plain.report(error) } else {
+                output.writeError("error: \(error.message)\n")
+            }
+            return 1
+        }
+        shell.showsProgress = isatty(STDERR_FILENO) == 1
+        defer { shell.close() }
+
+        // -c, -e, -f, SCRIPT, in that order; the first failure stops the run
+        for command in options.commands where !shell.execute(command) { return 1 }
+        for chunk in options.luaChunks where !shell.executeLua(chunk) { return 1 }
+        if let file = options.file, !shell.runFile(file) { return 1 }
+        if let script = options.script, !shell.runFile(script, arguments: options.scriptArguments) { return 1 }
+        if shell.exitRequested || options.runsBatchOnly { return 0 }
+
+        guard inputIsTerminal else {
+            let lines = AnySequence { AnyIterator { Swift.readLine(strippingNewline: true) } }
+            return shell.runLines(lines) ? 0 : 1
+        }
+        setlocale(LC_CTYPE, "")
+        let editor: LineEditor
+        do {
+            editor = try LineEditor()
+        } catch {
+            output.writeError("error: \(error.message)\n")
+            return 1
+        }
+        output.editor = editor
+        if !options.quiet {
+            let database = options.databaseDirectory ?? "in memory"
+            output.write("ember \(Shell.version) · \(database) · type help, Tab completes, Ctrl-D exits\n")
+        }
+        let repl = Repl(shell: shell, editor: editor, historyFile: Repl.defaultHistoryFile(environment: environment))
+        return repl.run()
+    }
+}
+
+extension ShellOptions {
+    /// These options without a database directory.
+    var inMemory: ShellOptions {
+        var options = self
+        options.databaseDirectory = nil
+        return options
+    }
+}
