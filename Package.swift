@@ -155,7 +155,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "EmberLuaTests", dependencies: ["EmberLua"], swiftSettings: swiftSettings),
-        .testTarget(name: "EmberShellTests", dependencies: ["EmberShell"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "EmberShellTests",
+            dependencies: ["EmberShell", "EmberCore", "EmberInstance", "EmberQL", "EmberTestSupport"],
+            exclude: ["Transcripts"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "EmberStorageTests",
             dependencies: ["EmberCore", "EmberStorage", "EmberTestSupport", .product(name: "GRDB", package: "GRDB.swift")],

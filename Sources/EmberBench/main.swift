@@ -78,6 +78,23 @@ if arguments.first == "durability-replay" {
     exit(0)
 }
 
+if arguments.first == "startup" {
+    // `ember-bench startup EMBER`: the release `ember` beside sqlite3 and lua5.4.
+    guard let ember = arguments.dropFirst().first(where: { !$0.hasPrefix("--") }) else {
+        print("usage: ember-bench startup PATH-TO-EMBER [--quick]")
+        exit(2)
+    }
+    print("# ember-bench: startup")
+    StartupBenchmarks.run(
+        subjects: [
+            .init(name: "ember --memory -c 'get /'", arguments: [ember, "--memory", "-q", "-c", "get /"]),
+            .init(name: "sqlite3 :memory: 'select 1'", arguments: ["sqlite3", ":memory:", "select 1"]),
+            .init(name: "lua5.4 -e ''", arguments: ["lua5.4", "-e", ""]),
+        ],
+        runs: quick ? 20 : 200)
+    exit(0)
+}
+
 if arguments.first == "memory" {
     // One measurement per process: freed memory from an earlier workload would hide growth.
     let kind: CoreBenchmarks.KeyKind = arguments.dropFirst().first == "integer" ? .integer : .pushID

@@ -9,6 +9,8 @@ final class PseudoTerminal {
     let master: Int32
     /// The terminal side given to the program.
     let terminal: Int32
+    /// The terminal side's device path (`/dev/pts/N`), for a child process to open.
+    let name: String
 
     private typealias OpenFunction = @convention(c) (Int32) -> Int32
     private typealias SetupFunction = @convention(c) (Int32) -> Int32
@@ -38,6 +40,9 @@ final class PseudoTerminal {
         }
         self.master = master
         self.terminal = terminal
+        self.name = String(cString: name)
+        var size = winsize(ws_row: 24, ws_col: 100, ws_xpixel: 0, ws_ypixel: 0)
+        _ = ioctl(master, UInt(TIOCSWINSZ), &size)
     }
 
     deinit {

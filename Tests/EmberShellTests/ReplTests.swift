@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+
+/// The interactive REPL under a real pseudo-terminal: completion, history across runs, Ctrl-C
+/// at the prompt and during a command, Ctrl-D, and events arriving while a line is half typed.
+@Suite(.serialized) struct ReplTests {
+    /// A scratch home with its own history.
+    private func makeHome() throws -> String {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("ember-repl-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        return home
+    }
+
+    /// Starts `ember --memory -q` at a terminal, with `home` as its home.
+    private func start(home: String, _ arguments: [String] = []) throws -> TerminalSession {
+        let executable = EmberCommandLineTests.executable.path
+        try #require(FileManager.default.isExecutableFile(atPath: executable), "ember is not built at \(executable)")
+        let environment = [
+            "HOME": home, "XDG_STATE_HOME": home + "/state", "XDG_CONFIG_HOME": home + "/config",
+            "TERM": "xterm", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
+        ]
+        let session = try TerminalSession(executable: executable, arguments: ["--memory", "-q"] + arguments, environment: environment)
+        #expect(session.waitFor("main:/> "), "no prompt; the screen: \(session.screen)")
+        return session
+    }
+
+    @Test func completesCommandsAndDataPathsFromTheLocalTree() throws {
+        let home = try makeHome()
+        let session = try start(home: home)
+        session.type("set /users/alice {age: 3}\r")
+        #expect(session.waitFor("ok"))
+        session.type("set /users/alan {age: 4}\r")
+        #expect(session.waitFor("ok", after: session.mark))
+
+        // one candidate: completed in place, with a space after a leaf-less key? /users/ali -> /users/alice/
+        var mark = session.mark
+        session.type("get /users/ali\t")
+        #expect(session.waitFor("ce/", after: mark), "the screen: \(session.screen)")
+        session.type("\u{8}\r")  // Backspace over the '/', Enter
+        #expect(session.waitFor("\"age\": 3", after: mark), "the screen: \(session.screen)")
+
+        // two candidates: Tab lists them
+        mark = session.mark
+        session.type("get /users/al\t")
+        #expect(session.waitFor("/users/alan/", after: mark))
+        #expect(session.waitFor("/users/alice/", after: mark))
+        session.type("\u{15}")  // Ctrl-U: clear the line
+
+        // command names
+        mark = session.mark
+        session.type("pw\t\r")
+        #expect(session.waitFor("pwd", after: mark))
+        #expect(session.waitFor("\r\n/\r\n", after: mark), "the screen: \(session.screen)")
+        session.type("\u{4}")
+        #expect(session.waitForExit() == 0)
+    }
+
+    @Test func recallsHistoryAcrossRunsWithMultiLineEntriesAsOneItem() throws {
+        let home = try makeHome()
+        do {
+            let first = try start(home: home)
+            first.type("lua return 6 * 7\r")
+            #expect(first.waitFor("42"))
+            first.type("set /m {a: 1,\r")
+            #expect(first.waitFor("... "))
+            first.type("b: 2}\r")
+            #expect(first.waitFor("ok"))
+            first.type("\u{4}")
+            #expect(first.waitForExit() == 0)
+        }
+        let history = try String(contentsOfFile: home + "/state/ember/history", encoding: .utf8)
+        #expect(history.contains("lua return 6 * 7"))
+
+        let second = try start(home: home)
+        // Up: the multi-line entry comes back whole, and runs as one
+        var mark = second.mark
+        second.type("\u{1B}[A\r")
+        #expect(second.waitFor("ok", after: mark), "the screen: \(second.screen)")
+        mark = second.mark
+        second.type("get /m\r")
+        #expect(second.waitFor("\"b\": 2", after: mark))
+        // Ctrl-R searches the history
+        mark = second.mark
+        second.type("\u{12}6 * \r")
+        #expect(second.waitFor("42", after: mark), "the screen: \(second.screen)")
+        second.type("\u{4}")
+        #expect(second.waitForExit() == 0)
+    }
+
+    @Test func ctrlCClearsTheLineAtThePromptAndCtrlDExits() throws {
+        let home = try makeHome()
+        let session = try start(home: home)
+        var mark = session.mark
+        session.type("set /c 'never'")
+        #expect(session.waitFor("never", after: mark))
+        session.type("\u{3}")
+        #expect(session.waitFor("^C", after: mark))
+        #expect(session.waitFor("main:/> ", after: mark))
+        mark = session.mark
+        session.type("get /c\r")
+        #expect(session.waitFor("null", after: mark), "the screen: \(session.screen)")
+        session.type("\u{4}")
+        #expect(session.waitForExit() == 0)
+    }
+
+    @Test func ctrlCInterruptsARunningCommandAndAScript() throws {
+        let home = try makeHome()
+        let session = try start(home: home)
+        session.type("server latency 5000\r")
+        #expect(session.waitFor("ok") || session.waitFor("5000 ms"))
+        var mark = session.mark
+        let started = Date()
+        session.type("set /slow 1\r")
+        usleep(300_000)
+        session.type("\u{3}")
+        #expect(session.waitFor("interrupted", after: mark, timeout: 4), "the screen: \(session.screen)")
+        #expect(Date().timeIntervalSince(started) < 4)
+        #expect(session.waitFor("main:/> ", after: mark))
+
+        mark = session.mark
+        session.type("lua while true do end\r")
+        usleep(300_000)
+        session.type("\u{3}")
+        #expect(session.waitFor("interrupted", after: mark, timeout: 4), "the screen: \(session.screen)")
+        #expect(session.waitFor("main:/> ", after: mark))
+        session.type("\u{4}")
+        #expect(session.waitForExit() == 0)
+    }
+
+    @Test func aWatchEventPrintsAboveAHalfTypedLineWithoutMangingIt() throws {
+        let home = try makeHome()
+        let session = try start(home: home)
+        session.type("server timeout 300\r")
+        #expect(session.waitFor("300 ms"))
+        session.type("as bob set /presence/bob 'online'\r")
+        #expect(session.waitFor("ok", after: session.mark))
+        session.type("as bob ondisconnect /presence/bob remove\r")
+        #expect(session.waitFor("ok", after: session.mark))
+        var mark = session.mark
+        session.type("watch /presence\r")
+        #expect(session.waitFor("child_added /presence/bob", after: mark))
+        session.type("as bob drop\r")
+        #expect(session.waitFor("dropped", after: session.mark))
+
+        // half a line typed; the server notices bob's silent drop and runs his onDisconnect
+        mark = session.mark
+        session.type("get /pres")
+        #expect(session.waitFor("child_removed /presence/bob", after: mark, timeout: 5), "the screen: \(session.screen)")
+        // the half-typed line is drawn again below the event, and finishing it works
+        #expect(session.waitFor("main:/> get /pres", after: mark))
+        mark = session.mark
+        session.type("ence\r")
+        #expect(session.waitFor("null", after: mark), "the screen: \(session.screen)")
+        session.type("\u{4}")
+        #expect(session.waitForExit() == 0)
+    }
+}
