@@ -1,8 +1,0 @@
-import EmberCore
-import Testing
-
-@testable import EmberQL
-
-@Test func smoke() throws {
-    #expect(try CommandParser.parse("pwd") == .pwd)
-}
