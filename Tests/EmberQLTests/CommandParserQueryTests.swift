@@ -83,6 +83,10 @@ import Testing
             "get /a orderBy child a.b",
             "invalid path \"a.b\": segment \"a.b\": a key must not contain \".\"", 1, 22, length: 3),
         ErrorCase(
+            "get /a orderBy child .info",
+            "invalid query: orderByChild cannot order by \".info\"; use orderByKey, orderByValue or orderByPriority", 1, 8,
+            length: 19),
+        ErrorCase(
             "get /a orderBy child /",
             "invalid query: orderByChild needs a child path", 1, 8, length: 15),
         ErrorCase(
