@@ -155,6 +155,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "EmberLuaTests", dependencies: ["EmberLua"], swiftSettings: swiftSettings),
+        .testTarget(name: "EmberQLTests", dependencies: ["EmberQL", "EmberCore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "EmberShellTests",
             dependencies: ["EmberShell", "EmberCore", "EmberInstance", "EmberQL", "EmberTestSupport"],

@@ -19,7 +19,7 @@ public indirect enum Command: Sendable, Equatable {
     case update(PathExpression, ValueExpression)
     /// `push PATH [VALUE]`: a new child at a push id (an empty object's push when no value).
     case push(PathExpression, ValueExpression?)
-    /// `remove [-y] PATH` (alias `rm`); `confirmed` when `-y` was given.
+    /// `remove [-y] PATH` (alias `rm`); `confirmed` when `-y` was given (before the path).
     case remove(PathExpression, confirmed: Bool)
     /// `increment PATH [N]`: N defaults to 1 (an `.int(1)` value).
     case increment(PathExpression, by: ValueExpression)
@@ -33,13 +33,14 @@ public indirect enum Command: Sendable, Equatable {
     case `import`(PathExpression, file: Word)
 
     // MARK: live
-    /// `watch [PATH] [QUERY] [EVENT...]`: no events means every child event.
+    /// `watch [PATH] [QUERY] [EVENT...]`: no events means every child event. Events (in any case)
+    /// and modifiers may come in any order; a repeated event is kept once, where first written.
     case watch(PathExpression, QueryExpression, events: [WatchEvent])
     /// `unwatch ID | all`.
     case unwatch(UnwatchTarget)
     /// `watches`.
     case watches
-    /// `keepsynced PATH on|off`.
+    /// `keepsynced PATH on|off` (`true` and `false` are accepted too).
     case keepSynced(PathExpression, Bool)
 
     // MARK: connection and presence
@@ -73,7 +74,8 @@ public indirect enum Command: Sendable, Equatable {
     case serverLatency(Int64)
 
     // MARK: scripting and the rest
-    /// `lua CODE`, or `lua` alone (`nil`) to enter Lua mode.
+    /// `lua CODE`, or `lua` alone (`nil`) to enter Lua mode. The code is the rest of the input as
+    /// written (`#` is Lua's length operator, not a comment), without surrounding white space.
     case lua(Word?)
     /// `run FILE [ARGS...]`.
     case run(Word, arguments: [Word])
@@ -91,7 +93,8 @@ public indirect enum Command: Sendable, Equatable {
     case clear
     /// `exit` or `quit`.
     case exit
-    /// A word that is no built-in command: a plugin's command, with the rest of the line as
-    /// written (the shell reports an unknown command if no plugin has this name).
+    /// A word that is no built-in command: a plugin's command, with the rest of the input as
+    /// written, its `#` comments removed and its surrounding white space trimmed (`nil` when
+    /// nothing is left). The shell reports an unknown command if no plugin has this name.
     case plugin(Word, arguments: Word?)
 }

@@ -24,8 +24,3 @@ public struct CommandDescription: Sendable, Hashable {
         self.group = group
     }
 }
-
-extension CommandDescription {
-    /// Every built-in command, in the order `help` lists them.
-    public static let builtins: [CommandDescription] = []
-}

@@ -3,7 +3,7 @@
 /// ``rendered(source:)`` shows the line with a caret under the offending word:
 ///
 /// ```
-/// error: a limit must be a positive integer, not 0
+/// error: 'limitToFirst' needs a positive integer, found '0'
 ///   get /scores limitToFirst 0
 ///                            ^
 /// ```

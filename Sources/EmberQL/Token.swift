@@ -3,7 +3,9 @@
 /// The lexer keeps what the parser needs to decide, and no more: keywords stay words (they are
 /// case-insensitive and also valid unquoted keys), numbers keep their text (so `1` and `1.0`
 /// and big integers are told apart later), and relaxed-JSON punctuation gets its own cases.
-/// `#` starts a comment, which produces no token.
+/// `#` starts a comment, which produces no token. Where a bare word ends depends on what the
+/// parser expects: a path or a keyword runs to the next white space, a word inside a value also
+/// ends at punctuation and quotes.
 public enum Token: Sendable, Hashable {
     /// A bare word: a command (`set`), a keyword (`orderBy`, `limitToFirst`), `now`, `true`,
     /// an unquoted object key.

@@ -1,0 +1,152 @@
+import EmberCore
+
+/// The commands with more to them than a path and a value.
+extension Parser {
+    /// `tree [PATH] [depth N]`.
+    mutating func tree() throws(ParseFailure) -> Command {
+        let path = try optionalPath(before: ["depth"])
+        try offer { .keyword(partial: $0, candidates: ["depth"]) }
+        let next = try lexer.next(.word)
+        if next.isEnd { return .tree(path, depth: nil) }
+        guard next.keyword == "depth" else {
+            throw .error("unexpected \(next.token.shown) after the command", at: next)
+        }
+        try offer { _ in .none }
+        let count = try lexer.next(.word)
+        guard case .number(let text) = count.token, let depth = Int(text), depth >= 0 else {
+            throw .error("'depth' needs a non-negative integer, found \(count.token.shown)", at: count)
+        }
+        try expectEnd()
+        return .tree(path, depth: depth)
+    }
+
+    /// `remove [-y] PATH` (or `rm`).
+    mutating func remove(_ written: String) throws(ParseFailure) -> Command {
+        try offer { .path(partial: $0) }
+        var previous = written
+        var confirmed = false
+        let flag = try lexer.peek(.word)
+        if flag.keyword == "-y" {
+            _ = try lexer.next(.word)
+            confirmed = true
+            previous = flag.text ?? "-y"
+        }
+        let path = try self.path(after: previous)
+        try expectEnd()
+        return .remove(path, confirmed: confirmed)
+    }
+
+    /// `increment PATH [N]`.
+    mutating func increment(_ written: String) throws(ParseFailure) -> Command {
+        let path = try self.path(after: written)
+        let token = try lexer.next(.value)
+        let amount: ValueExpression
+        switch token.token {
+        case .end:
+            amount = ValueExpression(.int(1), at: token.position)
+        case .number(let text):
+            amount = ValueExpression(try RelaxedJSON.number(text, at: token), at: token.position)
+        default:
+            throw .error("'\(written)' needs a number, found \(token.token.shown)", at: token)
+        }
+        try expectEnd()
+        return .increment(path, by: amount)
+    }
+
+    /// `unwatch ID | all`.
+    mutating func unwatch() throws(ParseFailure) -> Command {
+        try offer { .keyword(partial: $0, candidates: ["all"]) }
+        let token = try lexer.next(.word)
+        let target: UnwatchTarget
+        if token.keyword == "all" {
+            target = .all
+        } else if case .number(let text) = token.token, let id = Int(text), id >= 0 {
+            target = .id(id)
+        } else {
+            throw .error("expected a watch number or all, found \(token.token.shown)", at: token)
+        }
+        try expectEnd()
+        return .unwatch(target)
+    }
+
+    /// `ondisconnect PATH set VALUE [priority P] | update OBJECT | remove | cancel`.
+    mutating func onDisconnect(_ written: String) throws(ParseFailure) -> Command {
+        let path = try self.path(after: written)
+        try offer { .keyword(partial: $0, candidates: ["set", "update", "remove", "cancel"]) }
+        let token = try lexer.next(.word)
+        let action: OnDisconnectAction
+        switch token.keyword {
+        case "set":
+            let value = try self.value()
+            action = .set(value, priority: try optionalPriority())
+        case "update":
+            action = .update(try object(for: "ondisconnect update"))
+        case "remove":
+            action = .remove
+        case "cancel":
+            action = .cancel
+        default:
+            throw .error("expected set, update, remove or cancel, found \(token.token.shown)", at: token)
+        }
+        try expectEnd()
+        return .onDisconnect(path, action)
+    }
+
+    /// `as NAME COMMAND`: the command is read from the same input, so its positions are the
+    /// input's.
+    mutating func `as`(_ written: String) throws(ParseFailure) -> Command {
+        let client = try word(offering: { .client(partial: $0) }, what: "a client name", after: "'\(written)'")
+        try offer { .command(partial: $0) }
+        let next = try lexer.peek(.word)
+        if next.keyword == "as" {
+            throw .error("'as' cannot be nested: it runs one command as one client", at: next)
+        }
+        guard let command = try command(nested: true) else {
+            throw .error("expected a command after the client name, found the end of the line", at: next)
+        }
+        return .as(client, command)
+    }
+
+    /// `server clock skew MS` or `server latency MS`.
+    mutating func server(_ written: String) throws(ParseFailure) -> Command {
+        try offer { .keyword(partial: $0, candidates: ["clock", "latency"]) }
+        let setting = try lexer.next(.word)
+        switch setting.keyword {
+        case "clock":
+            try offer { .keyword(partial: $0, candidates: ["skew"]) }
+            let skew = try lexer.next(.word)
+            guard skew.keyword == "skew" else {
+                throw .error("expected skew after 'clock', found \(skew.token.shown)", at: skew)
+            }
+            let milliseconds = try lexer.next(.word)
+            guard case .number(let text) = milliseconds.token, let value = Int64(text) else {
+                throw .error("'skew' needs an integer number of milliseconds, found \(milliseconds.token.shown)", at: milliseconds)
+            }
+            try expectEnd()
+            return .serverClockSkew(value)
+        case "latency":
+            let milliseconds = try lexer.next(.word)
+            guard case .number(let text) = milliseconds.token, let value = Int64(text), value >= 0 else {
+                throw .error(
+                    "'latency' needs a non-negative integer number of milliseconds, found \(milliseconds.token.shown)",
+                    at: milliseconds)
+            }
+            try expectEnd()
+            return .serverLatency(value)
+        default:
+            throw .error("expected clock or latency after '\(written)', found \(setting.token.shown)", at: setting)
+        }
+    }
+
+    /// `output [pretty|json|table]`.
+    mutating func output() throws(ParseFailure) -> Command {
+        try offer { .keyword(partial: $0, candidates: OutputMode.allCases.map(\.rawValue)) }
+        let token = try lexer.next(.word)
+        if token.isEnd { return .output(nil) }
+        guard let name = token.keyword, let mode = OutputMode(rawValue: name) else {
+            throw .error("expected pretty, json or table, found \(token.token.shown)", at: token)
+        }
+        try expectEnd()
+        return .output(mode)
+    }
+}

@@ -1,0 +1,159 @@
+import EmberCore
+
+/// Query modifiers: `orderBy ...`, limits and bounds, checked as ``EmberCore/QueryParams``
+/// checks them, with each of its errors placed on the offending word.
+extension Parser {
+    /// The modifiers (and, for `watch`, the event names) up to the end of the input, in any order.
+    /// Events repeated are kept once, in the order first written.
+    mutating func query(events allowEvents: Bool) throws(ParseFailure) -> (QueryExpression, [WatchEvent]) {
+        var params = QueryParams()
+        var written: [String] = []
+        var events: [WatchEvent] = []
+        let eventNames = WatchEvent.allCases.map(\.rawValue)
+        let candidates = QueryModifier.names + (allowEvents ? eventNames : [])
+        while true {
+            try offer { .keyword(partial: $0, candidates: candidates) }
+            let keyword = try lexer.next(.word)
+            if keyword.isEnd { break }
+            if allowEvents, let name = keyword.keyword, let event = WatchEvent(rawValue: name) {
+                if !events.contains(event) { events.append(event) }
+                continue
+            }
+            guard let name = keyword.keyword, let modifier = QueryModifier(word: name) else {
+                throw unknownModifier(keyword, allowEvents: allowEvents)
+            }
+            var tokens = [keyword]
+            switch modifier {
+            case .orderBy:
+                params = try orderBy(keyword, params: params, tokens: &tokens)
+            case .limitToFirst, .limitToLast:
+                try offer { _ in .none }
+                let count = try lexer.next(.word)
+                guard case .number(let text) = count.token, let limit = Int(text), limit > 0 else {
+                    throw .error("'\(modifier.rawValue)' needs a positive integer, found \(count.token.shown)", at: count)
+                }
+                tokens.append(count)
+                do {
+                    params = modifier == .limitToFirst ? try params.limitedToFirst(limit) : try params.limitedToLast(limit)
+                } catch {
+                    throw self.error(error.message, from: keyword, to: count)
+                }
+            case .startAt, .startAfter, .endAt, .endBefore, .equalTo:
+                params = try bound(modifier, keyword, params: params, tokens: &tokens, candidates: candidates)
+            }
+            written.append(tokens.map { lexer.text($0.range) }.joined(separator: " "))
+        }
+        let query = written.isEmpty ? QueryExpression.none : QueryExpression(params: params, text: written.joined(separator: " "))
+        return (query, events)
+    }
+
+    /// `orderBy key | value | priority | child PATH`.
+    private mutating func orderBy(
+        _ keyword: LexedToken, params: QueryParams, tokens: inout [LexedToken]
+    ) throws(ParseFailure) -> QueryParams {
+        try offer { .keyword(partial: $0, candidates: ["key", "value", "priority", "child"]) }
+        let kind = try lexer.next(.word)
+        tokens.append(kind)
+        let index: Index
+        switch kind.keyword {
+        case "key": index = .key
+        case "value": index = .value
+        case "priority": index = .priority
+        case "child":
+            try offer { .path(partial: $0) }
+            let child = try lexer.next(.word)
+            guard let text = child.text else {
+                throw .error("'orderBy child' needs a child path, found \(child.token.shown)", at: child)
+            }
+            tokens.append(child)
+            do {
+                index = .child(try Path(validating: text))
+            } catch {
+                throw .error(error.message, at: child)
+            }
+        default:
+            throw .error("orderBy needs key, value, priority or child PATH, found \(kind.token.shown)", at: kind)
+        }
+        do {
+            return try params.orderedBy(index)
+        } catch {
+            throw self.error(error.message, from: keyword, to: tokens[tokens.count - 1])
+        }
+    }
+
+    /// `startAt V [KEY]` and the other bounds. V is a leaf; KEY is a word that is no keyword.
+    private mutating func bound(
+        _ modifier: QueryModifier, _ keyword: LexedToken, params: QueryParams, tokens: inout [LexedToken],
+        candidates: [String]
+    ) throws(ParseFailure) -> QueryParams {
+        try offer { _ in .none }
+        let first = try lexer.peek(.value)
+        let json = try RelaxedJSON.value(from: &lexer)
+        let valueToken = LexedToken(token: first.token, position: first.position, range: first.range.lowerBound..<lexer.index)
+        let value: LeafValue?
+        switch json {
+        case .null: value = nil
+        case .bool(let bool): value = .bool(bool)
+        case .int(let int): value = .int(int)
+        case .double(let double): value = LeafValue(normalizing: double)
+        case .string(let string): value = .string(string)
+        default:
+            throw .error(
+                "'\(modifier.rawValue)' needs a number, a string, true, false or null, found \(first.token.shown)",
+                at: valueToken)
+        }
+        tokens.append(valueToken)
+
+        try offer { .keyword(partial: $0, candidates: candidates) }
+        var key: (ChildKey, LexedToken)?
+        let next = try lexer.peek(.word)
+        let keywords = QueryModifier.lowercasedNames.union(candidates.map { $0.lowercased() })
+        if let text = next.text, !(next.keyword.map(keywords.contains) ?? false) {
+            _ = try lexer.next(.word)
+            tokens.append(next)
+            do {
+                key = (try ChildKey(validating: text), next)
+            } catch {
+                throw .error(error.message, at: next)
+            }
+        }
+
+        func apply(_ key: ChildKey?) throws(DatabaseError) -> QueryParams {
+            switch modifier {
+            case .startAt: try params.startingAt(value, key: key)
+            case .startAfter: try params.startingAfter(value, key: key)
+            case .endAt: try params.endingAt(value, key: key)
+            case .endBefore: try params.endingBefore(value, key: key)
+            default: try params.equalTo(value, key: key)
+            }
+        }
+        let repeated =
+            switch modifier {
+            case .startAt, .startAfter: params.start != nil
+            case .endAt, .endBefore: params.end != nil
+            default: params.start != nil || params.end != nil
+            }
+        do {
+            return try apply(key?.0)
+        } catch {
+            if repeated { throw self.error(error.message, from: keyword, to: tokens[tokens.count - 1]) }
+            if let key, (try? apply(nil)) != nil { throw .error(error.message, at: key.1) }
+            throw .error(error.message, at: valueToken)
+        }
+    }
+
+    /// The error for a word where a modifier (or an event) was expected.
+    private func unknownModifier(_ token: LexedToken, allowEvents: Bool) -> ParseFailure {
+        let modifiers = QueryModifier.names.joined(separator: ", ")
+        let events = WatchEvent.allCases.map(\.rawValue).joined(separator: ", ")
+        guard token.keyword != nil else {
+            return .error(
+                "expected a query modifier\(allowEvents ? " or an event" : ""), found \(token.token.shown)", at: token)
+        }
+        if allowEvents {
+            return .error(
+                "unknown modifier or event \(token.token.shown) (expected \(modifiers), or an event: \(events))", at: token)
+        }
+        return .error("unknown modifier \(token.token.shown) (expected \(modifiers))", at: token)
+    }
+}
