@@ -30,7 +30,7 @@ extension Command {
         case .client: "client"
         case .clients: "clients"
         case .as: "as"
-        case .serverClockSkew, .serverLatency: "server"
+        case .serverClockSkew, .serverLatency, .serverTimeout: "server"
         case .lua: "lua"
         case .run: "run"
         case .plugins: "plugins"

@@ -72,6 +72,9 @@ public indirect enum Command: Sendable, Equatable {
     case serverClockSkew(Int64)
     /// `server latency MS` (not negative).
     case serverLatency(Int64)
+    /// `server timeout MS` (positive): how long the server takes to notice a silent drop
+    /// (`drop`), for connections opened from now on.
+    case serverTimeout(Int64)
 
     // MARK: scripting and the rest
     /// `lua CODE`, or `lua` alone (`nil`) to enter Lua mode. The code is the rest of the input as

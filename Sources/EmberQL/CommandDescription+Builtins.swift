@@ -128,8 +128,8 @@ extension CommandDescription {
             summary: "Runs one command as client NAME.",
             example: "as bob set /presence/bob true", group: "Clients and the server"),
         .init(
-            name: "server", syntax: "clock skew MS | latency MS",
-            summary: "Runs the server's clock MS milliseconds ahead (shown as .info/serverTimeOffset), or delays every message by MS milliseconds.",
+            name: "server", syntax: "clock skew MS | latency MS | timeout MS",
+            summary: "Runs the server's clock MS milliseconds ahead (shown as .info/serverTimeOffset), delays every message by MS milliseconds, or sets how long the server takes to notice a dropped connection.",
             example: "server latency 200", group: "Clients and the server"),
     ]
 

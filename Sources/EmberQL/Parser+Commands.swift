@@ -107,9 +107,9 @@ extension Parser {
         return .as(client, command)
     }
 
-    /// `server clock skew MS` or `server latency MS`.
+    /// `server clock skew MS`, `server latency MS` or `server timeout MS`.
     mutating func server(_ written: String) throws(ParseFailure) -> Command {
-        try offer { .keyword(partial: $0, candidates: ["clock", "latency"]) }
+        try offer { .keyword(partial: $0, candidates: ["clock", "latency", "timeout"]) }
         let setting = try lexer.next(.word)
         switch setting.keyword {
         case "clock":
@@ -133,8 +133,17 @@ extension Parser {
             }
             try expectEnd()
             return .serverLatency(value)
+        case "timeout":
+            let milliseconds = try lexer.next(.word)
+            guard case .number(let text) = milliseconds.token, let value = Int64(text), value > 0 else {
+                throw .error(
+                    "'timeout' needs a positive integer number of milliseconds, found \(milliseconds.token.shown)",
+                    at: milliseconds)
+            }
+            try expectEnd()
+            return .serverTimeout(value)
         default:
-            throw .error("expected clock or latency after '\(written)', found \(setting.token.shown)", at: setting)
+            throw .error("expected clock, latency or timeout after '\(written)', found \(setting.token.shown)", at: setting)
         }
     }
 

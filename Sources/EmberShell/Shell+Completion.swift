@@ -2,10 +2,12 @@ import EmberClient
 import EmberCore
 import EmberInstance
 import EmberQL
+import EmberServer
 import Foundation
 
 /// Tab completion: command names, keywords, event names, client names, files, and data paths
-/// from the current client's local tree.
+/// from the current client's local tree (falling back to the embedded server's tree where the
+/// client knows nothing: both are in this process, so completion never waits).
 extension Shell {
     /// The completions for the word before the cursor, `prefix` being the entry up to it.
     public func completions(for prefix: String) -> LineCompletion {
@@ -48,7 +50,10 @@ extension Shell {
             return LineCompletion(partial: partial, candidates: [])
         }
         var keys: [(String, Bool)] = []
-        if let node = database.cachedValue(at: parent), !node.isLeaf {
+        // what the client knows; where it knows nothing, the embedded server's tree (in this
+        // process: still no round trip)
+        let known = database.cachedValue(at: parent).flatMap { $0.isEmpty ? nil : $0 } ?? ember.server.value(at: parent)
+        if !known.isLeaf, case let node = known {
             for child in node.children { keys.append((child.key.name, !child.node.isLeaf && child.node.childCount > 0)) }
         }
         if parent.isEmpty { keys.append((".info", true)) }

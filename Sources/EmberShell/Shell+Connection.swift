@@ -26,7 +26,7 @@ extension Shell {
 
     func drop() {
         ember.drop(database.name)
-        printOK("\(database.name)'s connection dropped: the server notices after \(ember.disconnectTimeout / 1000) s")
+        printOK("\(database.name)'s connection dropped: the server notices after its timeout (server timeout MS sets it)")
     }
 
     func status() throws(ShellError) {
@@ -182,6 +182,11 @@ extension Shell {
     func setClockSkew(_ milliseconds: Int64) {
         ember.server.clockSkew = milliseconds
         printOK("the server's clock runs \(milliseconds) ms ahead (clients learn it when they next connect: offline, then online)")
+    }
+
+    func setDisconnectTimeout(_ milliseconds: Int64) {
+        ember.disconnectTimeout = milliseconds
+        printOK("the server notices a dropped connection after \(milliseconds) ms (connections opened from now on)")
     }
 
     func setLatency(_ milliseconds: Int64) {

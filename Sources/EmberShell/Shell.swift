@@ -211,6 +211,7 @@ public final class Shell {
         case .as(let name, let inner): try runAs(name, inner)
         case .serverClockSkew(let milliseconds): setClockSkew(milliseconds)
         case .serverLatency(let milliseconds): setLatency(milliseconds)
+        case .serverTimeout(let milliseconds): setDisconnectTimeout(milliseconds)
         case .lua(let code): try runLua(code)
         case .run(let file, let arguments): try runScript(file, arguments: arguments)
         case .plugins: listPlugins()

@@ -170,6 +170,7 @@ import Testing
         #expect(try parsed("SERVER Clock SKEW 250") == .serverClockSkew(250))
         #expect(try parsed("server latency 0") == .serverLatency(0))
         #expect(try parsed("server latency 200") == .serverLatency(200))
+        #expect(try parsed("server timeout 500") == .serverTimeout(500))
     }
 
     @Test func asRunsANestedCommandWithPositionsInTheWholeInput() throws {
