@@ -7,6 +7,12 @@ import CLuaSupport
 /// the state. Every call into Lua is protected: errors come back as ``LuaError`` values, never as
 /// a longjmp through Swift.
 ///
+/// Besides the configured libraries, every state has a global table `ember` holding the sentinel
+/// `ember.null` (JSON null inside tables; see the JSON conversion in `LuaState+JSON.swift`), and
+/// a `print` that goes to ``printHandler`` when one is set. Lua functions can be compiled once
+/// and called with JSON arguments (``compileFunction(_:name:)``, ``call(_:with:)``), and
+/// ``isComplete(_:)`` tells the REPL whether to read another line.
+///
 /// ```swift
 /// let lua = try LuaState()
 /// try lua.register("add") { args in
