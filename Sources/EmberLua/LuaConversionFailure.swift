@@ -66,7 +66,8 @@ struct LuaConversionFailure: Error {
             case .collidingKeys(let key):
                 "cannot convert the value at \(Self.format(path)): the keys \(key) and \"\(key)\" name the same member"
             case .tooDeep:
-                "cannot convert the value at \(Self.format(path)): nested deeper than \(LuaState.maximumJSONDepth) levels"
+                "cannot convert the value at \(Self.format(path)): "
+                    + "nested deeper than \(LuaState.maximumJSONDepth) levels"
             }
         return prefix + text
     }

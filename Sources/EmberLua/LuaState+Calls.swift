@@ -52,6 +52,9 @@ extension LuaState {
     /// function that Lua called. Each result keeps `nil` (``LuaResult/nil``) apart from
     /// `ember.null` (``LuaResult/null``); a function that returns nothing gives `[]`.
     ///
+    /// The arguments are pushed with the memory limit suspended (the host chose them); when they
+    /// take the state past its limit, the function fails with `.memory` at its first allocation.
+    ///
     /// - Throws: ``LuaError`` of kind `.invalidReference` when the reference was released or
     ///   belongs to another state; `.conversion` when an argument is nested too deep or a result
     ///   is not JSON (the message names the path, and "result N" when N > 1); `.runtime` with the
@@ -59,13 +62,17 @@ extension LuaState {
     ///   when a limit stopped it.
     /// - Complexity: O(n) in the size of the arguments plus O(m log m) in that of the results,
     ///   besides the function's own work.
-    public func call(_ function: LuaFunctionReference, with arguments: [JSONValue] = []) throws(LuaError) -> [LuaResult] {
-        guard function.owner === self else {
-            let problem = function.owner == nil ? "was released" : "belongs to another Lua state"
-            throw LuaError(.invalidReference, message: "the function \(Self.displayName(of: function.name)) \(problem)")
+    public func call(
+        _ function: LuaFunctionReference, with arguments: [JSONValue] = []
+    ) throws(LuaError) -> [LuaResult] {
+        guard !function.isReleased else {
+            throw LuaError(
+                .invalidReference, message: "the function \(Self.displayName(of: function.name)) was released")
         }
-        guard function.reference != LUA_NOREF else {
-            throw LuaError(.invalidReference, message: "the function \(Self.displayName(of: function.name)) was released")
+        guard function.owner === self else {
+            throw LuaError(
+                .invalidReference,
+                message: "the function \(Self.displayName(of: function.name)) belongs to another Lua state")
         }
         guard arguments.count < Int(Int32.max) - 8 else {
             throw LuaError(.memory, message: "too many arguments (\(arguments.count))")

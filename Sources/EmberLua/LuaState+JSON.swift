@@ -6,7 +6,8 @@ import EmberCore
 ///
 /// JSON → Lua: objects become tables with string keys, arrays sequences (1-based), `.int` a Lua
 /// integer and `.double` a float; `null` is `nil` at the top level and the sentinel `ember.null`
-/// inside a table (a table cannot hold `nil`).
+/// inside a table (a table cannot hold `nil`). A member name repeated in an object keeps its last
+/// value. An empty array becomes an empty table, which reads back as an empty object.
 ///
 /// Lua → JSON: `nil` and `ember.null` are `null`; integers `.int`, floats `.double` (even when
 /// integral; NaN and infinities are errors); strings must be UTF-8. A table whose keys are exactly

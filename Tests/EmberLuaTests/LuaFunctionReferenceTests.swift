@@ -99,11 +99,13 @@ import Testing
 
     @Test func instructionLimitStopsACall() throws {
         let lua = try LuaState(configuration: LuaConfiguration(instructionLimit: 100_000))
-        let spin = try lua.compileFunction("function() while true do pcall(function() while true do end end) end end", name: "=spin")
+        let spin = try lua.compileFunction(
+            "function() while true do pcall(function() while true do end end) end end", name: "=spin")
         let error = try #require(throws: LuaError.self) { try lua.call(spin) }
         #expect(error.kind == .instructionLimit)
         // each call has its own budget
-        let sum = try lua.compileFunction("function(n) local s = 0 for i = 1, n do s = s + i end return s end", name: "=sum")
+        let sum = try lua.compileFunction(
+            "function(n) local s = 0 for i = 1, n do s = s + i end return s end", name: "=sum")
         #expect(try lua.call(sum, with: [1000]) == [.json(500_500)])
         #expect(try lua.call(sum, with: [1000]) == [.json(500_500)])
     }
@@ -134,6 +136,17 @@ import Testing
         #expect(error.kind == .memory)
         let ok = try lua.compileFunction("function(v) return v end", name: "=ok")
         #expect(try lua.call(ok, with: [["a": 1]]) == [.json(["a": 1])])
+    }
+
+    @Test func argumentsLargerThanTheMemoryLimit() throws {
+        let lua = try LuaState(configuration: LuaConfiguration(memoryLimit: 1 << 20))
+        let big = JSONValue.array((0..<100_000).map { .string("item \($0)") })
+        let count = try lua.compileFunction("function(v) return #v end", name: "=count")
+        // pushing is not limited, but the call fails cleanly once the function needs memory
+        let copy = try lua.compileFunction("function(v) local t = {} for i = 1, #v do t[i] = v[i] end end", name: "=c")
+        let error = try #require(throws: LuaError.self) { try lua.call(copy, with: [big]) }
+        #expect(error.kind == .memory)
+        #expect(try lua.call(count, with: [[1, 2]]) == [.json(2)])
     }
 
     @Test func callFromASwiftFunctionCalledByLua() throws {

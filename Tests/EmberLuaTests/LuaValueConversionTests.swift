@@ -68,7 +68,8 @@ import Testing
         #expect(throws: LuaError.self) { try lua.run(chunk: "return ember.null.x", name: "=test") }
         #expect(throws: LuaError.self) { try lua.run(chunk: "setmetatable(ember.null, {})", name: "=test") }
         // replacing the field does not change what converts to null
-        let keep = try lua.compileFunction("function() local n = ember.null; ember.null = 1; return n end", name: "=test")
+        let keep = try lua.compileFunction(
+            "function() local n = ember.null; ember.null = 1; return n end", name: "=test")
         #expect(try lua.call(keep) == [.null])
         #expect(try evaluate("return {x = 1}", in: lua) == [.json(["x": 1])])
     }
@@ -81,7 +82,8 @@ import Testing
             .json("integer"), .json("float"), .json("integer"), .json("float"),
         ])
         #expect(try evaluate("return 3, 3.0, 2^53, 7 // 2, 7 / 2", in: lua) == [
-            .json(.int(3)), .json(.double(3)), .json(.double(9_007_199_254_740_992)), .json(.int(3)), .json(.double(3.5)),
+            .json(.int(3)), .json(.double(3)), .json(.double(9_007_199_254_740_992)), .json(.int(3)),
+            .json(.double(3.5)),
         ])
     }
 
