@@ -37,7 +37,12 @@ struct ember_lua_control {
     int host_calls;
     /** How many runs are in progress (more than one when a Swift function runs Lua code). */
     int run_depth;
+    /** The address of the `ember.null` userdata (see `ember_lua_open_ember`), or NULL. */
+    const void *null_sentinel;
 };
+
+/** The address whose light userdata is the registry key of `ember.null` (never written). */
+static const char null_registry_key = 0;
 
 /** The one process-wide flag: set by the SIGINT handler. */
 static volatile sig_atomic_t sigint_received = 0;
@@ -277,6 +282,8 @@ struct swift_closure {
     void *context;
 };
 
+static int finish_swift_call(lua_State *L, int status);
+
 int ember_lua_call_swift(lua_State *L) {
     const struct swift_closure *closure = lua_touserdata(L, lua_upvalueindex(1));
     if (closure == NULL) return luaL_error(L, "ember: a Swift function lost its closure");
@@ -293,7 +300,11 @@ int ember_lua_call_swift(lua_State *L) {
     int status = closure->function(L, closure->context);
     if (control != NULL) control->host_calls--;
     /* the Swift frame is gone: raising is safe from here on */
+    return finish_swift_call(L, status);
+}
 
+/** Returns the results of a Swift function that returned `status`, or raises its error. */
+static int finish_swift_call(lua_State *L, int status) {
     if (status >= 0) {
         if (status > lua_gettop(L)) {
             return luaL_error(L, "ember: a Swift function returned %d results but pushed %d", status,
@@ -311,6 +322,27 @@ int ember_lua_call_swift(lua_State *L) {
         return lua_error(L);
     }
     return luaL_error(L, "ember: a Swift function returned the invalid status %d", status);
+}
+
+/** The function `ember_lua_host_pcall` calls: argument 1 is the closure spec (a light userdata). */
+static int host_call(lua_State *L) {
+    struct swift_closure closure = *(const struct swift_closure *)lua_touserdata(L, 1);
+    lua_remove(L, 1);
+    struct ember_lua_control *control = control_of(L);
+    if (control != NULL) control->host_calls++;
+    int status = closure.function(L, closure.context);
+    if (control != NULL) control->host_calls--;
+    return finish_swift_call(L, status);
+}
+
+int ember_lua_host_pcall(lua_State *L, ember_lua_swift_function function, void *context, int nargs,
+                         int nresults) {
+    struct swift_closure spec = {function, context};
+    lua_pushcfunction(L, host_call);
+    lua_insert(L, -(nargs + 1));
+    lua_pushlightuserdata(L, &spec);
+    lua_insert(L, -(nargs + 1));
+    return lua_pcall(L, nargs + 1, nresults, 0);
 }
 
 static int make_swift_function(lua_State *L) {
@@ -341,6 +373,133 @@ int ember_lua_set_global(lua_State *L, const char *name) {
     lua_pushlightuserdata(L, (void *)name);
     lua_insert(L, -2);
     return lua_pcall(L, 2, 0, 0);
+}
+
+/* MARK: registry references */
+
+static int make_ref(lua_State *L) {
+    int ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    lua_pushinteger(L, ref);
+    return 1;
+}
+
+int ember_lua_ref(lua_State *L, int *ref) {
+    *ref = LUA_NOREF;
+    lua_pushcfunction(L, make_ref);
+    lua_insert(L, -2);
+    int status = lua_pcall(L, 1, 1, 0);
+    if (status != LUA_OK) return status;
+    *ref = (int)lua_tointeger(L, -1);
+    lua_pop(L, 1);
+    return LUA_OK;
+}
+
+static int release_ref(lua_State *L) {
+    luaL_unref(L, LUA_REGISTRYINDEX, (int)lua_tointeger(L, 1));
+    return 0;
+}
+
+void ember_lua_unref(lua_State *L, int ref) {
+    if (ref == LUA_NOREF || ref == LUA_REFNIL) return;
+    if (!lua_checkstack(L, 2)) return; /* leaks one slot rather than failing */
+    lua_pushcfunction(L, release_ref);
+    lua_pushinteger(L, ref);
+    if (lua_pcall(L, 1, 0, 0) != LUA_OK) lua_pop(L, 1);
+}
+
+int ember_lua_push_ref(lua_State *L, int ref) { return lua_rawgeti(L, LUA_REGISTRYINDEX, ref); }
+
+/* MARK: the ember table and ember.null */
+
+static int null_tostring(lua_State *L) {
+    lua_pushliteral(L, "ember.null");
+    return 1;
+}
+
+static int open_ember(lua_State *L) {
+    lua_newuserdatauv(L, 0, 0);
+    luaL_newmetatable(L, "ember.null"); /* sets __name */
+    lua_pushcfunction(L, null_tostring);
+    lua_setfield(L, -2, "__tostring");
+    lua_pushliteral(L, "ember.null");
+    lua_setfield(L, -2, "__metatable");
+    lua_setmetatable(L, -2);
+    lua_pushvalue(L, -1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &null_registry_key);
+    control_of(L)->null_sentinel = lua_topointer(L, -1);
+
+    if (lua_getglobal(L, "ember") != LUA_TTABLE) {
+        lua_pop(L, 1);
+        lua_newtable(L);
+        lua_pushvalue(L, -1);
+        lua_setglobal(L, "ember");
+    }
+    lua_insert(L, -2);
+    lua_setfield(L, -2, "null");
+    lua_pop(L, 1);
+    return 0;
+}
+
+int ember_lua_open_ember(lua_State *L) {
+    lua_pushcfunction(L, open_ember);
+    return lua_pcall(L, 0, 0, 0);
+}
+
+void ember_lua_push_null(lua_State *L) { lua_rawgetp(L, LUA_REGISTRYINDEX, &null_registry_key); }
+
+int ember_lua_is_null(lua_State *L, int idx) {
+    const void *sentinel = control_of(L)->null_sentinel;
+    return sentinel != NULL && lua_type(L, idx) == LUA_TUSERDATA && lua_topointer(L, idx) == sentinel;
+}
+
+/* MARK: print */
+
+/** What the upvalue of the replacement `print` holds. */
+struct print_closure {
+    ember_lua_print_function function;
+    void *context;
+};
+
+/** The replacement `print`: formats like Lua's print, then hands the line to the host. */
+static int print_line(lua_State *L) {
+    const struct print_closure *closure = lua_touserdata(L, lua_upvalueindex(1));
+    int count = lua_gettop(L);
+    luaL_Buffer buffer;
+    luaL_buffinit(L, &buffer);
+    for (int i = 1; i <= count; i++) {
+        if (i > 1) luaL_addchar(&buffer, '\t');
+        luaL_tolstring(L, i, NULL);
+        luaL_addvalue(&buffer);
+    }
+    luaL_pushresult(&buffer);
+    size_t length = 0;
+    const char *line = lua_tolstring(L, -1, &length);
+
+    struct ember_lua_control *control = control_of(L);
+    if (control != NULL) control->host_calls++;
+    int handled = closure->function(closure->context, line, length);
+    if (control != NULL) control->host_calls--;
+    if (!handled) {
+        lua_writestring(line, length);
+        lua_writeline();
+    }
+    return 0;
+}
+
+static int install_print(lua_State *L) {
+    const struct print_closure *spec = lua_touserdata(L, 1);
+    struct print_closure *closure = lua_newuserdatauv(L, sizeof *closure, 0);
+    *closure = *spec;
+    lua_pushcclosure(L, print_line, 1);
+    lua_setglobal(L, "print");
+    return 0;
+}
+
+int ember_lua_install_print(lua_State *L, ember_lua_print_function function, void *context) {
+    struct print_closure spec = {function, context};
+    lua_pushcfunction(L, install_print);
+    lua_pushlightuserdata(L, &spec);
+    return lua_pcall(L, 1, 0, 0);
 }
 
 /* MARK: SIGINT */

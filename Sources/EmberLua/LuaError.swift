@@ -22,6 +22,12 @@ public struct LuaError: Error, Hashable, Sendable, CustomStringConvertible {
         case messageHandler
         /// The state could not be created or set up.
         case setup
+        /// A value could not be converted between JSON and Lua (a Lua value that is not JSON, a
+        /// cycle, too deep a nesting), or an expression meant to give a function gave something
+        /// else. The message names the path of the bad field.
+        case conversion
+        /// A ``LuaFunctionReference`` was used after its release, or with another state.
+        case invalidReference
     }
 
     /// What kind of failure this is.

@@ -7,6 +7,12 @@ import CLuaSupport
 /// the state. Every call into Lua is protected: errors come back as ``LuaError`` values, never as
 /// a longjmp through Swift.
 ///
+/// Besides the configured libraries, every state has a global table `ember` holding the sentinel
+/// `ember.null` (JSON null inside tables; see the JSON conversion in `LuaState+JSON.swift`), and
+/// a `print` that goes to ``printHandler`` when one is set. Lua functions can be compiled once
+/// and called with JSON arguments (``compileFunction(_:name:)``, ``call(_:with:)``), and
+/// ``isComplete(_:)`` tells the REPL whether to read another line.
+///
 /// ```swift
 /// let lua = try LuaState()
 /// try lua.register("add") { args in
@@ -25,6 +31,13 @@ public final class LuaState {
     /// The registered Swift functions, kept alive as long as the state that can call them.
     var functions: [LuaFunctionBox] = []
 
+    /// Receives each line Lua's `print` writes (its arguments through `tostring`, separated by
+    /// tabs, without the newline); when `nil`, `print` writes to stdout as usual.
+    ///
+    /// The handler runs in the middle of the Lua code that printed: it must not throw or unwind,
+    /// and should only record or write the line.
+    public var printHandler: ((String) -> Void)?
+
     /// Creates a state with the configuration's libraries and limits.
     public init(configuration: LuaConfiguration = LuaConfiguration()) throws(LuaError) {
         guard let state = ember_lua_open(0) else {
@@ -32,12 +45,16 @@ public final class LuaState {
         }
         self.state = state
         self.configuration = configuration
+        // self is fully initialized: if a step below throws, deinit closes the state
         let status = ember_lua_open_libraries(state, configuration.libraries == .all ? 1 : 0)
-        if status != LUA_OK {
-            let error = popError(status: status, kind: .setup)
-            ember_lua_close(state)
-            throw error
+        guard status == LUA_OK else {
+            throw popError(status: status, kind: .setup)
         }
+        let opened = ember_lua_open_ember(state)
+        guard opened == LUA_OK else {
+            throw popError(status: opened, kind: .setup)
+        }
+        try installPrint()
         instructionLimit = configuration.instructionLimit
         memoryLimit = configuration.memoryLimit
         ember_lua_observe_sigint(state, configuration.observesInterruptSignal ? 1 : 0)
@@ -83,7 +100,22 @@ public final class LuaState {
     @discardableResult
     public func run(chunk: String, name: String) throws(LuaError) -> [LuaValue] {
         let base = lua_gettop(state)
-        guard lua_checkstack(state, 2) != 0 else {
+        try load(chunk, name: name, base: base)
+        // stack: ... | handler | function
+        try protectedCall(argumentCount: 0, resultCount: LUA_MULTRET, base: base)
+        // stack: ... | handler | results...
+        let top = lua_gettop(state)
+        let results = top > base + 1 ? (base + 2...top).map { value(at: $0) } : []
+        lua_settop(state, base)
+        return results
+    }
+
+    /// Pushes the traceback handler and then `chunk` compiled as a function: the stack becomes
+    /// `base | handler | function`.
+    ///
+    /// - Throws: ``LuaError`` (`.syntax`, or `.memory`) with the stack reset to `base`.
+    func load(_ chunk: String, name: String, base: Int32) throws(LuaError) {
+        guard lua_checkstack(state, 3) != 0 else {
             throw LuaError(.memory, message: "Lua stack overflow")
         }
         // stack: ... | handler
@@ -97,9 +129,20 @@ public final class LuaState {
             lua_settop(state, base)
             throw error
         }
-        // stack: ... | handler | function
+    }
+
+    /// Calls, as one run, the function below the `argumentCount` values on top of a stack laid
+    /// out as `base | handler | function | arguments...`: protected, with the traceback handler,
+    /// the instruction and memory limits and the interrupt.
+    ///
+    /// On success the stack is `base | handler | results...` (`resultCount` of them, or all with
+    /// `LUA_MULTRET`).
+    ///
+    /// - Throws: ``LuaError`` (`.runtime` with the traceback, `.interrupted`,
+    ///   `.instructionLimit`, `.memory`) with the stack reset to `base`.
+    func protectedCall(argumentCount: Int32, resultCount: Int32, base: Int32) throws(LuaError) {
         let run = ember_lua_begin_run(state)
-        let status = ember_lua_pcall(state, 0, LUA_MULTRET, base + 1)
+        let status = ember_lua_pcall(state, argumentCount, resultCount, base + 1)
         let stopReason = ember_lua_stop_reason(state)
         ember_lua_end_run(state, run)
         guard status == LUA_OK else {
@@ -114,11 +157,6 @@ public final class LuaState {
             lua_settop(state, base)
             throw error
         }
-        // stack: ... | handler | results...
-        let top = lua_gettop(state)
-        let results = top > base + 1 ? (base + 2...top).map { value(at: $0) } : []
-        lua_settop(state, base)
-        return results
     }
 
     /// Asks the code running in this state to stop with the error "interrupted". The request

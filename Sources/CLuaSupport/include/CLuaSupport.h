@@ -43,6 +43,63 @@ int ember_lua_push_swift_function(lua_State *L, ember_lua_swift_function functio
     failure. Needs 3 free stack slots. */
 int ember_lua_set_global(lua_State *L, const char *name);
 
+/** Calls `function(L, context)` in protected mode as a host call: the memory limit is not
+    enforced while it runs (as in `ember_lua_call_swift`), so the values Swift pushes fail only
+    when the system itself is out of memory. The `nargs` values on top of the stack are its
+    arguments (at 1...nargs in its frame). It returns like an `ember_lua_swift_function`: a
+    result count, or `EMBER_LUA_CALL_ERROR` with the error value on top, which is raised from C.
+    Returns the status of the protected call: on `LUA_OK` its results (adjusted to `nresults`,
+    or all of them with `LUA_MULTRET`) replace the arguments; otherwise the error value does.
+    Needs 2 free stack slots. */
+int ember_lua_host_pcall(lua_State *L, ember_lua_swift_function function, void *context, int nargs,
+                         int nresults);
+
+/* MARK: registry references */
+
+/** Pops the value on top and stores it in the registry (`luaL_ref`), in protected mode. Returns
+    the status: on `LUA_OK`, `*ref` holds the reference; otherwise the error value is on top.
+    Needs 2 free stack slots. */
+int ember_lua_ref(lua_State *L, int *ref);
+
+/** Releases a reference made by `ember_lua_ref` (`luaL_unref`), in protected mode; never raises.
+    Does nothing for `LUA_NOREF`/`LUA_REFNIL`. */
+void ember_lua_unref(lua_State *L, int ref);
+
+/** Pushes the value stored under the reference `ref` (`lua_rawgeti` on the registry; never
+    allocates). Returns its type. Needs 1 free stack slot. */
+int ember_lua_push_ref(lua_State *L, int ref);
+
+/* MARK: the ember table and ember.null */
+
+/** Creates the state's `ember.null` sentinel and the global table `ember` (unless a table of
+    that name already exists) holding it as `ember.null`. Protected: returns a status, with the
+    error value on top on failure. Needs 3 free stack slots.
+
+    `ember.null` is a zero-size full userdata whose metatable (locked: `getmetatable` returns the
+    string "ember.null") has `__name` and `__tostring` = "ember.null". Lua code cannot change or
+    index it, so it is a unique read-only value; the registry keeps it alive whatever scripts do
+    to the `ember` table. */
+int ember_lua_open_ember(lua_State *L);
+
+/** Pushes the state's `ember.null` sentinel (never allocates). Needs 1 free stack slot. */
+void ember_lua_push_null(lua_State *L);
+
+/** Whether the value at `idx` is the state's `ember.null` sentinel (never allocates, no stack). */
+int ember_lua_is_null(lua_State *L, int idx);
+
+/* MARK: print */
+
+/** Receives one line printed by Lua's `print` (without its newline; not NUL-terminated).
+    Returns nonzero when it handled the line, 0 to let `print` write it to stdout itself. */
+typedef int (*ember_lua_print_function)(void *context, const char *line, size_t length);
+
+/** Replaces the global `print` with one that formats its arguments as Lua's print does
+    (`tostring` of each, tab-separated) and hands the line to `function(context, ...)`; when that
+    returns 0 it writes the line and a newline to stdout and flushes, as Lua's print does.
+    Protected: returns a status, with the error value on top on failure. Needs 3 free stack
+    slots. `context` is not retained: keep it alive with the state. */
+int ember_lua_install_print(lua_State *L, ember_lua_print_function function, void *context);
+
 /* MARK: states with limits */
 
 /** Creates a state whose allocator counts bytes and refuses growth past `memory_limit` bytes

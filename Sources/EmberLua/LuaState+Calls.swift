@@ -1,0 +1,153 @@
+import CLua
+import CLuaSupport
+import EmberCore
+
+/// Compiling Lua functions once and calling them from Swift with JSON arguments.
+extension LuaState {
+    /// Evaluates `source`, a Lua expression that gives a function, and keeps the function.
+    ///
+    /// ```swift
+    /// let increment = try lua.compileFunction("function(v) return (v or 0) + 1 end", name: "=transaction")
+    /// try lua.call(increment, with: [41])   // [.json(42)]
+    /// ```
+    ///
+    /// The expression runs as a chunk `return <source>`, with the limits and the interrupt of a
+    /// run, so it may also name an existing function (`"string.upper"`) or build a closure.
+    ///
+    /// - Parameters:
+    ///   - source: a Lua expression.
+    ///   - name: the chunk name used in messages (`"=transaction"` shows as `transaction:1:`).
+    /// - Throws: ``LuaError`` of kind `.syntax` when it does not compile, `.conversion` when it
+    ///   gives something other than a function, or what ``run(chunk:name:)`` throws when
+    ///   evaluating it fails.
+    public func compileFunction(_ source: String, name: String) throws(LuaError) -> LuaFunctionReference {
+        let base = lua_gettop(state)
+        try load("return " + source, name: name, base: base)
+        // stack: ... | handler | chunk
+        try protectedCall(argumentCount: 0, resultCount: 1, base: base)
+        // stack: ... | handler | value
+        guard lua_type(state, -1) == LUA_TFUNCTION else {
+            let typeName = String(cString: lua_typename(state, lua_type(state, -1)))
+            lua_settop(state, base)
+            throw LuaError(
+                .conversion,
+                message: "\(Self.displayName(of: name)): the expression gives a \(typeName), not a function")
+        }
+        var reference = LUA_NOREF
+        let status = ember_lua_ref(state, &reference)
+        guard status == LUA_OK else {
+            let error = popError(status: status, kind: .memory)
+            lua_settop(state, base)
+            throw error
+        }
+        lua_settop(state, base)
+        return LuaFunctionReference(owner: self, reference: reference, name: name)
+    }
+
+    /// Calls `function` with `arguments` converted to Lua, and returns its results as JSON.
+    ///
+    /// Arguments are converted as the ``LuaState`` JSON conversion says (`null` is `nil` as an
+    /// argument, `ember.null` inside tables). The call is a run: protected, with the traceback
+    /// handler, the instruction and memory limits and the interrupt; it may be nested in a Swift
+    /// function that Lua called. Each result keeps `nil` (``LuaResult/nil``) apart from
+    /// `ember.null` (``LuaResult/null``); a function that returns nothing gives `[]`.
+    ///
+    /// The arguments are pushed with the memory limit suspended (the host chose them); when they
+    /// take the state past its limit, the function fails with `.memory` at its first allocation.
+    ///
+    /// - Throws: ``LuaError`` of kind `.invalidReference` when the reference was released or
+    ///   belongs to another state; `.conversion` when an argument is nested too deep or a result
+    ///   is not JSON (the message names the path, and "result N" when N > 1); `.runtime` with the
+    ///   traceback when the function raises; `.interrupted`, `.instructionLimit` or `.memory`
+    ///   when a limit stopped it.
+    /// - Complexity: O(n) in the size of the arguments plus O(m log m) in that of the results,
+    ///   besides the function's own work.
+    public func call(
+        _ function: LuaFunctionReference, with arguments: [JSONValue] = []
+    ) throws(LuaError) -> [LuaResult] {
+        guard !function.isReleased else {
+            throw LuaError(
+                .invalidReference, message: "the function \(Self.displayName(of: function.name)) was released")
+        }
+        guard function.owner === self else {
+            throw LuaError(
+                .invalidReference,
+                message: "the function \(Self.displayName(of: function.name)) belongs to another Lua state")
+        }
+        guard arguments.count < Int(Int32.max) - 8 else {
+            throw LuaError(.memory, message: "too many arguments (\(arguments.count))")
+        }
+        let base = lua_gettop(state)
+        guard lua_checkstack(state, 4) != 0 else {
+            throw LuaError(.memory, message: "Lua stack overflow")
+        }
+        ember_lua_pushcfunction(state, ember_lua_traceback)
+        ember_lua_push_ref(state, function.reference)
+        // stack: ... | handler | function
+        let argumentCount = Int32(arguments.count)
+        let pushed = hostCall(resultCount: LUA_MULTRET) { state in
+            guard lua_checkstack(state, argumentCount + 1) != 0 else {
+                LuaState.push(string: "too many arguments (\(argumentCount))", onto: state)
+                return EMBER_LUA_CALL_ERROR
+            }
+            for (offset, argument) in arguments.enumerated() {
+                do throws(LuaConversionFailure) {
+                    try LuaState.push(json: argument, onto: state)
+                } catch {
+                    lua_settop(state, 0)
+                    LuaState.push(string: error.message(subject: "argument \(offset + 1)"), onto: state)
+                    return EMBER_LUA_CALL_ERROR
+                }
+            }
+            return argumentCount
+        }
+        guard pushed == LUA_OK else {
+            let error = popError(status: pushed, kind: .conversion)
+            lua_settop(state, base)
+            throw error
+        }
+        // stack: ... | handler | function | arguments...
+        try protectedCall(argumentCount: argumentCount, resultCount: LUA_MULTRET, base: base)
+        // stack: ... | handler | results...
+        defer { lua_settop(state, base) }
+        let top = lua_gettop(state)
+        guard top > base + 1 else { return [] }
+        var results: [LuaResult] = []
+        results.reserveCapacity(Int(top - base - 1))
+        for index in (base + 2)...top {
+            do {
+                results.append(try Self.result(in: state, at: index))
+            } catch {
+                let number = Int(index - base - 1)
+                throw error.error(subject: top > base + 2 ? "result \(number)" : nil)
+            }
+        }
+        return results
+    }
+
+    /// Runs `body` in protected mode as a host call (`ember_lua_host_pcall`): the memory limit is
+    /// suspended while it pushes values, and an error it reports (by pushing the error value and
+    /// returning `EMBER_LUA_CALL_ERROR`) is raised from C, never across the Swift frame.
+    ///
+    /// - Returns: the status; on `LUA_OK` the results `body` returned are on the stack (adjusted
+    ///   to `resultCount`), otherwise the error value.
+    func hostCall(argumentCount: Int32 = 0, resultCount: Int32, _ body: (OpaquePointer) -> Int32) -> Int32 {
+        withoutActuallyEscaping(body) { body in
+            var context = body
+            return withUnsafeMutablePointer(to: &context) { pointer in
+                ember_lua_host_pcall(state, Self.hostCallEntry, pointer, argumentCount, resultCount)
+            }
+        }
+    }
+
+    /// The C entry point of ``hostCall(argumentCount:resultCount:_:)``: calls the closure at `context`.
+    private static let hostCallEntry: ember_lua_swift_function = { state, context in
+        guard let state, let context else { return EMBER_LUA_CALL_ERROR }
+        return context.assumingMemoryBound(to: ((OpaquePointer) -> Int32).self).pointee(state)
+    }
+
+    /// A chunk name as messages show it: without Lua's `=` or `@` prefix.
+    static func displayName(of chunkName: String) -> String {
+        chunkName.first == "=" || chunkName.first == "@" ? String(chunkName.dropFirst()) : chunkName
+    }
+}
