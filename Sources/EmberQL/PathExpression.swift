@@ -16,7 +16,7 @@ public struct PathExpression: Sendable, Hashable {
 
     /// The path this names when the shell is at `location`: `.` segments are dropped and `..`
     /// goes up (not above the root). A segment that starts with `.` but is not `.` or `..`
-    /// (`.info`) is a key.
+    /// (`.info`) is a key; `.info` is accepted at the root only, where the client's metadata lives.
     /// - Throws: ``EmberQLError`` at this expression's position for an invalid key or a path
     ///   too deep, with the database's message.
     public func resolved(against location: Path) throws(EmberQLError) -> Path {
@@ -25,6 +25,8 @@ public struct PathExpression: Sendable, Hashable {
             switch segment {
             case ".": continue
             case "..": if !keys.isEmpty { keys.removeLast() }
+            case ".info" where keys.isEmpty:
+                keys.append(.info)
             default:
                 let key: ChildKey
                 do {

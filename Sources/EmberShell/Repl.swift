@@ -52,9 +52,9 @@ public final class Repl {
     }
 
     /// Runs until `exit`, or Ctrl-D at an empty prompt.
-    /// - Returns: the exit status: 0, or 1 when the last entry failed.
+    /// - Returns: the exit status: 0 (a failed command does not make an interactive session
+    ///   fail; scripts and `-c` do).
     public func run() -> Int32 {
-        var lastSucceeded = true
         var entry: String?
         while !shell.exitRequested {
             shell.runDueWork()
@@ -67,7 +67,7 @@ public final class Repl {
                     continue
                 }
                 editor.write("\n")
-                return lastSucceeded ? 0 : 1
+                return 0
             case .interrupted:
                 entry = nil
                 continue
@@ -85,7 +85,7 @@ public final class Repl {
                 entry = nil
                 if text.trimmingCharacters(in: .whitespaces).isEmpty { continue }
                 remember(text)
-                lastSucceeded = luaMode ? shell.executeLua(text) : shell.execute(text)
+                _ = luaMode ? shell.executeLua(text) : shell.execute(text)
                 if shell.luaModeRequested {
                     shell.luaModeRequested = false
                     luaMode = true
@@ -93,7 +93,7 @@ public final class Repl {
                 }
             }
         }
-        return lastSucceeded ? 0 : 1
+        return 0
     }
 
     /// The prompt for the next line of an unfinished entry, as wide as the main prompt.

@@ -35,7 +35,12 @@ extension Shell {
         if let store = database.store, let size = try? store.cacheSize() {
             cacheBytes = size
         } else {
-            cacheBytes = database.cachedValue(at: .root).map { $0.jsonValue(.export).serialized().utf8.count } ?? 0
+            // in memory: what the client's listens hold (each location once)
+            let paths = Set(database.activeListens.map(\.path)).sorted()
+            let outermost = paths.filter { path in !paths.contains { $0 != path && $0.contains(path) } }
+            cacheBytes = outermost.reduce(0) { total, path in
+                total + (database.cachedValue(at: path)?.jsonValue(.export).serialized().utf8.count ?? 0)
+            }
         }
         let listeners = watches.values.filter { $0.client == database.name }.count
         if isJSON {
@@ -124,7 +129,10 @@ extension Shell {
     }
 
     func switchClient(_ name: Word) throws(ShellError) {
-        let existing = ember.clientNames.contains { $0.rawValue == name.text }
+        var existing = ember.clientNames.contains { $0.rawValue == name.text }
+        if case .directory(let directory, _) = ember.persistence {
+            existing = existing || FileManager.default.fileExists(atPath: Persistence.clientFile(name.text, in: directory))
+        }
         let client: Database
         do {
             client = try ember.client(named: name.text, startOffline: options.startsOffline)
@@ -173,6 +181,7 @@ extension Shell {
         } catch {
             throw .database(error, at: name.position)
         }
+        if client.connectionState == .connecting || client.connectionState == .disconnected { try? ember.flush() }
         let previous = clientOverride
         clientOverride = client.name
         defer { clientOverride = previous }

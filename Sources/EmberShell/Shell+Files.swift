@@ -35,6 +35,9 @@ extension Shell {
     func importFile(_ file: Word, to expression: PathExpression) throws(ShellError) {
         let path = try resolve(expression)
         let text: String
+        guard FileManager.default.fileExists(atPath: file.text) else {
+            throw .command("io_error", "cannot read \(file.text): no such file", at: file.position)
+        }
         do {
             text = try String(contentsOfFile: file.text, encoding: .utf8)
         } catch {

@@ -1,3 +1,4 @@
+import EmberLua
 import EmberQL
 import Foundation
 
@@ -59,7 +60,7 @@ extension Shell {
     /// Whether a Lua chunk is complete (not cut off in the middle of a block or expression).
     func luaChunkIsComplete(_ code: String) -> Bool {
         guard let state = try? lua() else { return true }
-        return true // TODO(lua merge): state.isComplete(code)
+        return state.isComplete(code)
     }
 
     /// Runs a command file: Lua when its name ends in `.lua`, else shell commands line by line.

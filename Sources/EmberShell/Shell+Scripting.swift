@@ -67,6 +67,9 @@ extension Shell {
 
     func runScript(_ file: Word, arguments: [Word]) throws(ShellError) {
         let source: String
+        guard FileManager.default.fileExists(atPath: file.text) else {
+            throw .command("io_error", "cannot read \(file.text): no such file", at: file.position)
+        }
         do {
             source = try String(contentsOfFile: file.text, encoding: .utf8)
         } catch {

@@ -5,11 +5,86 @@ import EmberQL
 
 /// `transaction PATH FUNCTION`: a Lua function computes the new value from the current one.
 extension Shell {
+    /// Compiles the function, runs the transaction (the function may run several times, once
+    /// per attempt, each shown), and prints whether it committed and the value.
     func transaction(_ expression: PathExpression, function: Word) throws(ShellError) {
-        _ = try resolve(expression)
-        throw .command("not_built", "transaction needs the Lua value bridge (landing next)", at: function.position)
+        let path = try resolve(expression)
+        let state = try lua()
+        let update: LuaFunctionReference
+        do {
+            update = try state.compileFunction(function.text, name: "=transaction")
+        } catch {
+            throw .lua(error)
+        }
+        defer { update.release() }
+        final class Outcome {
+            var result: Result<TransactionResult, DatabaseError>?
+            var failure: LuaError?
+            var attempts = 0
+        }
+        let outcome = Outcome()
+        let pretty = !isJSON
+        do {
+            try database.reference(path).runTransaction({ [self] current in
+                outcome.attempts += 1
+                let value = current.jsonValue(.normal)
+                let results: [LuaResult]
+                do {
+                    results = try state.call(update, with: [value])
+                } catch let error as LuaError {
+                    outcome.failure = error
+                    return .abort
+                } catch {
+                    return .abort
+                }
+                let result = results.first ?? .nil
+                let next: Node
+                switch result {
+                case .nil:
+                    if pretty { print("attempt \(outcome.attempts): \(formatter.compact(value)) → abort") }
+                    return .abort
+                case .null: next = .empty
+                case .json(let json):
+                    do {
+                        next = try Node(json: json, at: path)
+                    } catch {
+                        outcome.failure = LuaError(.conversion, message: "the transaction function returned an invalid value: \(error)")
+                        return .abort
+                    }
+                }
+                if pretty { print("attempt \(outcome.attempts): \(formatter.compact(value)) → \(formatter.compact(next.jsonValue(.normal)))") }
+                return .commit(next)
+            }, completion: { outcome.result = $0 })
+        } catch let error as DatabaseError {
+            throw .database(error, at: expression.position)
+        } catch {
+            throw .command("transaction_failed", "\(error)", at: expression.position)
+        }
+        if database.connectionState == .offline && outcome.result == nil {
+            if isJSON {
+                printJSON(.object([("committed", .bool(false)), ("queued", .bool(true)), ("attempts", .int(Int64(outcome.attempts)))]))
+            } else {
+                print(style.warning("queued (offline): the transaction runs again when the client reconnects"))
+            }
+            return
+        }
+        try wait(until: { outcome.result != nil }, interrupted: "stopped waiting; the transaction goes on")
+        if let failure = outcome.failure { throw .lua(failure) }
+        switch outcome.result! {
+        case .failure(let error):
+            throw .database(error, at: expression.position)
+        case .success(let result):
+            let value = result.snapshot.value
+            if isJSON {
+                printJSON(.object([("committed", .bool(result.committed)), ("value", value), ("attempts", .int(Int64(result.attempts)))]))
+            } else {
+                print((result.committed ? style.ok("committed") : style.warning("aborted")) + ": " + formatter.compact(value))
+            }
+        }
     }
 
-    /// Gives a new Lua state the shell's hooks (print to the shell's output).
-    func configure(_ state: LuaState) {}
+    /// Gives a new Lua state the shell's hooks: `print` writes to the shell's output.
+    func configure(_ state: LuaState) {
+        state.printHandler = { [weak self] line in self?.output.write(line + "\n") }
+    }
 }

@@ -88,6 +88,8 @@ public final class Shell {
             ember = Ember(clock: clock, random: random)
         }
         _ = database
+        // let the first client connect before the first command
+        try? ember.flush()
     }
 
     /// The database of the client commands run as now; created (and connecting, unless the
@@ -162,11 +164,12 @@ public final class Shell {
             text = "error: " + database.message
             if let path = database.path, !database.message.contains(path.description) { text += " at \(path)" }
             if let position, let source {
-                text = EmberQLError(text.dropFirst(7).description, at: position).rendered(source: source)
+                text = EmberQLError(String(text.dropFirst(7)), at: position, length: Self.wordLength(at: position, in: source))
+                    .rendered(source: source)
             }
         case .command(_, let message, let position):
             if let position, let source {
-                text = EmberQLError(message, at: position).rendered(source: source)
+                text = EmberQLError(message, at: position, length: Self.wordLength(at: position, in: source)).rendered(source: source)
             } else {
                 text = "error: " + message
             }
@@ -178,6 +181,11 @@ public final class Shell {
         }
         if style.colored, text.hasPrefix("error:") { text = style.error("error:") + text.dropFirst(6) }
         output.writeError(text + "\n")
+    }
+
+    /// How many characters the word starting at `position` in `source` has (up to whitespace).
+    static func wordLength(at position: SourcePosition, in source: String) -> Int {
+        source.dropFirst(position.offset).prefix { !$0.isWhitespace }.count
     }
 
     /// Runs a compiled command.

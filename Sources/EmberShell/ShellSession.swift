@@ -14,6 +14,11 @@ public enum ShellSession {
         let outputIsTerminal = isatty(STDOUT_FILENO) == 1
         let output = TerminalOutput()
         try? InterruptSignal.install()
+        // Ctrl-C must reach this thread even if whoever started us blocked SIGINT
+        var interrupt = sigset_t()
+        sigemptyset(&interrupt)
+        sigaddset(&interrupt, SIGINT)
+        pthread_sigmask(SIG_UNBLOCK, &interrupt, nil)
         let shell: Shell
         do {
             shell = try Shell(

@@ -5,6 +5,8 @@ import EmberCore
 public struct ValueFormatter: Sendable {
     /// The styles in use.
     public var style: TextStyle
+    /// Containers whose compact JSON is at most this long are shown whole in summaries.
+    public static let inlineLimit = 60
 
     /// Creates a formatter.
     public init(style: TextStyle) {
@@ -32,10 +34,12 @@ public struct ValueFormatter: Sendable {
         }
     }
 
-    /// A short description of a child: a scalar as JSON, a container by its size
-    /// (`{3 children}`, `[2 items]`).
+    /// A short description of a child: a scalar or a small container as compact JSON, a larger
+    /// container by its size (`{3 children}`, `[2 items]`).
     public func summary(_ value: JSONValue) -> String {
         switch value {
+        case .object where value.serialized().count <= Self.inlineLimit, .array where value.serialized().count <= Self.inlineLimit:
+            compact(value)
         case .object(let members):
             style.dim(members.count == 1 ? "{1 child}" : "{\(members.count) children}")
         case .array(let elements):

@@ -57,7 +57,7 @@ import Testing
         #expect(context("output ") == .keyword(partial: "", candidates: ["pretty", "json", "table"]))
         #expect(context("ondisconnect /p ") == .keyword(partial: "", candidates: ["set", "update", "remove", "cancel"]))
         #expect(context("unwatch ") == .keyword(partial: "", candidates: ["all"]))
-        #expect(context("server ") == .keyword(partial: "", candidates: ["clock", "latency"]))
+        #expect(context("server ") == .keyword(partial: "", candidates: ["clock", "latency", "timeout"]))
         #expect(context("server clock ") == .keyword(partial: "", candidates: ["skew"]))
         #expect(context("set /a 5 ") == .keyword(partial: "", candidates: ["priority"]))
         #expect(context("ondisconnect /p set {a: 1} pr") == .keyword(partial: "pr", candidates: ["priority"]))

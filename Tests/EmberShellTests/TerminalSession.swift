@@ -31,7 +31,16 @@ final class TerminalSession {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, Self.setSessionFlag)
+        // a session of its own, no blocked signals and default handlers (the test runner's
+        // threads block some), as a program started from a shell would have
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        var interrupt = sigset_t()
+        sigemptyset(&interrupt)
+        sigaddset(&interrupt, SIGINT)
+        posix_spawnattr_setsigdefault(&attributes, &interrupt)
+        posix_spawnattr_setflags(&attributes, Self.setSessionFlag | Int16(POSIX_SPAWN_SETSIGMASK) | Int16(POSIX_SPAWN_SETSIGDEF))
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
@@ -67,6 +76,19 @@ final class TerminalSession {
             if Date() > deadline { return false }
             var request = pollfd(fd: terminal.master, events: Int16(POLLIN), revents: 0)
             if poll(&request, 1, 50) > 0 { screen += terminal.screen() }
+        }
+    }
+
+    /// Reads what the program draws until `condition` holds for the whole screen, or `timeout`
+    /// seconds pass.
+    func waitUntil(timeout: Double = 10, _ condition: (String) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            screen += terminal.screen()
+            if condition(screen) { return true }
+            if Date() > deadline { return false }
+            var request = pollfd(fd: terminal.master, events: Int16(POLLIN), revents: 0)
+            _ = poll(&request, 1, 50)
         }
     }
 

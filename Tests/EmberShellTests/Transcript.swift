@@ -8,7 +8,8 @@ import Foundation
 /// session on a virtual clock with seeded randomness, so every run is the same.
 ///
 /// The format, one directive or line at a time:
-/// - `> INPUT`: a line typed into the shell (a multi-line entry is several `>` lines in a row);
+/// - `> INPUT`: an entry typed into the shell; `>> INPUT` lines after it continue it (a multi-line
+///   entry); an entry runs as it is, complete or not, when the next line is not `>>`;
 /// - any other line: expected output, in order; error output is written with `! ` in front;
 /// - `@options FLAGS`: the session's settings (`--json`, `--offline`, `--db`, `--durability M`),
 ///   before the first input;
@@ -43,8 +44,8 @@ struct Transcript {
 
     /// Runs the transcript and returns the expected and the actual text (without comments).
     func run() throws -> Run {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("ember-transcript-\(name)-\(UUID().uuidString)").path
+        // a path of fixed length, so that carets under it are the same on every machine
+        let directory = "/tmp/ember-transcript-" + String(UUID().uuidString.prefix(8))
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
 
@@ -116,23 +117,30 @@ struct Transcript {
                 try (content.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
                 continue
             }
+            if line.hasPrefix(">> ") || line == ">>" {
+                // the next line of a multi-line entry
+                let input = line == ">>" ? "" : String(line.dropFirst(3))
+                expected += line + "\n"
+                actual += line + "\n"
+                entry = (entry ?? "") + "\n" + expand(input)
+                continue
+            }
+            if let pending = entry {
+                // the entry ended (a new one starts, or its output follows): run it, complete or not
+                entry = nil
+                try session().execute(pending)
+                actual += collapse(output.take())
+            }
             if line.hasPrefix("> ") || line == ">" {
                 let input = line == ">" ? "" : String(line.dropFirst(2))
                 expected += line + "\n"
                 actual += line + "\n"
-                let shell = try session()
-                let text = entry.map { $0 + "\n" + expand(input) } ?? expand(input)
-                if !shell.isComplete(text) {
-                    entry = text
-                    continue
-                }
-                entry = nil
-                shell.execute(text)
-                actual += collapse(output.take())
+                entry = expand(input)
                 continue
             }
             expected += line + "\n"
         }
+        if let pending = entry { try session().execute(pending) }
         shell?.close()
         actual += collapse(output.take())
         return Run(expected: expected, actual: actual)
