@@ -27,6 +27,7 @@ extension Command {
         case .onDisconnect: "ondisconnect"
         case .cd: "cd"
         case .pwd: "pwd"
+        case .sleep: "sleep"
         case .client: "client"
         case .clients: "clients"
         case .as: "as"

@@ -90,6 +90,8 @@ public indirect enum Command: Sendable, Equatable {
     case timing(Bool?)
     /// `output pretty|json|table`, or `output` alone (`nil`) to show the setting.
     case output(OutputMode?)
+    /// `sleep MS`: lets MS milliseconds pass while events print (for command files and demos).
+    case sleep(Int64)
     /// `history`.
     case history
     /// `clear`.

@@ -108,6 +108,10 @@ extension CommandDescription {
             summary: "Changes the current location (to the root when no path is given); relative paths start from it.",
             example: "cd /users", group: "Location"),
         .init(
+            name: "sleep", syntax: "MS",
+            summary: "Lets MS milliseconds pass while events print (in command files: wait for a timeout, a reconnection).",
+            example: "sleep 1500", group: "Connection and presence"),
+        .init(
             name: "pwd", syntax: "",
             summary: "Prints the current location.",
             example: "pwd", group: "Location"),

@@ -137,6 +137,13 @@ struct Parser {
             try expectEnd()
             return .timing(on)
         case "output": return try output()
+        case "sleep":
+            let milliseconds = try lexer.next(.word)
+            guard case .number(let text) = milliseconds.token, let value = Int64(text), value >= 0 else {
+                throw .error("'\(written)' needs a non-negative integer number of milliseconds, found \(milliseconds.token.shown)", at: milliseconds)
+            }
+            try expectEnd()
+            return .sleep(value)
         default:
             if let command = Self.simpleCommands[name] {
                 try expectEnd()

@@ -193,6 +193,23 @@ extension Shell {
         printOK("the server's clock runs \(milliseconds) ms ahead (clients learn it when they next connect: offline, then online)")
     }
 
+    /// Lets time pass, delivering what falls due, a tenth of a second at a time so that Ctrl-C
+    /// stops it.
+    func sleep(_ milliseconds: Int64) throws(ShellError) {
+        let deadline = ember.clock.now() + milliseconds
+        while ember.clock.now() < deadline {
+            if InterruptSignal.isPending {
+                InterruptSignal.clear()
+                throw .interrupted("stopped sleeping")
+            }
+            do {
+                try ember.advance(by: min(100, deadline - ember.clock.now()))
+            } catch {
+                throw .database(error, at: nil)
+            }
+        }
+    }
+
     func setDisconnectTimeout(_ milliseconds: Int64) {
         ember.disconnectTimeout = milliseconds
         printOK("the server notices a dropped connection after \(milliseconds) ms (connections opened from now on)")

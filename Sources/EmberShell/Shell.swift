@@ -226,6 +226,7 @@ public final class Shell {
         case .help(let topic): try help(topic)
         case .timing(let on): setTiming(on)
         case .output(let mode): setOutput(mode)
+        case .sleep(let milliseconds): try sleep(milliseconds)
         case .history: showHistory()
         case .clear: output.write(style.colored ? "\u{1B}[H\u{1B}[2J" : "")
         case .exit: exitRequested = true

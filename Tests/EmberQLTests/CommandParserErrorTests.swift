@@ -63,6 +63,7 @@ import Testing
         ErrorCase("as a as b x", "'as' cannot be nested: it runs one command as one client", 1, 6, length: 2),
         ErrorCase("as a set /x", "expected a value, found the end of the line", 1, 12),
         ErrorCase("server", "expected clock, latency or timeout after 'server', found the end of the line", 1, 7),
+        ErrorCase("sleep -1", "'sleep' needs a non-negative integer number of milliseconds, found '-1'", 1, 7, length: 2),
         ErrorCase("server timeout 0", "'timeout' needs a positive integer number of milliseconds, found '0'", 1, 16),
         ErrorCase("server foo", "expected clock, latency or timeout after 'server', found 'foo'", 1, 8, length: 3),
         ErrorCase("server clock 5", "expected skew after 'clock', found '5'", 1, 14),

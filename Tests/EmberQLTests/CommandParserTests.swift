@@ -171,6 +171,8 @@ import Testing
         #expect(try parsed("server latency 0") == .serverLatency(0))
         #expect(try parsed("server latency 200") == .serverLatency(200))
         #expect(try parsed("server timeout 500") == .serverTimeout(500))
+        #expect(try parsed("sleep 1500") == .sleep(1500))
+        #expect(try parsed("SLEEP 0") == .sleep(0))
     }
 
     @Test func asRunsANestedCommandWithPositionsInTheWholeInput() throws {
