@@ -74,7 +74,7 @@ public final class LineEditor {
     ) throws(LineEditorError) {
         var streams: [UnsafeMutablePointer<FILE>] = []
         for (descriptor, mode) in [(input, "r"), (output, "w"), (error, "w")] {
-            let copy = dup(descriptor)
+            let copy = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
             guard copy >= 0, let stream = fdopen(copy, mode) else {
                 let reason = String(cString: strerror(errno))
                 if copy >= 0 { close(copy) }

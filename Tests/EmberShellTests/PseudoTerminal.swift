@@ -27,13 +27,13 @@ final class PseudoTerminal {
             let unlockpt = Self.function("unlockpt", as: SetupFunction.self),
             let ptsname = Self.function("ptsname", as: NameFunction.self)
         else { return nil }
-        let master = openpt(O_RDWR | O_NOCTTY)
+        let master = openpt(O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard master >= 0 else { return nil }
         guard grantpt(master) == 0, unlockpt(master) == 0, let name = ptsname(master) else {
             close(master)
             return nil
         }
-        let terminal = open(name, O_RDWR | O_NOCTTY)
+        let terminal = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard terminal >= 0 else {
             close(master)
             return nil

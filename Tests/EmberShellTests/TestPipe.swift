@@ -9,7 +9,8 @@ final class TestPipe {
 
     init() {
         var descriptors: [Int32] = [-1, -1]
-        precondition(pipe(&descriptors) == 0, "pipe() failed")
+        // close-on-exec: a child spawned meanwhile by another test must not hold the pipe open
+        precondition(pipe2(&descriptors, O_CLOEXEC) == 0, "pipe2() failed")
         readEnd = descriptors[0]
         writeEnd = descriptors[1]
     }
