@@ -34,18 +34,16 @@ extension Shell {
         return Array(Set(candidates.filter { $0.lowercased().hasPrefix(lowered) })).sorted()
     }
 
+    /// `a/b/c` → (`a/b/`, `c`); a word without `/` has an empty directory.
+    static func splitAtLastSlash(_ partial: String) -> (directory: String, name: String) {
+        guard let slash = partial.lastIndex(of: "/") else { return ("", partial) }
+        return (String(partial[...slash]), String(partial[partial.index(after: slash)...]))
+    }
+
     /// Children of the location the partial path's directory names, from what the client knows
     /// locally (its cache and pending writes): no round trip to the server.
     func pathCompletions(_ partial: String) -> LineCompletion {
-        let directory: String
-        let name: String
-        if let slash = partial.lastIndex(of: "/") {
-            directory = String(partial[...slash])
-            name = String(partial[partial.index(after: slash)...])
-        } else {
-            directory = ""
-            name = partial
-        }
+        let (directory, name) = Self.splitAtLastSlash(partial)
         guard let parent = try? PathExpression(directory, at: .start).resolved(against: location) else {
             return LineCompletion(partial: partial, candidates: [])
         }
@@ -64,15 +62,7 @@ extension Shell {
 
     /// Files and directories matching a partial file name.
     func fileCompletions(_ partial: String) -> LineCompletion {
-        let directory: String
-        let name: String
-        if let slash = partial.lastIndex(of: "/") {
-            directory = String(partial[...slash])
-            name = String(partial[partial.index(after: slash)...])
-        } else {
-            directory = ""
-            name = partial
-        }
+        let (directory, name) = Self.splitAtLastSlash(partial)
         let listed = (try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory)) ?? []
         let matches = listed.filter { $0.hasPrefix(name) && (name.hasPrefix(".") || !$0.hasPrefix(".")) }.map { entry in
             var isDirectory: ObjCBool = false

@@ -11,7 +11,7 @@ import EmberStorage
 extension Shell {
     func goOffline() {
         database.goOffline()
-        try? ember.flush()
+        settle()
         printOK("\(database.name) is offline: writes queue until online")
     }
 
@@ -19,8 +19,7 @@ extension Shell {
         database.goOnline()
         // let the connection open and the queued writes go out
         try? ember.run { database.connectionState.isConnected || InterruptSignal.isPending }
-        InterruptSignal.clear()
-        try? ember.flush()
+        settle()
         printOK("\(database.name) is online")
     }
 
@@ -141,7 +140,7 @@ extension Shell {
         }
         let isNew = !existing
         currentClient = client.name
-        try? ember.flush()
+        settle()
         if isJSON {
             printJSON(.object([("client", .string(client.name.rawValue)), ("created", .bool(isNew))]))
         } else {
@@ -181,7 +180,7 @@ extension Shell {
         } catch {
             throw .database(error, at: name.position)
         }
-        if client.connectionState == .connecting || client.connectionState == .disconnected { try? ember.flush() }
+        if !client.connectionState.isConnected { settle() }
         let previous = clientOverride
         clientOverride = client.name
         defer { clientOverride = previous }

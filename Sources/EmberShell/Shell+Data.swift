@@ -185,14 +185,13 @@ extension Shell {
         let priority = try Self.priority(priority)
         let reference = database.reference(path)
         // the client may not know the value yet: read it, then write it back with the priority
-        var current: Node
+        let current: Node
         if let known = database.cachedValue(at: path) { current = known } else { current = try read(reference.query).node }
         guard !current.isEmpty else {
             throw .command("invalid_value", "there is no value at \(path) to give a priority", at: expression.position)
         }
         let report = try performWrite(at: expression.position, on: database) { (done) throws(DatabaseError) in
             try reference.setNode(current.withPriority(priority), completion: done)
-            _ = current
         }
         printWrite(report)
     }

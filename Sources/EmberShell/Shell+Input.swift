@@ -35,26 +35,18 @@ extension Shell {
         return luaChunkIsComplete(code)
     }
 
-    /// The Lua code of a `lua CODE` or `transaction PATH FUNCTION` entry (also after `as NAME`).
+    /// The Lua code of a `lua CODE` or `transaction PATH FUNCTION` entry (also after `as NAME`),
+    /// as the parser cuts it; a function is checked as the expression `return FUNCTION`.
     static func luaCode(in entry: String) -> String? {
-        var words = entry.drop { $0.isWhitespace }
-        func nextWord() -> String {
-            let word = words.prefix { !$0.isWhitespace }
-            words = words.dropFirst(word.count).drop { $0.isWhitespace }
-            return word.lowercased()
+        func code(of command: Command) -> String? {
+            switch command {
+            case .lua(let code): code?.text
+            case .transaction(_, let function): "return " + function.text
+            case .as(_, let inner): code(of: inner)
+            default: nil
+            }
         }
-        var command = nextWord()
-        if command == "as" {
-            _ = nextWord()
-            command = nextWord()
-        }
-        switch command {
-        case "lua": return words.isEmpty ? nil : String(words)
-        case "transaction":
-            _ = nextWord()
-            return words.isEmpty ? nil : "return " + words
-        default: return nil
-        }
+        return (try? CommandParser.parse(entry)).flatMap { $0 }.flatMap(code)
     }
 
     /// Whether a Lua chunk is complete (not cut off in the middle of a block or expression).

@@ -33,8 +33,7 @@ extension Shell {
         watches[id] = Watch(
             id: id, client: client, path: path, query: queryExpression.text, events: events, handle: handle)
         // show what is already known and what the server sends at once
-        try? ember.run { ember.network.messagesInFlight == 0 || InterruptSignal.isPending }
-        InterruptSignal.clear()
+        settle()
     }
 
     /// The sync engine's event type for a watch event name.

@@ -55,10 +55,8 @@ extension Shell {
                 if pretty { print("attempt \(outcome.attempts): \(formatter.compact(value)) → \(formatter.compact(next.jsonValue(.normal)))") }
                 return .commit(next)
             }, completion: { outcome.result = $0 })
-        } catch let error as DatabaseError {
-            throw .database(error, at: expression.position)
         } catch {
-            throw .command("transaction_failed", "\(error)", at: expression.position)
+            throw .database(error, at: expression.position)
         }
         if database.connectionState == .offline && outcome.result == nil {
             if isJSON {

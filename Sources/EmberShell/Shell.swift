@@ -89,7 +89,7 @@ public final class Shell {
         }
         _ = database
         // let the first client connect before the first command
-        try? ember.flush()
+        settle()
     }
 
     /// The database of the client commands run as now; created (and connecting, unless the
@@ -146,46 +146,7 @@ public final class Shell {
     /// Prints `error`: pretty (with a caret under the input's offending word) or as one JSON
     /// document on stderr.
     public func report(_ error: ShellError, source: String? = nil) {
-        if isJSON {
-            var fields: [(key: String, value: JSONValue)] = [("code", .string(error.code)), ("message", .string(error.message))]
-            if let path = error.path { fields.append(("path", .string(path.description))) }
-            if let position = error.position {
-                fields.append(("line", .int(Int64(position.line))))
-                fields.append(("column", .int(Int64(position.column))))
-            }
-            output.writeError(JSONValue.object([("error", .object(fields))]).serialized() + "\n")
-            return
-        }
-        var text: String
-        switch error {
-        case .syntax(let syntax):
-            text = source.map { syntax.rendered(source: $0) } ?? "error: \(syntax.message)"
-        case .database(let database, let position):
-            text = "error: " + database.message
-            if let path = database.path, !database.message.contains(path.description) { text += " at \(path)" }
-            if let position, let source {
-                text = EmberQLError(String(text.dropFirst(7)), at: position, length: Self.wordLength(at: position, in: source))
-                    .rendered(source: source)
-            }
-        case .command(_, let message, let position):
-            if let position, let source {
-                text = EmberQLError(message, at: position, length: Self.wordLength(at: position, in: source)).rendered(source: source)
-            } else {
-                text = "error: " + message
-            }
-        case .lua(let lua):
-            text = "error: " + lua.message
-            if let traceback = lua.traceback, !traceback.isEmpty { text += "\n" + traceback }
-        case .interrupted(let message):
-            text = "interrupted: " + message
-        }
-        if style.colored, text.hasPrefix("error:") { text = style.error("error:") + text.dropFirst(6) }
-        output.writeError(text + "\n")
-    }
-
-    /// How many characters the word starting at `position` in `source` has (up to whitespace).
-    static func wordLength(at position: SourcePosition, in source: String) -> Int {
-        source.dropFirst(position.offset).prefix { !$0.isWhitespace }.count
+        output.writeError(error.rendered(source: source, json: isJSON, style: style) + "\n")
     }
 
     /// Runs a compiled command.
@@ -257,6 +218,13 @@ public final class Shell {
             InterruptSignal.clear()
             throw .interrupted(interrupted)
         }
+    }
+
+    /// Runs the engine until no message is in flight (or Ctrl-C): what a command started has
+    /// arrived, and its events have printed. Best effort: nothing to wait for is not an error.
+    func settle() {
+        try? ember.run { ember.network.messagesInFlight == 0 || InterruptSignal.isPending }
+        InterruptSignal.clear()
     }
 
     /// Delivers whatever is due now (messages, timers): the REPL calls it while idle at the

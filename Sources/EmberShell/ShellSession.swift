@@ -24,10 +24,7 @@ public enum ShellSession {
             shell = try Shell(
                 options: options, output: output, colored: options.usesColor(environment: environment, outputIsTerminal: outputIsTerminal))
         } catch {
-            let plain = try? Shell(options: ShellOptions(environment: [:]).inMemory, output: output)
-            if let plain { plain.outputMode = options.jsonOutput ? .json : .pretty; plain.report(error) } else {
-                output.writeError("error: \(error.message)\n")
-            }
+            output.writeError(error.rendered(source: nil, json: options.jsonOutput, style: TextStyle(colored: false)) + "\n")
             return 1
         }
         shell.showsProgress = isatty(STDERR_FILENO) == 1
@@ -59,14 +56,5 @@ public enum ShellSession {
         }
         let repl = Repl(shell: shell, editor: editor, historyFile: Repl.defaultHistoryFile(environment: environment))
         return repl.run()
-    }
-}
-
-extension ShellOptions {
-    /// These options without a database directory.
-    var inMemory: ShellOptions {
-        var options = self
-        options.databaseDirectory = nil
-        return options
     }
 }
