@@ -83,7 +83,10 @@ let package = Package(
         .target(name: "EmberQL", dependencies: ["EmberCore"], swiftSettings: swiftSettings),
         .target(
             name: "EmberLua",
-            dependencies: ["CLua", "CLuaSupport", "EmberCore", "EmberClient", "EmberInstance", "EmberQL"],
+            dependencies: [
+                "CLua", "CLuaSupport", "EmberCore", "EmberSync", "EmberWire", "EmberClient", "EmberInstance", "EmberQL",
+                .product(name: "DequeModule", package: "swift-collections"),
+            ],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -154,7 +157,9 @@ let package = Package(
             dependencies: ["EmberCore", "EmberSync", "EmberWire", "EmberServer", "EmberStorage", "EmberClient", "EmberInstance", "EmberTestSupport"],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "EmberLuaTests", dependencies: ["EmberLua"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "EmberLuaTests", dependencies: ["EmberLua", "EmberCore", "EmberClient", "EmberInstance", "EmberTestSupport"],
+            swiftSettings: swiftSettings),
         .testTarget(name: "EmberQLTests", dependencies: ["EmberQL", "EmberCore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "EmberShellTests",

@@ -39,7 +39,20 @@ struct ember_lua_control {
     int run_depth;
     /** The address of the `ember.null` userdata (see `ember_lua_open_ember`), or NULL. */
     const void *null_sentinel;
+    /** What a resumed `EMBER_LUA_CALL_AWAIT` calls, and its context. */
+    ember_lua_continuation_function continuation;
+    void *continuation_context;
+    /** The ticket of the next yield (see `ember_lua_set_yield_ticket`). */
+    intptr_t yield_ticket;
+    /** What `__gc` of an object calls. */
+    ember_lua_release_function release;
 };
+
+/** The address whose light userdata every Ember wait yields (never written). */
+static const char wait_sentinel_key = 0;
+
+/** The addresses whose light userdata are the registry keys of the object metatables. */
+static const char object_type_keys[EMBER_LUA_OBJECT_TYPES] = {0};
 
 /** The address whose light userdata is the registry key of `ember.null` (never written). */
 static const char null_registry_key = 0;
@@ -283,6 +296,8 @@ struct swift_closure {
 };
 
 static int finish_swift_call(lua_State *L, int status);
+static int continue_await(lua_State *L, int status, lua_KContext context);
+static int continue_return(lua_State *L, int status, lua_KContext context);
 
 int ember_lua_call_swift(lua_State *L) {
     const struct swift_closure *closure = lua_touserdata(L, lua_upvalueindex(1));
@@ -312,6 +327,17 @@ static int finish_swift_call(lua_State *L, int status) {
         }
         return status;
     }
+    if (status == EMBER_LUA_CALL_AWAIT || status == EMBER_LUA_CALL_RETURN_AFTER_YIELD) {
+        struct ember_lua_control *control = control_of(L);
+        if (!lua_isyieldable(L)) return luaL_error(L, "ember: cannot wait here (not in a coroutine)");
+        intptr_t ticket = control->yield_ticket;
+        lua_pushlightuserdata(L, (void *)&wait_sentinel_key);
+        if (status == EMBER_LUA_CALL_AWAIT) return lua_yieldk(L, 1, (lua_KContext)ticket, continue_await);
+        /* the results sit below the sentinel: remember where they start and how many there are */
+        int count = (int)ticket;
+        int first = lua_gettop(L) - count; /* the sentinel is on top */
+        return lua_yieldk(L, 1, (lua_KContext)(((intptr_t)first << 16) | count), continue_return);
+    }
     if (status == EMBER_LUA_CALL_ERROR) {
         if (lua_gettop(L) == 0) lua_pushliteral(L, "ember: a Swift function failed without an error value");
         if (lua_type(L, -1) == LUA_TSTRING) {
@@ -322,6 +348,26 @@ static int finish_swift_call(lua_State *L, int status) {
         return lua_error(L);
     }
     return luaL_error(L, "ember: a Swift function returned the invalid status %d", status);
+}
+
+/** Resumes a Swift function that awaited: asks the host for the wait's results. */
+static int continue_await(lua_State *L, int status, lua_KContext context) {
+    (void)status;
+    struct ember_lua_control *control = control_of(L);
+    if (control->continuation == NULL) return luaL_error(L, "ember: no continuation for a wait");
+    control->host_calls++;
+    int result = control->continuation(L, control->continuation_context, (intptr_t)context);
+    control->host_calls--;
+    return finish_swift_call(L, result);
+}
+
+/** Resumes a Swift function that yielded after pushing its results: returns them. */
+static int continue_return(lua_State *L, int status, lua_KContext context) {
+    (void)status;
+    int count = (int)(context & 0xFFFF);
+    int first = (int)(context >> 16);
+    lua_settop(L, first + count - 1); /* drop whatever the resume passed */
+    return count;
 }
 
 /** The function `ember_lua_host_pcall` calls: argument 1 is the closure spec (a light userdata). */
@@ -521,3 +567,138 @@ int ember_lua_install_sigint_handler(void) {
 int ember_lua_sigint_pending(void) { return sigint_received != 0; }
 
 void ember_lua_clear_sigint(void) { sigint_received = 0; }
+
+
+/* MARK: waiting */
+
+void ember_lua_set_continuation(lua_State *L, ember_lua_continuation_function function, void *context) {
+    struct ember_lua_control *control = control_of(L);
+    control->continuation = function;
+    control->continuation_context = context;
+}
+
+void ember_lua_set_yield_ticket(lua_State *L, intptr_t ticket) { control_of(L)->yield_ticket = ticket; }
+
+void ember_lua_push_wait_sentinel(lua_State *L) { lua_pushlightuserdata(L, (void *)&wait_sentinel_key); }
+
+int ember_lua_is_wait_sentinel(lua_State *L, int idx) {
+    return lua_type(L, idx) == LUA_TLIGHTUSERDATA && lua_touserdata(L, idx) == (void *)&wait_sentinel_key;
+}
+
+static int make_thread(lua_State *L) {
+    lua_State **out = lua_touserdata(L, 1);
+    *out = lua_newthread(L);
+    return 1;
+}
+
+int ember_lua_new_thread(lua_State *L, lua_State **thread) {
+    *thread = NULL;
+    lua_pushcfunction(L, make_thread);
+    lua_pushlightuserdata(L, thread);
+    return lua_pcall(L, 1, 1, 0);
+}
+
+static int thread_error(lua_State *L) {
+    lua_State *thread = lua_touserdata(L, 2);
+    const char *message = lua_tostring(L, 1);
+    if (message == NULL) {
+        if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING) {
+            message = lua_tostring(L, -1);
+        } else {
+            message = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+        }
+    }
+    luaL_traceback(L, thread, message, 0);
+    return 1;
+}
+
+void ember_lua_thread_error(lua_State *L, lua_State *thread) {
+    /* stack: ... | error */
+    lua_pushcfunction(L, thread_error);
+    lua_insert(L, -2);
+    lua_pushlightuserdata(L, thread);
+    if (lua_pcall(L, 2, 1, 0) != LUA_OK) {
+        lua_pop(L, 1);
+        lua_pushliteral(L, "(the error could not be described: out of memory)");
+    }
+}
+
+int ember_lua_interrupt_pending(lua_State *L) { return interrupt_pending(control_of(L)); }
+
+void ember_lua_clear_interrupt(lua_State *L) {
+    atomic_store_explicit(&control_of(L)->interrupt_requested, 0, memory_order_relaxed);
+}
+
+/* MARK: objects */
+
+void ember_lua_set_release_function(lua_State *L, ember_lua_release_function function) {
+    control_of(L)->release = function;
+}
+
+static int object_gc(lua_State *L) {
+    void **slot = lua_touserdata(L, 1);
+    if (slot != NULL && *slot != NULL) {
+        struct ember_lua_control *control = control_of(L);
+        void *object = *slot;
+        *slot = NULL;
+        if (control->release != NULL) control->release(object);
+    }
+    return 0;
+}
+
+static int define_type(lua_State *L) {
+    int type = (int)lua_tointeger(L, 1);
+    /* stack: type | metatable */
+    lua_pushcfunction(L, object_gc);
+    lua_setfield(L, 2, "__gc");
+    if (lua_getfield(L, 2, "__name") != LUA_TSTRING) {
+        lua_pop(L, 1);
+        lua_pushliteral(L, "ember object");
+    }
+    lua_setfield(L, 2, "__metatable");
+    lua_pushvalue(L, 2);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &object_type_keys[type]);
+    return 0;
+}
+
+int ember_lua_define_type(lua_State *L, int type) {
+    if (type < 0 || type >= EMBER_LUA_OBJECT_TYPES) {
+        lua_pop(L, 1);
+        lua_pushliteral(L, "ember: object type out of range");
+        return LUA_ERRRUN;
+    }
+    lua_pushcfunction(L, define_type);
+    lua_insert(L, -2);
+    lua_pushinteger(L, type);
+    lua_insert(L, -2);
+    return lua_pcall(L, 2, 0, 0);
+}
+
+void ember_lua_push_object(lua_State *L, int type, void *object) {
+    void **slot = lua_newuserdatauv(L, sizeof(void *), 0);
+    *slot = object;
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &object_type_keys[type]);
+    lua_setmetatable(L, -2);
+}
+
+void *ember_lua_to_object(lua_State *L, int idx, int type) {
+    if (type < 0 || type >= EMBER_LUA_OBJECT_TYPES || lua_type(L, idx) != LUA_TUSERDATA) return NULL;
+    if (!lua_checkstack(L, 2)) return NULL;
+    if (!lua_getmetatable(L, idx)) return NULL;
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &object_type_keys[type]);
+    int same = lua_rawequal(L, -1, -2);
+    lua_pop(L, 2);
+    if (!same) return NULL;
+    void **slot = lua_touserdata(L, idx);
+    return slot != NULL ? *slot : NULL;
+}
+
+int ember_lua_push_type_metatable(lua_State *L, int type) {
+    if (type < 0 || type >= EMBER_LUA_OBJECT_TYPES) {
+        lua_pushnil(L);
+        return LUA_TNIL;
+    }
+    return lua_rawgetp(L, LUA_REGISTRYINDEX, &object_type_keys[type]);
+}
+
+void ember_lua_push_globals(lua_State *L) { lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS); }

@@ -189,7 +189,12 @@ public final class Ember {
         try run(until: condition, deadline: nil)
     }
 
-    private func run(until condition: () -> Bool, deadline: Int64?) throws(DatabaseError) {
+    /// Runs the engine until `condition` holds, or until the clock reaches `deadline` (then it
+    /// returns with `condition` still false; on the system clock it may return before, after
+    /// sleeping at most a second).
+    /// - Throws: `would_wait_forever` when nothing is left to happen before the deadline (or at
+    ///   all, without one); `reentrant_wait` inside the engine.
+    public func run(until condition: () -> Bool, deadline: Int64?) throws(DatabaseError) {
         if running { throw Self.reentrant }
         running = true
         defer { running = false }

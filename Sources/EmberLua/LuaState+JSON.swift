@@ -104,6 +104,14 @@ extension LuaState {
     }
 }
 
+extension JSONReader {
+    /// How a userdata that is not JSON is named in messages: its object class, or "userdata".
+    static func describe(_ state: OpaquePointer, _ index: Int32) -> String {
+        LuaObjectType.allCases.first { ember_lua_to_object(state, index, $0.rawValue) != nil }.map { "\($0.name) userdata" }
+            ?? "userdata"
+    }
+}
+
 /// Reads a Lua value into a ``JSONValue``, tracking the tables being read to detect cycles.
 private struct JSONReader {
     /// A table key, before the table is known to be an array or an object.
@@ -139,6 +147,11 @@ private struct JSONReader {
             return try readTable(at: index, depth: depth)
         case LUA_TUSERDATA where ember_lua_is_null(state, index) != 0:
             return .null
+        case LUA_TUSERDATA:
+            guard let pointer = ember_lua_to_object(state, index, LuaObjectType.serverValue.rawValue) else {
+                throw LuaConversionFailure(.notJSON(typeName: JSONReader.describe(state, index)))
+            }
+            return Unmanaged<LuaServerValue>.fromOpaque(pointer).takeUnretainedValue().json
         case let type:
             throw LuaConversionFailure(.notJSON(typeName: String(cString: lua_typename(state, type))))
         }

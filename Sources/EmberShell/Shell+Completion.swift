@@ -66,7 +66,7 @@ extension Shell {
         let listed = (try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory)) ?? []
         let matches = listed.filter { $0.hasPrefix(name) && (name.hasPrefix(".") || !$0.hasPrefix(".")) }.map { entry in
             var isDirectory: ObjCBool = false
-            FileManager.default.fileExists(atPath: directory + entry, isDirectory: &isDirectory)
+            _ = FileManager.default.fileExists(atPath: directory + entry, isDirectory: &isDirectory)
             return directory + entry + (isDirectory.boolValue ? "/" : "")
         }.sorted()
         return LineCompletion(partial: partial, candidates: matches, appendsSpace: matches.count == 1 && !matches[0].hasSuffix("/"))

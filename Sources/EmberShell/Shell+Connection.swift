@@ -206,6 +206,7 @@ extension Shell {
             } catch {
                 throw .database(error, at: nil)
             }
+            luaRuntime?.deliverPendingCallbacks()
         }
     }
 

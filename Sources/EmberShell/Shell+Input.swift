@@ -51,7 +51,7 @@ extension Shell {
 
     /// Whether a Lua chunk is complete (not cut off in the middle of a block or expression).
     func luaChunkIsComplete(_ code: String) -> Bool {
-        guard let state = try? lua() else { return true }
+        guard let state = try? scripting().lua else { return true }
         return state.isComplete(code)
     }
 

@@ -4,37 +4,51 @@ import EmberLua
 import EmberQL
 import Foundation
 
-/// Lua from the shell: `lua`, `run`, `transaction`, plugin commands.
+/// Lua from the shell: `lua`, `run`, Lua mode, `-e`, scripts, plugin commands.
 extension Shell {
-    /// The session's Lua state, created on first use with the session's safety settings.
-    func lua() throws(ShellError) -> LuaState {
-        if let luaState { return luaState }
+    /// The session's Lua runtime, created on first use with the session's safety settings and
+    /// limits.
+    func scripting() throws(ShellError) -> LuaRuntime {
+        if let luaRuntime { return luaRuntime }
         do {
-            let state = try LuaState(configuration: LuaConfiguration(
-                libraries: options.unsafeLua ? .all : .safe, observesInterruptSignal: true))
-            configure(state)
-            luaState = state
-            return state
+            let configuration = LuaConfiguration(
+                libraries: options.unsafeLua ? .all : .safe, instructionLimit: options.luaInstructionLimit,
+                memoryLimit: options.luaMemoryLimit, observesInterruptSignal: true)
+            let runtime = try LuaRuntime(ember: ember, configuration: configuration, host: self)
+            let console = console
+            runtime.lua.printHandler = { line in console.write(line + "\n") }
+            luaRuntime = runtime
+            return runtime
         } catch {
             throw .lua(error)
         }
     }
 
-    /// Runs a chunk of Lua and prints what it returns.
+    /// Runs a chunk in the session's environment and prints what it returns.
     func runChunk(_ code: String, name: String) throws(ShellError) {
-        let state = try lua()
-        let results: [LuaValue]
+        let runtime = try scripting()
+        let results: [LuaReturnValue]
         do {
-            results = try state.run(chunk: code, name: name)
+            results = try runtime.run(code, name: name, in: .session)
         } catch {
             throw .lua(error)
         }
+        printResults(results)
+    }
+
+    /// Prints what a chunk or a plugin command returned: one JSON array with `--json`; else
+    /// the values separated by tabs, a table as pretty JSON when it is the only one.
+    func printResults(_ results: [LuaReturnValue]) {
         guard !results.isEmpty else { return }
         if isJSON {
             printJSON(.array(results.map(Self.json)))
-        } else {
-            print(results.map(Self.shown).joined(separator: "\t"))
+            return
         }
+        if results.count == 1, case .json(let value) = results[0], value.isContainer {
+            print(formatter.pretty(value))
+            return
+        }
+        print(results.map(shown).joined(separator: "\t"))
     }
 
     /// Runs a Lua chunk typed in Lua mode or given with `-e`: an expression prints its value
@@ -43,6 +57,7 @@ extension Shell {
     @discardableResult
     public func executeLua(_ code: String) -> Bool {
         InterruptSignal.clear()
+        defer { luaRuntime?.deliverPendingCallbacks() }
         do {
             do {
                 // an expression prints its value; a statement does not compile with `return`
@@ -66,16 +81,28 @@ extension Shell {
     }
 
     func runScript(_ file: Word, arguments: [Word]) throws(ShellError) {
-        let source: String
-        guard FileManager.default.fileExists(atPath: file.text) else {
-            throw .command("io_error", "cannot read \(file.text): no such file", at: file.position)
+        let source = try readScript(file.text, at: file.position)
+        let runtime = try scripting()
+        do {
+            let results = try runtime.run(
+                Self.strippingShebang(source), name: "@" + file.text,
+                in: .script(name: file.text, arguments: arguments.map(\.text)))
+            printResults(results)
+        } catch {
+            throw .lua(error)
+        }
+    }
+
+    /// The text of the script file at `path`.
+    func readScript(_ path: String, at position: SourcePosition? = nil) throws(ShellError) -> String {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw .command("io_error", "cannot read \(path): no such file", at: position)
         }
         do {
-            source = try String(contentsOfFile: file.text, encoding: .utf8)
+            return try String(contentsOfFile: path, encoding: .utf8)
         } catch {
-            throw .command("io_error", "cannot read \(file.text): \(error.localizedDescription)", at: file.position)
+            throw .command("io_error", "cannot read \(path): \(error.localizedDescription)", at: position)
         }
-        try runChunk(Self.strippingShebang(source), name: "@" + file.text)
     }
 
     /// The source without a first `#!` line (kept as an empty line, so line numbers hold).
@@ -86,7 +113,12 @@ extension Shell {
 
     func listPlugins() {
         if isJSON {
-            printJSON(.array(pluginCommands.map { .object([("plugin", .string($0.plugin)), ("command", .string($0.description.name))]) }))
+            printJSON(.array(pluginCommands.map {
+                .object([
+                    ("plugin", .string($0.plugin)), ("command", .string($0.description.name)),
+                    ("args", .string($0.description.syntax)), ("help", .string($0.description.summary)),
+                ])
+            }))
             return
         }
         if pluginCommands.isEmpty {
@@ -94,7 +126,8 @@ extension Shell {
             return
         }
         for command in pluginCommands {
-            print("\(command.plugin): \(command.description.name) \(command.description.syntax)  " + style.dim(command.description.summary))
+            let syntax = command.description.syntax.isEmpty ? "" : " " + command.description.syntax
+            print("\(command.plugin): \(command.description.name)\(syntax)  " + style.dim(command.description.summary))
         }
     }
 
@@ -110,26 +143,31 @@ extension Shell {
     }
 
     /// A Lua result as JSON, for `--json`.
-    static func json(_ value: LuaValue) -> JSONValue {
+    static func json(_ value: LuaReturnValue) -> JSONValue {
         switch value {
         case .nil: .null
-        case .boolean(let flag): .bool(flag)
-        case .integer(let number): .int(number)
-        case .number(let number): .double(number)
-        case .string(let text): .string(text)
-        case .other(let typeName): .string(typeName)
+        case .json(let json): json
+        case .text(let text): .string(text)
         }
     }
 
-    /// A Lua result as the Lua REPL shows it.
-    static func shown(_ value: LuaValue) -> String {
+    /// A Lua result as the Lua REPL shows it: strings raw, other values as compact JSON.
+    func shown(_ value: LuaReturnValue) -> String {
         switch value {
         case .nil: "nil"
-        case .boolean(let flag): flag ? "true" : "false"
-        case .integer(let number): String(number)
-        case .number(let number): "\(number)"
-        case .string(let text): text
-        case .other(let typeName): typeName
+        case .json(.string(let text)): text
+        case .json(let json): formatter.compact(json)
+        case .text(let text): text
+        }
+    }
+}
+
+extension JSONValue {
+    /// Whether the value is an object or an array.
+    var isContainer: Bool {
+        switch self {
+        case .object, .array: true
+        default: false
         }
     }
 }

@@ -9,7 +9,7 @@ extension Shell {
     /// per attempt, each shown), and prints whether it committed and the value.
     func transaction(_ expression: PathExpression, function: Word) throws(ShellError) {
         let path = try resolve(expression)
-        let state = try lua()
+        let state = try scripting().lua
         let update: LuaFunctionReference
         do {
             update = try state.compileFunction(function.text, name: "=transaction")
@@ -79,10 +79,5 @@ extension Shell {
                 print((result.committed ? style.ok("committed") : style.warning("aborted")) + ": " + formatter.compact(value))
             }
         }
-    }
-
-    /// Gives a new Lua state the shell's hooks: `print` writes to the shell's output.
-    func configure(_ state: LuaState) {
-        state.printHandler = { [weak self] line in self?.output.write(line + "\n") }
     }
 }

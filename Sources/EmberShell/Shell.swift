@@ -29,7 +29,10 @@ public final class Shell {
     /// The embedded instance.
     public let ember: Ember
     /// Where results, errors and events go.
-    public let output: any ShellOutput
+    public internal(set) var output: any ShellOutput
+    /// The output the session started with (``output`` is swapped while `ember.exec` runs a
+    /// command); Lua's `print` writes here.
+    let console: any ShellOutput
     /// The client commands run as (`client NAME` switches).
     public internal(set) var currentClient: ClientName = .main
     /// The location relative paths start from (`cd`).
@@ -52,8 +55,8 @@ public final class Shell {
     var watches: [Int: Watch] = [:]
     /// The number the next watch gets.
     var nextWatchID = 1
-    /// The Lua state, created on first use.
-    var luaState: LuaState?
+    /// The Lua runtime, created on first use.
+    var luaRuntime: LuaRuntime?
     /// Whether the shell is inside a command that was started as another client (`as`).
     var clientOverride: ClientName?
     /// Whether pretty output may be coloured (a terminal, no `NO_COLOR`, no `--no-color`).
@@ -72,6 +75,7 @@ public final class Shell {
     ) throws(ShellError) {
         self.options = options
         self.output = output
+        console = output
         outputMode = options.jsonOutput ? .json : .pretty
         colorAllowed = colored
         style = TextStyle(colored: colored && !options.jsonOutput)
@@ -127,6 +131,7 @@ public final class Shell {
         do {
             guard let command = try parse(source) else { return true }
             try run(command)
+            luaRuntime?.deliverPendingCallbacks()
             return true
         } catch {
             report(error, source: source)
@@ -231,6 +236,7 @@ public final class Shell {
     /// prompt, so events print as they happen.
     public func runDueWork() {
         try? ember.advance(by: 0)
+        luaRuntime?.deliverPendingCallbacks()
     }
 
     /// When the engine next has something to do, in the instance's clock, or `nil`.

@@ -36,6 +36,11 @@ public struct ShellOptions: Sendable, Hashable {
     public var pluginDirectory: String?
     /// Whether scripts get `io`, `os` and `require` (`--unsafe-lua`).
     public var unsafeLua = false
+    /// How many VM instructions a script may run without waiting (`--lua-instructions`;
+    /// `nil`: no limit). About 5 seconds of pure Lua by default.
+    public var luaInstructionLimit: Int? = 1_000_000_000
+    /// How many bytes the Lua state may hold (`--lua-memory`, in MiB; `nil`: no limit).
+    public var luaMemoryLimit: Int? = 512 << 20
     /// Whether the banner is left out (`-q`).
     public var quiet = false
 

@@ -16,6 +16,7 @@
 #define EMBER_CLUA_SUPPORT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <lua.h>
 
 /* MARK: calling Swift from Lua */
@@ -181,5 +182,87 @@ int ember_lua_sigint_pending(void);
 
 /** Clears the SIGINT flag. */
 void ember_lua_clear_sigint(void);
+
+/* MARK: waiting: Swift functions that yield */
+
+/** Returned by an `ember_lua_swift_function` (called through `ember_lua_call_swift`) that started
+    a wait: the trampoline yields the wait sentinel (see `ember_lua_push_wait_sentinel`) from its
+    own C frame. When the coroutine is resumed, the state's continuation (see
+    `ember_lua_set_continuation`) is called with the ticket given to `ember_lua_set_yield_ticket`
+    before returning; it pushes the results (or the error) and returns like an
+    `ember_lua_swift_function`, which may be `EMBER_LUA_CALL_AWAIT` again. The function must only
+    return this when `lua_isyieldable(L)`. */
+#define EMBER_LUA_CALL_AWAIT (-3)
+
+/** Returned by an `ember_lua_swift_function` that pushed its results (how many: the ticket given
+    to `ember_lua_set_yield_ticket`) and wants the host to run queued work before the caller sees
+    them: the trampoline yields the wait sentinel, and returns the results when resumed. The
+    function must only return this when `lua_isyieldable(L)`. */
+#define EMBER_LUA_CALL_RETURN_AFTER_YIELD (-4)
+
+/** Called when a coroutine that yielded with `EMBER_LUA_CALL_AWAIT` is resumed: pushes the wait's
+    results and returns their count, or `EMBER_LUA_CALL_ERROR` with the error value on top. */
+typedef int (*ember_lua_continuation_function)(lua_State *L, void *context, intptr_t ticket);
+
+/** Sets the state's continuation for `EMBER_LUA_CALL_AWAIT`. `context` is not retained. */
+void ember_lua_set_continuation(lua_State *L, ember_lua_continuation_function function, void *context);
+
+/** Sets the ticket the next `EMBER_LUA_CALL_AWAIT` or `EMBER_LUA_CALL_RETURN_AFTER_YIELD` uses. */
+void ember_lua_set_yield_ticket(lua_State *L, intptr_t ticket);
+
+/** Pushes the wait sentinel: the light userdata every Ember wait yields (never allocates). Lua
+    code that resumes coroutines itself passes a yield of this value on to its own resumer. */
+void ember_lua_push_wait_sentinel(lua_State *L);
+
+/** Whether the value at `idx` is the wait sentinel. */
+int ember_lua_is_wait_sentinel(lua_State *L, int idx);
+
+/** Creates a coroutine (a new thread of `L`), in protected mode: on `LUA_OK` the thread is on top
+    of `L`'s stack and `*thread` points to it; otherwise the error value is on top. */
+int ember_lua_new_thread(lua_State *L, lua_State **thread);
+
+/** Replaces the error value on top of `L`'s stack (from a failed `lua_resume` of `thread`) with
+    a string: its message (through `__tostring` for non-strings), then "\nstack traceback:\n" and
+    the traceback of `thread`, whose stack is still the one of the error. Protected: on failure
+    the top is a plain message. Needs 4 free stack slots. */
+void ember_lua_thread_error(lua_State *L, lua_State *thread);
+
+/** Whether an interrupt is pending for the state (`ember_lua_request_interrupt`, or SIGINT when
+    observed), whether or not code is running. */
+int ember_lua_interrupt_pending(lua_State *L);
+
+/** Clears an interrupt request made while no code was running. */
+void ember_lua_clear_interrupt(lua_State *L);
+
+/* MARK: objects: Swift objects as full userdata */
+
+/** How many object types a state can define (type numbers are 0 ..< this). */
+#define EMBER_LUA_OBJECT_TYPES 16
+
+/** Releases a retained Swift object whose userdata was collected (`__gc`) or closed. */
+typedef void (*ember_lua_release_function)(void *object);
+
+/** Sets the function `__gc` of every object type calls. */
+void ember_lua_set_release_function(lua_State *L, ember_lua_release_function function);
+
+/** Pops the table on top and makes it the metatable of object type `type`, adding `__gc` (which
+    releases the object) and `__metatable` (= `__name`, so scripts cannot change it). Protected:
+    returns a status, with the error value on top on failure. Needs 3 free stack slots. */
+int ember_lua_define_type(lua_State *L, int type);
+
+/** Pushes a new userdata holding `object` (a retained Swift object, released by `__gc`) with
+    the metatable of `type`. Allocates: call it only inside a Swift function called from Lua or
+    a host call, where the memory limit is suspended. */
+void ember_lua_push_object(lua_State *L, int type, void *object);
+
+/** The object held by the userdata at `idx` when it is of type `type`, else NULL (never raises
+    nor allocates). */
+void *ember_lua_to_object(lua_State *L, int idx, int type);
+
+/** Pushes the metatable of object type `type` (nil when not defined; never allocates). */
+int ember_lua_push_type_metatable(lua_State *L, int type);
+
+/** Pushes the state's global table (never allocates). Needs 1 free stack slot. */
+void ember_lua_push_globals(lua_State *L);
 
 #endif /* EMBER_CLUA_SUPPORT_H */

@@ -1,0 +1,240 @@
+import CLua
+import CLuaSupport
+import EmberClient
+import EmberCore
+import EmberSync
+
+/// The stack of one call from Lua into a Swift ``LuaBinding``: reads its arguments with
+/// messages that name the function and the argument, and pushes its results.
+///
+/// Reading never raises. Pushing allocates, which is safe here: bindings run inside the C
+/// trampoline with the memory limit suspended (see `CLuaSupport.h`).
+struct LuaCall {
+    /// The running thread's stack.
+    let state: OpaquePointer
+    /// The runtime the binding belongs to.
+    unowned let runtime: LuaRuntime
+    /// How scripts write the function, for messages (`ref:set`, `ember.sleep`).
+    let name: String
+    /// Whether the function is a method (`ref:set`): argument 1 is `self`, and messages count
+    /// the arguments after it.
+    let isMethod: Bool
+
+    /// How many arguments the call has.
+    var count: Int32 { lua_gettop(state) }
+
+    /// Whether argument `index` is missing or `nil`.
+    func isAbsent(_ index: Int32) -> Bool { lua_type(state, index) <= LUA_TNIL }
+
+    /// The Lua type of argument `index`.
+    func type(at index: Int32) -> Int32 { lua_type(state, index) }
+
+    /// The Lua type name of argument `index` ("no value" when missing), objects by their class.
+    func typeName(at index: Int32) -> String {
+        if let object = LuaObjectType.allCases.first(where: { ember_lua_to_object(state, index, $0.rawValue) != nil }) {
+            return object.name
+        }
+        if ember_lua_is_null(state, index) != 0 { return "ember.null" }
+        return String(cString: lua_typename(state, lua_type(state, index)))
+    }
+
+    /// An error about argument `index`: "ref:set: argument 1: expected a number, got a table".
+    func error(at index: Int32, _ problem: String) -> LuaBindingError {
+        if isMethod && index == 1 {
+            return LuaBindingError("\(name): \(problem) (call it with ':', as \(name)(...))")
+        }
+        return LuaBindingError("\(name): argument \(isMethod ? index - 1 : index): \(problem)")
+    }
+
+    /// An error for argument `index` being of the wrong type.
+    func wrongType(at index: Int32, expected: String) -> LuaBindingError {
+        error(at: index, "expected \(expected), got \(typeName(at: index))")
+    }
+
+    /// A general error of this function: "ref:set: message".
+    func failure(_ message: String) -> LuaBindingError { LuaBindingError("\(name): \(message)") }
+
+    // MARK: objects
+
+    /// The Swift object held by argument `index` when it is of `type`.
+    func object<Object: AnyObject>(_ type: LuaObjectType, at index: Int32, as: Object.Type = Object.self) -> Object? {
+        guard let pointer = ember_lua_to_object(state, index, type.rawValue) else { return nil }
+        return Unmanaged<Object>.fromOpaque(pointer).takeUnretainedValue()
+    }
+
+    /// Argument `index` as a reference.
+    func reference(at index: Int32) throws(LuaBindingError) -> Reference {
+        guard let box = object(.reference, at: index, as: LuaBox<Reference>.self) else {
+            throw wrongType(at: index, expected: "a Reference")
+        }
+        return box.value
+    }
+
+    /// Argument `index` as a query (a reference is the query of its whole location).
+    func query(at index: Int32) throws(LuaBindingError) -> Query {
+        if let box = object(.query, at: index, as: LuaBox<Query>.self) { return box.value }
+        if let box = object(.reference, at: index, as: LuaBox<Reference>.self) { return box.value.query }
+        throw wrongType(at: index, expected: "a Reference or a Query")
+    }
+
+    /// Argument `index` as a snapshot.
+    func snapshot(at index: Int32) throws(LuaBindingError) -> DataSnapshot {
+        guard let box = object(.snapshot, at: index, as: LuaBox<DataSnapshot>.self) else {
+            throw wrongType(at: index, expected: "a DataSnapshot")
+        }
+        return box.value
+    }
+
+    /// Argument `index` as a client.
+    func database(at index: Int32) throws(LuaBindingError) -> Database {
+        guard let database = object(.database, at: index, as: Database.self) else {
+            throw wrongType(at: index, expected: "a Database")
+        }
+        return database
+    }
+
+    // MARK: scalars
+
+    /// Argument `index` as a string (numbers are not converted).
+    func string(at index: Int32, expected: String = "a string") throws(LuaBindingError) -> String {
+        guard lua_type(state, index) == LUA_TSTRING else { throw wrongType(at: index, expected: expected) }
+        var length = 0
+        guard let bytes = lua_tolstring(state, index, &length),
+            let text = String(validating: UnsafeRawBufferPointer(start: bytes, count: length), as: UTF8.self)
+        else { throw error(at: index, "the string is not UTF-8") }
+        return text
+    }
+
+    /// Argument `index` as a string, or `nil` when absent.
+    func optionalString(at index: Int32) throws(LuaBindingError) -> String? {
+        isAbsent(index) ? nil : try string(at: index)
+    }
+
+    /// Argument `index` as an integer (an integral float is accepted).
+    func integer(at index: Int32, expected: String = "an integer") throws(LuaBindingError) -> Int64 {
+        guard lua_type(state, index) == LUA_TNUMBER else { throw wrongType(at: index, expected: expected) }
+        if lua_isinteger(state, index) != 0 { return lua_tointegerx(state, index, nil) }
+        let number = lua_tonumberx(state, index, nil)
+        guard number.rounded() == number, let integer = Int64(exactly: number) else {
+            throw error(at: index, "expected \(expected), got \(number)")
+        }
+        return integer
+    }
+
+    /// Argument `index` as a number.
+    func number(at index: Int32) throws(LuaBindingError) -> Double {
+        guard lua_type(state, index) == LUA_TNUMBER else { throw wrongType(at: index, expected: "a number") }
+        return lua_tonumberx(state, index, nil)
+    }
+
+    /// Argument `index` as a boolean (absent is `defaultValue`).
+    func boolean(at index: Int32, default defaultValue: Bool) throws(LuaBindingError) -> Bool {
+        if isAbsent(index) { return defaultValue }
+        guard lua_type(state, index) == LUA_TBOOLEAN else { throw wrongType(at: index, expected: "a boolean") }
+        return lua_toboolean(state, index) != 0
+    }
+
+    /// Argument `index` as JSON (LUA.md's rules: `nil` and `ember.null` are null, server values
+    /// their placeholders).
+    func json(at index: Int32) throws(LuaBindingError) -> JSONValue {
+        do {
+            return try LuaState.json(in: state, at: index)
+        } catch {
+            throw self.error(at: index, error.message())
+        }
+    }
+
+    /// Argument `index` as a value a query can start or end at: `nil`, a boolean, a number or a
+    /// string.
+    func leaf(at index: Int32) throws(LuaBindingError) -> LeafValue? {
+        switch lua_type(state, index) {
+        case LUA_TNONE, LUA_TNIL: return nil
+        case LUA_TBOOLEAN: return .bool(lua_toboolean(state, index) != 0)
+        case LUA_TNUMBER:
+            if lua_isinteger(state, index) != 0 { return .int(lua_tointegerx(state, index, nil)) }
+            let number = lua_tonumberx(state, index, nil)
+            guard number.isFinite else { throw error(at: index, "the number must be finite") }
+            return LeafValue(normalizing: number) ?? .double(number)
+        case LUA_TSTRING: return .string(try string(at: index))
+        default:
+            if ember_lua_is_null(state, index) != 0 { return nil }
+            throw wrongType(at: index, expected: "nil, a boolean, a number or a string")
+        }
+    }
+
+    /// Argument `index` as a priority: `nil`, a number or a string.
+    func priority(at index: Int32) throws(LuaBindingError) -> Priority? {
+        switch try leaf(at: index) {
+        case nil: return nil
+        case .bool: throw wrongType(at: index, expected: "a priority (nil, a number or a string)")
+        case let leaf?:
+            guard let priority = Priority(leaf) else { throw wrongType(at: index, expected: "a priority") }
+            return priority
+        }
+    }
+
+    /// Argument `index` as an event type name ("value", "child_added", ...).
+    func eventType(at index: Int32) throws(LuaBindingError) -> EventType {
+        let text = try string(at: index, expected: "an event name")
+        guard let type = EventType(rawValue: text) else {
+            throw error(at: index, "unknown event '\(text)' (value, child_added, child_changed, child_removed, child_moved)")
+        }
+        return type
+    }
+
+    /// A registry reference to the function at `index` (the caller releases it).
+    func function(at index: Int32) throws(LuaBindingError) -> Int32 {
+        guard lua_type(state, index) == LUA_TFUNCTION else { throw wrongType(at: index, expected: "a function") }
+        return runtime.anchor(valueAt: index, in: state)
+    }
+
+    /// The raw field `key` of the table at `index` (metamethods are not run), pushed; returns
+    /// its type.
+    func pushField(_ key: String, ofTableAt index: Int32) -> Int32 {
+        let table = lua_absindex(state, index)
+        LuaState.push(string: key, onto: state)
+        return lua_rawget(state, table)
+    }
+
+    // MARK: results
+
+    /// Pushes `nil`.
+    func pushNil() { lua_pushnil(state) }
+
+    /// Pushes a boolean.
+    func push(_ flag: Bool) { lua_pushboolean(state, flag ? 1 : 0) }
+
+    /// Pushes an integer.
+    func push(_ integer: Int64) { lua_pushinteger(state, integer) }
+
+    /// Pushes a string, or `nil`.
+    func push(_ text: String?) {
+        if let text { LuaState.push(string: text, onto: state) } else { lua_pushnil(state) }
+    }
+
+    /// Pushes a JSON value (null is `nil`; `ember.null` inside tables).
+    func push(json value: JSONValue) throws(LuaBindingError) {
+        do {
+            try LuaState.push(json: value, onto: state)
+        } catch {
+            throw failure(error.message())
+        }
+    }
+
+    /// Pushes a Swift object as a userdata of `type` (retained until Lua collects it).
+    func push(object: AnyObject, as type: LuaObjectType) {
+        ember_lua_push_object(state, type.rawValue, Unmanaged.passRetained(object).toOpaque())
+    }
+
+    /// Pushes a reference.
+    func push(_ reference: Reference) { push(object: LuaBox(reference), as: .reference) }
+
+    /// Pushes a query.
+    func push(_ query: Query) { push(object: LuaBox(query), as: .query) }
+
+    /// Pushes a snapshot.
+    func push(_ snapshot: DataSnapshot) { push(object: LuaBox(snapshot), as: .snapshot) }
+
+    /// Pushes the value a registry reference holds.
+    func push(registryReference reference: Int32) { ember_lua_push_ref(state, reference) }
+}

@@ -1,0 +1,33 @@
+import EmberClient
+import EmberCore
+
+/// What a ``LuaRuntime`` asks of the program embedding it (the shell): the current client,
+/// running query-language commands, plugin commands, and reporting errors no script can catch.
+public protocol LuaHost: AnyObject {
+    /// The client new scripts see as `db` (the shell's current client).
+    var currentDatabase: Database { get }
+
+    /// Runs one query-language command for `ember.exec` and returns what it printed, as JSON
+    /// (`--json` output; several documents make an array, none `null`).
+    /// - Throws: ``LuaHostError`` with the command's error message.
+    func execute(command: String) throws(LuaHostError) -> JSONValue
+
+    /// Accepts a command a script added with `ember.command{...}`.
+    /// - Throws: ``LuaHostError`` when the name is taken by a built-in command or is not a word.
+    func register(_ command: LuaCommand) throws(LuaHostError)
+
+    /// Reports an error that happened where no script can catch it: in a listener, a completion
+    /// callback or `onComplete`. `context` says where ("value listener on /chat").
+    func report(_ error: LuaError, context: String)
+}
+
+/// A failure the host reports back to a script (raised there as a Lua error).
+public struct LuaHostError: Error, Sendable {
+    /// The message.
+    public let message: String
+
+    /// An error with `message`.
+    public init(_ message: String) {
+        self.message = message
+    }
+}

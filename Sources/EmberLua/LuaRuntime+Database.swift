@@ -1,0 +1,147 @@
+import CLua
+import CLuaSupport
+import EmberClient
+import EmberCore
+import EmberInstance
+import EmberWire
+
+/// `db` (a client) and the functions of the `ember` table.
+extension LuaRuntime {
+    /// `db:ref([path])`, `db:goOffline()`, `db:goOnline()`, `db.name`.
+    func databaseDefinition() -> LuaTypeDefinition {
+        var definition = LuaTypeDefinition(type: .database, prefix: "db")
+        definition.fields = [
+            ("name", { call throws(LuaBindingError) in
+                call.push(try call.database(at: 1).name.rawValue)
+                return .values(1)
+            }),
+        ]
+        definition.methods = [
+            ("ref", { call throws(LuaBindingError) in
+                let database = try call.database(at: 1)
+                let path = try call.optionalString(at: 2) ?? "/"
+                call.push(try call.attempt { () throws(DatabaseError) in try database.reference(path) })
+                return .values(1)
+            }),
+            ("goOffline", { call throws(LuaBindingError) in
+                try call.database(at: 1).goOffline()
+                return call.runtime.deliveringFirst(0, on: call.state)
+            }),
+            ("goOnline", { call throws(LuaBindingError) in
+                try call.database(at: 1).goOnline()
+                return call.runtime.deliveringFirst(0, on: call.state)
+            }),
+        ]
+        definition.metamethods = [
+            ("__tostring", { call throws(LuaBindingError) in
+                call.push("Database(\(try call.database(at: 1).name))")
+                return .values(1)
+            }),
+            ("__eq", { call throws(LuaBindingError) in
+                call.push(call.object(.database, at: 1, as: Database.self) === call.object(.database, at: 2, as: Database.self))
+                return .values(1)
+            }),
+        ]
+        return definition
+    }
+
+    /// The functions of the `ember` table.
+    func emberFunctions() -> [(String, LuaBinding)] {
+        [
+            ("client", { call throws(LuaBindingError) in
+                let name = try call.string(at: 1, expected: "a client name")
+                var offline = false
+                if !call.isAbsent(2) {
+                    guard call.type(at: 2) == LUA_TTABLE else { throw call.wrongType(at: 2, expected: "a table of options") }
+                    let type = call.pushField("offline", ofTableAt: 2)
+                    if type != LUA_TNIL {
+                        guard type == LUA_TBOOLEAN else { throw call.error(at: 2, "offline must be a boolean") }
+                        offline = lua_toboolean(call.state, -1) != 0
+                    }
+                    lua_settop(call.state, 2)
+                }
+                let runtime = call.runtime
+                let database = try call.attempt { () throws(DatabaseError) in
+                    try runtime.ember.client(named: name, startOffline: offline)
+                }
+                call.push(object: database, as: .database)
+                return .values(1)
+            }),
+            ("sleep", { call throws(LuaBindingError) in
+                let milliseconds = call.isAbsent(1) ? 0 : try call.integer(at: 1, expected: "milliseconds")
+                guard milliseconds >= 0 else { throw call.error(at: 1, "cannot sleep a negative time") }
+                try call.requireWaiting()
+                let deadline = call.runtime.ember.clock.now() + milliseconds
+                return call.runtime.suspend(on: LuaWait(deadline: deadline, isReady: { false }) { _, _ throws(LuaBindingError) in .values(0) })
+            }),
+            ("flush", { call throws(LuaBindingError) in
+                try call.requireWaiting()
+                let network = call.runtime.ember.network
+                return call.runtime.suspend(on: LuaWait(isReady: { network.messagesInFlight == 0 }) { call, outcome throws(LuaBindingError) in
+                    if case .failed(let error) = outcome { throw call.failure(error.message) }
+                    return .values(0)
+                })
+            }),
+            ("pushId", { call throws(LuaBindingError) in
+                call.push(call.runtime.currentDatabase.pushID())
+                return .values(1)
+            }),
+            ("exec", { call throws(LuaBindingError) in
+                let command = try call.string(at: 1, expected: "a command")
+                guard let host = call.runtime.host else { throw call.failure("there is no shell to run commands") }
+                let result: JSONValue
+                do throws(LuaHostError) {
+                    result = try host.execute(command: command)
+                } catch {
+                    throw call.failure(error.message)
+                }
+                try call.push(json: result)
+                return .values(1)
+            }),
+            ("command", { call throws(LuaBindingError) in try call.runtime.addCommand(call) }),
+        ]
+    }
+
+    /// `ember.command{ name =, args =, help =, run = }`.
+    func addCommand(_ call: LuaCall) throws(LuaBindingError) -> LuaCallResult {
+        guard call.type(at: 1) == LUA_TTABLE else { throw call.wrongType(at: 1, expected: "a table {name =, args =, help =, run =}") }
+        func text(_ key: String, required: Bool) throws(LuaBindingError) -> String {
+            defer { lua_settop(call.state, 1) }
+            let type = call.pushField(key, ofTableAt: 1)
+            if type == LUA_TNIL && !required { return "" }
+            guard type == LUA_TSTRING else { throw call.failure("the field '\(key)' must be a string") }
+            return try call.string(at: -1)
+        }
+        let name = try text("name", required: true)
+        guard let first = name.unicodeScalars.first, first.properties.isAlphabetic, first.isASCII,
+            name.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") })
+        else {
+            throw call.failure("the command name '\(name)' must be a word (a letter, then letters, digits, '-' or '_')")
+        }
+        let syntax = try text("args", required: false)
+        let summary = try text("help", required: false)
+        guard call.pushField("run", ofTableAt: 1) == LUA_TFUNCTION else {
+            throw call.failure("the field 'run' must be a function")
+        }
+        let function = anchor(valueAt: -1, in: call.state)
+        lua_settop(call.state, 1)
+        let command = LuaCommand(name: name, syntax: syntax, summary: summary, origin: loadingPlugin ?? "lua", function: function)
+        guard let host else {
+            release(function)
+            throw call.failure("there is no shell to add commands to")
+        }
+        do {
+            try host.register(command)
+        } catch {
+            release(function)
+            throw call.failure(error.message)
+        }
+        if let index = commands.firstIndex(where: { $0.name.lowercased() == name.lowercased() }) {
+            release(commands[index].function)
+            commands[index] = command
+        } else {
+            commands.append(command)
+        }
+        return .values(0)
+    }
+}

@@ -1,0 +1,125 @@
+import CLua
+import CLuaSupport
+import EmberClient
+import EmberCore
+
+/// Building the bindings and the sandbox when the runtime starts.
+extension LuaRuntime {
+    /// Makes a Lua function of `body` and pushes it onto `state` (inside a host call).
+    /// - Returns: whether it worked (otherwise the error value is on top).
+    func pushBinding(_ name: String, isMethod: Bool, onto state: OpaquePointer, _ body: @escaping LuaBinding) -> Bool {
+        let box = LuaBindingBox(name: name, isMethod: isMethod, runtime: self, body: body)
+        bindings.append(box)
+        return ember_lua_push_swift_function(state, LuaBindingBox.entryPoint, Unmanaged.passUnretained(box).toOpaque()) == LUA_OK
+    }
+
+    /// Defines every object type's metatable.
+    func defineTypes() throws(LuaError) {
+        for definition in [
+            databaseDefinition(), referenceDefinition(), queryDefinition(), snapshotDefinition(),
+            onDisconnectDefinition(), writeHandleDefinition(), listenerDefinition(), serverValueDefinition(),
+        ] {
+            try define(definition)
+        }
+    }
+
+    /// Builds the metatable of `definition`: `__name`, the methods in `__methods` and the fields
+    /// in `__fields` (the prelude turns them into `__index`), and the metamethods.
+    func define(_ definition: LuaTypeDefinition) throws(LuaError) {
+        let state = lua.state
+        let built = lua.hostCall(resultCount: 1) { state in
+            lua_createtable(state, 0, 8)
+            LuaState.push(string: definition.type.name, onto: state)
+            lua_setfield(state, -2, "__name")
+            for (key, entries, separator) in [
+                ("__methods", definition.methods, ":"), ("__fields", definition.fields, "."),
+            ] {
+                lua_createtable(state, 0, Int32(entries.count))
+                for entry in entries {
+                    guard self.pushBinding(definition.prefix + separator + entry.name, isMethod: true, onto: state, entry.body)
+                    else { return EMBER_LUA_CALL_ERROR }
+                    lua_setfield(state, -2, entry.name)
+                }
+                lua_setfield(state, -2, key)
+            }
+            for entry in definition.metamethods {
+                guard self.pushBinding(definition.prefix + "." + entry.name, isMethod: false, onto: state, entry.body)
+                else { return EMBER_LUA_CALL_ERROR }
+                lua_setfield(state, -2, entry.name)
+            }
+            return 1
+        }
+        guard built == LUA_OK else { throw lua.popError(status: built, kind: .setup) }
+        let defined = ember_lua_define_type(state, definition.type.rawValue)
+        guard defined == LUA_OK else { throw lua.popError(status: defined, kind: .setup) }
+    }
+
+    /// Adds the functions of the `ember` table (`ember.null` is there already).
+    func installEmberTable() throws(LuaError) {
+        let functions = emberFunctions()
+        let installed = lua.hostCall(resultCount: 0) { state in
+            ember_lua_pushglobaltable(state)
+            LuaState.push(string: "ember", onto: state)
+            lua_rawget(state, -2)
+            for (name, body) in functions {
+                guard self.pushBinding("ember." + name, isMethod: false, onto: state, body) else { return EMBER_LUA_CALL_ERROR }
+                lua_setfield(state, -2, name)
+            }
+            // ember.ServerValue
+            lua_createtable(state, 0, 2)
+            ember_lua_push_object(state, LuaObjectType.serverValue.rawValue, Unmanaged.passRetained(LuaServerValue.timestamp).toOpaque())
+            lua_setfield(state, -2, "TIMESTAMP")
+            let increment: LuaBinding = { call throws(LuaBindingError) in
+                guard call.type(at: 1) == LUA_TNUMBER else { throw call.wrongType(at: 1, expected: "a number") }
+                call.push(object: LuaServerValue.increment(try call.json(at: 1)), as: .serverValue)
+                return .values(1)
+            }
+            guard self.pushBinding("ember.ServerValue.increment", isMethod: false, onto: state, increment) else {
+                return EMBER_LUA_CALL_ERROR
+            }
+            lua_setfield(state, -2, "increment")
+            lua_setfield(state, -2, "ServerValue")
+            return 0
+        }
+        guard installed == LUA_OK else { throw lua.popError(status: installed, kind: .setup) }
+    }
+
+    /// Runs the prelude (see `LuaRuntime+Prelude.swift`) with the real globals, the wait
+    /// sentinel and the metatables, and keeps the environment maker and the session environment.
+    func runPrelude() throws(LuaError) {
+        let state = lua.state
+        let base = lua_gettop(state)
+        defer { lua_settop(state, base) }
+        try lua.load(Self.prelude, name: "=ember", base: base)
+        // stack: ... | handler | prelude
+        let pushed = lua.hostCall(resultCount: 3) { state in
+            ember_lua_pushglobaltable(state)
+            ember_lua_push_wait_sentinel(state)
+            lua_createtable(state, 0, Int32(LuaObjectType.allCases.count))
+            for type in LuaObjectType.allCases {
+                ember_lua_push_type_metatable(state, type.rawValue)
+                lua_setfield(state, -2, type.name)
+            }
+            return 3
+        }
+        guard pushed == LUA_OK else { throw lua.popError(status: pushed, kind: .setup) }
+        try lua.protectedCall(argumentCount: 3, resultCount: 1, base: base)
+        // stack: ... | handler | new_env
+        newEnvironment = anchor(valueAt: -1, in: state)
+        // the session's environment
+        let made = lua.hostCall(resultCount: 1) { state in
+            ember_lua_push_ref(state, self.newEnvironment)
+            lua_pushnil(state)
+            lua_pushnil(state)
+            return ember_lua_pcall(state, 2, 1, 0) == LUA_OK ? 1 : EMBER_LUA_CALL_ERROR
+        }
+        guard made == LUA_OK else { throw lua.popError(status: made, kind: .setup) }
+        sessionEnvironment = anchor(valueAt: -1, in: state)
+        guard newEnvironment != LUA_NOREF, sessionEnvironment != LUA_NOREF else {
+            throw LuaError(.setup, message: "cannot keep the script environments: out of memory")
+        }
+    }
+
+    /// A reference to the session's global table, for completion.
+    public var sessionGlobals: Int32 { sessionEnvironment }
+}

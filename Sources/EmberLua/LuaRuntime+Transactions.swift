@@ -1,0 +1,98 @@
+import CLua
+import CLuaSupport
+import EmberClient
+import EmberCore
+import EmberInstance
+
+/// `ref:transaction(update [, onComplete] [, {applyLocally = true}])`.
+extension LuaRuntime {
+    /// Runs a transaction whose update function is Lua. Without `onComplete` it waits and
+    /// returns `committed, snapshot`; with it, it returns at once and `onComplete(err,
+    /// committed, snapshot)` runs when the transaction ends.
+    ///
+    /// The update function runs with a plain protected call: it cannot wait, and may run several
+    /// times. Returning `nil` aborts, `ember.null` deletes. When it raises, the transaction is
+    /// aborted and the error (with its location) is what the script gets: raised by the waiting
+    /// form, passed as `err` to `onComplete`.
+    func transaction(_ call: LuaCall) throws(LuaBindingError) -> LuaCallResult {
+        let reference = try call.reference(at: 1)
+        guard call.type(at: 2) == LUA_TFUNCTION else { throw call.wrongType(at: 2, expected: "an update function") }
+        var completionIndex: Int32?
+        var optionsIndex: Int32?
+        switch call.type(at: 3) {
+        case LUA_TFUNCTION:
+            completionIndex = 3
+            if !call.isAbsent(4) { optionsIndex = 4 }
+        case LUA_TTABLE: optionsIndex = 3
+        case LUA_TNIL, LUA_TNONE: if !call.isAbsent(4) { optionsIndex = 4 }
+        default: throw call.wrongType(at: 3, expected: "an onComplete function or a table of options")
+        }
+        var applyLocally = true
+        if let optionsIndex {
+            guard call.type(at: optionsIndex) == LUA_TTABLE else {
+                throw call.wrongType(at: optionsIndex, expected: "a table of options ({applyLocally = true})")
+            }
+            let top = call.count
+            let type = call.pushField("applyLocally", ofTableAt: optionsIndex)
+            if type != LUA_TNIL {
+                guard type == LUA_TBOOLEAN else { throw call.error(at: optionsIndex, "applyLocally must be a boolean") }
+                applyLocally = lua_toboolean(call.state, -1) != 0
+            }
+            lua_settop(call.state, top)
+        }
+        if completionIndex == nil { try call.requireWaiting() }
+        let completion = try completionIndex.map { (index) throws(LuaBindingError) in try call.function(at: index) }
+        let update = LuaFunctionReference(owner: lua, reference: try call.function(at: 2), name: "=transaction")
+        let outcome = LuaTransactionOutcome()
+        let lua = lua
+        let path = reference.path
+        do throws(DatabaseError) {
+            try reference.runTransaction(applyLocally: applyLocally, { current in
+                let results: [LuaResult]
+                do throws(LuaError) {
+                    results = try lua.call(update, with: [current.jsonValue(.normal)])
+                } catch {
+                    outcome.failure = error
+                    return .abort
+                }
+                switch results.first ?? .nil {
+                case .nil: return .abort
+                case .null: return .commit(.empty)
+                case .json(let json):
+                    do throws(DatabaseError) {
+                        return .commit(try Node(json: json, at: path))
+                    } catch {
+                        outcome.failure = LuaError(.conversion, message: "the update function returned an invalid value: \(error.message)")
+                        return .abort
+                    }
+                }
+            }, completion: { [weak self] result in
+                outcome.result = result
+                update.release()
+                guard let self, let completion else { return }
+                var arguments: [LuaCallback.Argument] = [.string(outcome.errorMessage(at: path))]
+                if case .success(let done) = result {
+                    arguments += [.boolean(done.committed), .snapshot(done.snapshot)]
+                } else {
+                    arguments += [.boolean(false)]
+                }
+                self.enqueue(LuaCallback(
+                    function: completion, releasesFunction: true, arguments: arguments,
+                    context: "onComplete of the transaction at \(path)", listener: nil))
+            })
+        } catch {
+            update.release()
+            if let completion { release(completion) }
+            throw call.failure(error.message)
+        }
+        if completion != nil { return deliveringFirst(0, on: call.state) }
+        return suspend(on: LuaWait(isReady: { outcome.result != nil }) { call, waited throws(LuaBindingError) in
+            if case .failed(let error) = waited { throw call.failure(error.message) }
+            if let message = outcome.errorMessage(at: path) { throw call.failure(message) }
+            guard case .success(let done) = outcome.result! else { return .values(0) }
+            call.push(done.committed)
+            call.push(done.snapshot)
+            return .values(2)
+        })
+    }
+}

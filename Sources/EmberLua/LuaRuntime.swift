@@ -1,0 +1,214 @@
+import CLua
+import CLuaSupport
+import DequeModule
+import EmberClient
+import EmberCore
+import EmberInstance
+
+/// Lua scripting over an embedded Ember: the bindings of LUA.md (`db`, `ember.*`, references,
+/// queries, snapshots, transactions, onDisconnect), the sandbox, and the scheduler that runs
+/// scripts as coroutines.
+///
+/// Every script, REPL chunk, listener callback and plugin command runs in a coroutine of its
+/// own. A call that waits (`get`, `once`, `transaction`, `h:wait`, `ember.sleep`,
+/// `ember.flush`) yields from the C trampoline, never from Swift; the runtime then runs the
+/// engine until the wait is over, delivering listener callbacks meanwhile, and resumes the
+/// coroutine. Callbacks run one at a time, never inside another callback: those that arrive
+/// while a callback runs (or waits) are queued.
+///
+/// ```swift
+/// let runtime = try LuaRuntime(ember: ember, host: shell)
+/// let values = try runtime.run("db:ref('x'):set(1):wait() return db:ref('x'):get():val()",
+///                              name: "=lua", in: .session)   // [.json(1)]
+/// ```
+///
+/// Confined to one thread, like the `Ember` it drives.
+public final class LuaRuntime {
+    /// The Lua state.
+    public let lua: LuaState
+    /// The instance scripts drive.
+    public let ember: Ember
+    /// The shell (or another embedder); without one, `db` is the client "main" and
+    /// `ember.exec`/`ember.command` fail.
+    public weak var host: (any LuaHost)?
+
+    /// The Swift functions Lua can call, kept alive with the state.
+    var bindings: [LuaBindingBox] = []
+    /// The waits coroutines are suspended on, by ticket.
+    var waits: [Int: LuaWait] = [:]
+    /// The ticket the next wait gets.
+    var nextTicket = 1
+    /// The wait the coroutine that just yielded asked for (set by the binding before it yields).
+    var yieldedTicket: Int?
+    /// Callbacks waiting to run.
+    var queue: Deque<LuaCallback> = []
+    /// Whether a callback is running (or waiting): others wait in the queue.
+    var runningCallback = false
+    /// The listeners scripts added.
+    var listeners: [LuaListener] = []
+    /// The commands scripts added, in order.
+    public internal(set) var commands: [LuaCommand] = []
+    /// The plugin being loaded (its file name), for the commands it adds.
+    var loadingPlugin: String?
+    /// Registry references: the function that makes a script environment, the session's
+    /// environment.
+    var newEnvironment: Int32 = LUA_NOREF
+    var sessionEnvironment: Int32 = LUA_NOREF
+
+    /// Creates the state with `configuration`'s libraries and limits, the bindings and the
+    /// sandbox.
+    /// - Throws: ``LuaError`` of kind `.setup` when the state cannot be built.
+    public init(ember: Ember, configuration: LuaConfiguration = LuaConfiguration(), host: (any LuaHost)? = nil) throws(LuaError) {
+        self.ember = ember
+        self.host = host
+        lua = try LuaState(configuration: configuration)
+        ember_lua_set_release_function(lua.state, Self.releaseEntry)
+        ember_lua_set_continuation(lua.state, Self.continuationEntry, Unmanaged.passUnretained(self).toOpaque())
+        try defineTypes()
+        try installEmberTable()
+        try runPrelude()
+    }
+
+    deinit {
+        for listener in listeners where listener.isActive {
+            if let handle = listener.handle { listener.database.removeObserver(handle) }
+        }
+    }
+
+    /// The client `db` names: the host's current client, or "main".
+    var currentDatabase: Database { host?.currentDatabase ?? ember.client(.main) }
+
+    /// Whether callbacks wait in the queue.
+    public var hasPendingCallbacks: Bool { !queue.isEmpty }
+
+    /// How many listeners scripts have on.
+    public var listenerCount: Int { listeners.count }
+
+    // MARK: registry
+
+    /// Anchors the value at `index` of `state` in the registry and returns the reference
+    /// (`LUA_NOREF` when out of memory).
+    func anchor(valueAt index: Int32, in state: OpaquePointer) -> Int32 {
+        lua_pushvalue(state, index)
+        var reference = LUA_NOREF
+        if ember_lua_ref(state, &reference) != LUA_OK { ember_lua_pop(state, 1) }
+        return reference
+    }
+
+    /// Releases a registry reference.
+    func release(_ reference: Int32) {
+        ember_lua_unref(lua.state, reference)
+    }
+
+    /// The C entry point `__gc` calls: releases the retained Swift object.
+    private static let releaseEntry: ember_lua_release_function = { pointer in
+        guard let pointer else { return }
+        Unmanaged<AnyObject>.fromOpaque(pointer).release()
+    }
+
+    /// The C entry point a resumed wait calls: the runtime pushes the wait's results.
+    private static let continuationEntry: ember_lua_continuation_function = { state, context, ticket in
+        guard let state, let context else { return EMBER_LUA_CALL_ERROR }
+        let runtime = Unmanaged<LuaRuntime>.fromOpaque(context).takeUnretainedValue()
+        return runtime.finishWait(ticket: Int(ticket), on: state)
+    }
+
+    // MARK: waits
+
+    /// Registers `wait` for the coroutine about to yield and returns what the binding returns.
+    func suspend(on wait: LuaWait) -> LuaCallResult {
+        let ticket = nextTicket
+        nextTicket += 1
+        waits[ticket] = wait
+        yieldedTicket = ticket
+        return .await(ticket: ticket)
+    }
+
+    /// What a binding that queued callbacks returns: its `count` results after the callbacks
+    /// ran (when the caller can wait), or at once.
+    func deliveringFirst(_ count: Int32, on state: OpaquePointer) -> LuaCallResult {
+        guard !queue.isEmpty, !runningCallback, lua_isyieldable(state) != 0 else { return .values(count) }
+        yieldedTicket = nil
+        return .valuesAfterDelivery(count)
+    }
+
+    /// Pushes the results of the wait `ticket` onto the resumed coroutine's stack.
+    func finishWait(ticket: Int, on state: OpaquePointer) -> Int32 {
+        guard let wait = waits.removeValue(forKey: ticket) else {
+            LuaState.push(string: "ember: a wait was lost", onto: state)
+            return EMBER_LUA_CALL_ERROR
+        }
+        let call = LuaCall(state: state, runtime: self, name: "wait", isMethod: false)
+        do {
+            return try LuaBindingBox.status(of: wait.finish(call, wait.outcome ?? .ready), on: state, runtime: self)
+        } catch {
+            LuaState.push(string: error.message, onto: state)
+            return EMBER_LUA_CALL_ERROR
+        }
+    }
+
+    /// Whether an interrupt (Ctrl-C, or ``LuaState/requestInterrupt()``) is pending.
+    var interruptPending: Bool { ember_lua_interrupt_pending(lua.state) != 0 }
+
+    /// Runs the engine until `wait` is over, delivering callbacks meanwhile.
+    /// - Throws: ``LuaError`` of kind `.interrupted` on Ctrl-C.
+    func wait(for wait: LuaWait) throws(LuaError) {
+        while true {
+            deliverPendingCallbacks()
+            if wait.isReady() {
+                wait.outcome = .ready
+                return
+            }
+            if let deadline = wait.deadline, ember.clock.now() >= deadline {
+                wait.outcome = .timedOut
+                return
+            }
+            if interruptPending {
+                throw LuaError(.interrupted, message: "interrupted while waiting")
+            }
+            do {
+                try ember.run(
+                    until: { !self.queue.isEmpty || wait.isReady() || self.interruptPending },
+                    deadline: wait.deadline)
+            } catch {
+                wait.outcome = .failed(error)
+                return
+            }
+        }
+    }
+
+    // MARK: callbacks
+
+    /// Queues `callback` to run between commands or while a script waits.
+    func enqueue(_ callback: LuaCallback) {
+        queue.append(callback)
+    }
+
+    /// Runs the queued callbacks, in order, unless a callback is running already (then they run
+    /// after it). Errors are reported to the host with their traceback; the next callback runs.
+    public func deliverPendingCallbacks() {
+        guard !runningCallback else { return }
+        runningCallback = true
+        defer { runningCallback = false }
+        while let callback = queue.popFirst() {
+            defer { if callback.releasesFunction { release(callback.function) } }
+            if let listener = callback.listener, !listener.isActive { continue }
+            do {
+                _ = try runThread(name: callback.context) { call throws(LuaBindingError) in
+                    call.push(registryReference: callback.function)
+                    for argument in callback.arguments {
+                        switch argument {
+                        case .snapshot(let snapshot): call.push(snapshot)
+                        case .string(let text): call.push(text)
+                        case .boolean(let flag): call.push(flag)
+                        }
+                    }
+                    return Int32(callback.arguments.count)
+                }
+            } catch {
+                if error.kind == .interrupted { ember_lua_clear_interrupt(lua.state) }
+                host?.report(error, context: callback.context)
+            }
+        }
+    }
+}
