@@ -455,6 +455,8 @@ void ember_lua_unref(lua_State *L, int ref) {
 
 int ember_lua_push_ref(lua_State *L, int ref) { return lua_rawgeti(L, LUA_REGISTRYINDEX, ref); }
 
+void ember_lua_push_globals(lua_State *L) { lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS); }
+
 /* MARK: the ember table and ember.null */
 
 static int null_tostring(lua_State *L) {

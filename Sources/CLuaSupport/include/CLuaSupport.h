@@ -70,6 +70,10 @@ void ember_lua_unref(lua_State *L, int ref);
     allocates). Returns its type. Needs 1 free stack slot. */
 int ember_lua_push_ref(lua_State *L, int ref);
 
+/** Pushes the state's global table (`lua_rawgeti` on the registry at `LUA_RIDX_GLOBALS`; never
+    allocates, never raises). Needs 1 free stack slot. */
+void ember_lua_push_globals(lua_State *L);
+
 /* MARK: the ember table and ember.null */
 
 /** Creates the state's `ember.null` sentinel and the global table `ember` (unless a table of
