@@ -95,6 +95,20 @@ if arguments.first == "startup" {
     exit(0)
 }
 
+if arguments.first == "lua" {
+    // `ember-bench lua EMBER [REDIS-SOCKET]`: loops of writes in one Lua script, the release
+    // `ember` beside Redis's EVAL on a server at REDIS-SOCKET (left out: Redis not measured).
+    let paths = arguments.dropFirst().filter { !$0.hasPrefix("--") }
+    guard let ember = paths.first, paths.count <= 2 else {
+        print("usage: ember-bench lua PATH-TO-EMBER [REDIS-SOCKET] [--quick]")
+        exit(2)
+    }
+    print("# ember-bench: lua")
+    LuaBenchmarks(ember: ember, redisSocket: paths.dropFirst().first, runs: 5)
+        .run(workloads: LuaBenchmarks.workloads(quick: quick))
+    exit(0)
+}
+
 if arguments.first == "memory" {
     // One measurement per process: freed memory from an earlier workload would hide growth.
     let kind: CoreBenchmarks.KeyKind = arguments.dropFirst().first == "integer" ? .integer : .pushID
