@@ -703,4 +703,3 @@ int ember_lua_push_type_metatable(lua_State *L, int type) {
     return lua_rawgetp(L, LUA_REGISTRYINDEX, &object_type_keys[type]);
 }
 
-void ember_lua_push_globals(lua_State *L) { lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS); }

@@ -193,3 +193,15 @@ extension LuaRuntime {
         return .text("\(typeName): 0x\(address)")
     }
 }
+
+extension LuaRuntime {
+    /// Forgets the commands `origin` added (a plugin that failed to load is skipped whole).
+    /// - Returns: their names.
+    @discardableResult
+    public func removeCommands(addedBy origin: String) -> [String] {
+        let removed = commands.filter { $0.origin == origin }
+        for command in removed { release(command.function) }
+        commands.removeAll { $0.origin == origin }
+        return removed.map(\.name)
+    }
+}

@@ -120,6 +120,17 @@ extension LuaRuntime {
         }
     }
 
-    /// A reference to the session's global table, for completion.
-    public var sessionGlobals: Int32 { sessionEnvironment }
+    /// A reference to the session's global table, for completion
+    /// (``LuaState/completions(for:globals:)``).
+    public func sessionGlobalsReference() -> LuaTableReference? {
+        let state = lua.state
+        guard lua_checkstack(state, 1) != 0 else { return nil }
+        ember_lua_push_ref(state, sessionEnvironment)
+        var reference = LUA_NOREF
+        guard ember_lua_ref(state, &reference) == LUA_OK else {
+            ember_lua_pop(state, 1)
+            return nil
+        }
+        return LuaTableReference(owner: lua, reference: reference)
+    }
 }

@@ -25,7 +25,9 @@ public final class Repl {
         if let historyFile, FileManager.default.fileExists(atPath: historyFile) {
             try? editor.loadHistory(from: historyFile)
         }
-        editor.completer = { [unowned shell] prefix in shell.completions(for: prefix) }
+        editor.completer = { [unowned self, unowned shell] prefix in
+            luaMode ? shell.luaCompletions(for: prefix) : shell.completions(for: prefix)
+        }
         editor.idle = { [unowned shell] in shell.runDueWork() }
         editor.nextWake = { [unowned shell] in
             shell.nextDueTime.map { Int(clamping: max(0, $0 - shell.ember.clock.now())) }

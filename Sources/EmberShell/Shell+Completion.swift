@@ -2,6 +2,7 @@ import EmberClient
 import EmberCore
 import EmberInstance
 import EmberQL
+import EmberLua
 import EmberServer
 import Foundation
 
@@ -70,5 +71,17 @@ extension Shell {
             return directory + entry + (isDirectory.boolValue ? "/" : "")
         }.sorted()
         return LineCompletion(partial: partial, candidates: matches, appendsSpace: matches.count == 1 && !matches[0].hasSuffix("/"))
+    }
+
+    /// Completions in Lua mode: globals of the session, fields, and methods through metatables
+    /// (`db:re` → `db:ref(`), for the expression at the end of `prefix`.
+    public func luaCompletions(for prefix: String) -> LineCompletion {
+        guard let runtime = try? scripting() else { return LineCompletion(partial: "", candidates: []) }
+        if luaGlobals == nil { luaGlobals = runtime.sessionGlobalsReference() }
+        let lines = runtime.lua.completions(for: prefix, globals: luaGlobals)
+        let word = prefix.reversed().prefix { ($0.isASCII && ($0.isLetter || $0.isNumber)) || $0 == "_" || $0 == "." || $0 == ":" }
+        let kept = prefix.count - word.count
+        return LineCompletion(
+            partial: String(word.reversed()), candidates: lines.map { String($0.dropFirst(kept)) }, appendsSpace: false)
     }
 }

@@ -57,6 +57,8 @@ public final class Shell {
     var nextWatchID = 1
     /// The Lua runtime, created on first use.
     var luaRuntime: LuaRuntime?
+    /// The session's Lua globals, for completion in Lua mode.
+    var luaGlobals: LuaTableReference?
     /// Whether the shell is inside a command that was started as another client (`as`).
     var clientOverride: ClientName?
     /// Whether pretty output may be coloured (a terminal, no `NO_COLOR`, no `--no-color`).

@@ -29,6 +29,7 @@ public enum ShellSession {
         }
         shell.showsProgress = isatty(STDERR_FILENO) == 1
         defer { shell.close() }
+        shell.loadStartupScripts(configurationDirectory: Shell.configurationDirectory(environment: environment))
 
         // -c, -e, -f, SCRIPT, in that order; the first failure stops the run
         for command in options.commands where !shell.execute(command) { return 1 }

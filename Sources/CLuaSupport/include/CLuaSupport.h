@@ -266,7 +266,5 @@ void *ember_lua_to_object(lua_State *L, int idx, int type);
 /** Pushes the metatable of object type `type` (nil when not defined; never allocates). */
 int ember_lua_push_type_metatable(lua_State *L, int type);
 
-/** Pushes the state's global table (never allocates). Needs 1 free stack slot. */
-void ember_lua_push_globals(lua_State *L);
 
 #endif /* EMBER_CLUA_SUPPORT_H */
