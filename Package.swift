@@ -158,7 +158,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
-            name: "EmberLuaTests", dependencies: ["EmberLua", "EmberCore", "EmberClient", "EmberInstance", "EmberTestSupport"],
+            name: "EmberLuaTests", dependencies: ["EmberLua", "EmberCore", "EmberWire", "EmberServer", "EmberClient", "EmberInstance", "EmberTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(name: "EmberQLTests", dependencies: ["EmberQL", "EmberCore"], swiftSettings: swiftSettings),
         .testTarget(

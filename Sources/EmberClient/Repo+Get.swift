@@ -74,6 +74,7 @@ extension Repo {
     /// What the cache knows of `query`, complete, or `nil`.
     func cachedData(for query: QuerySpec) -> Node? {
         syncTree.completeEventCache(at: query.path).map { Self.shape($0, for: query) }
+            ?? syncTree.completeViewCache(for: query)
     }
 
     /// A location's complete data as `query` returns it: whole, or its window.

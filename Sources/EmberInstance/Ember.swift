@@ -159,6 +159,10 @@ public final class Ember {
         server.endTick()
     }
 
+    /// Whether nothing is in flight and nothing waits for the end of the tick: every client has
+    /// heard the server's answer to everything sent so far (what ``flush()`` waits for).
+    public var isSettled: Bool { network.messagesInFlight == 0 && !tickPending }
+
     /// Whether something waits for the end of the tick.
     private var tickPending: Bool {
         if server.hasUncommittedWork { return true }

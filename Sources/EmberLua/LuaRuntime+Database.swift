@@ -72,12 +72,12 @@ extension LuaRuntime {
                 guard milliseconds >= 0 else { throw call.error(at: 1, "cannot sleep a negative time") }
                 try call.requireWaiting()
                 let deadline = call.runtime.ember.clock.now() + milliseconds
-                return call.runtime.suspend(on: LuaWait(deadline: deadline, isReady: { false }) { _, _ throws(LuaBindingError) in .values(0) })
+                return call.runtime.suspend(call, on: LuaWait(deadline: deadline, isReady: { false }) { _, _ throws(LuaBindingError) in .values(0) })
             }),
             ("flush", { call throws(LuaBindingError) in
                 try call.requireWaiting()
-                let network = call.runtime.ember.network
-                return call.runtime.suspend(on: LuaWait(isReady: { network.messagesInFlight == 0 }) { call, outcome throws(LuaBindingError) in
+                let ember = call.runtime.ember
+                return call.runtime.suspend(call, on: LuaWait(isReady: { ember.isSettled }) { call, outcome throws(LuaBindingError) in
                     if case .failed(let error) = outcome { throw call.failure(error.message) }
                     return .values(0)
                 })

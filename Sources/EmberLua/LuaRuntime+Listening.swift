@@ -14,7 +14,7 @@ extension LuaRuntime {
         final class Answer { var result: Result<DataSnapshot, DatabaseError>? }
         let answer = Answer()
         query.getData { answer.result = $0 }
-        return suspend(on: LuaWait(isReady: { answer.result != nil }) { call, outcome throws(LuaBindingError) in
+        return suspend(call, on: LuaWait(isReady: { answer.result != nil }) { call, outcome throws(LuaBindingError) in
             if case .failed(let error) = outcome { throw call.failure(error.message) }
             switch answer.result! {
             case .success(let snapshot): call.push(snapshot)
@@ -32,7 +32,7 @@ extension LuaRuntime {
         final class Answer { var result: Result<(DataSnapshot, String?), DatabaseError>? }
         let answer = Answer()
         query.observeOnce(type) { answer.result = $0 }
-        return suspend(on: LuaWait(isReady: { answer.result != nil }) { call, outcome throws(LuaBindingError) in
+        return suspend(call, on: LuaWait(isReady: { answer.result != nil }) { call, outcome throws(LuaBindingError) in
             if case .failed(let error) = outcome { throw call.failure(error.message) }
             switch answer.result! {
             case .success(let (snapshot, previous)):

@@ -86,7 +86,7 @@ extension LuaRuntime {
             throw call.failure(error.message)
         }
         if completion != nil { return deliveringFirst(0, on: call.state) }
-        return suspend(on: LuaWait(isReady: { outcome.result != nil }) { call, waited throws(LuaBindingError) in
+        return suspend(call, on: LuaWait(isReady: { outcome.result != nil }) { call, waited throws(LuaBindingError) in
             if case .failed(let error) = waited { throw call.failure(error.message) }
             if let message = outcome.errorMessage(at: path) { throw call.failure(message) }
             guard case .success(let done) = outcome.result! else { return .values(0) }

@@ -147,7 +147,7 @@ extension LuaRuntime {
                 try call.requireWaiting()
                 let runtime = call.runtime
                 let deadline = timeout.map { runtime.ember.clock.now() + max(0, $0) }
-                return runtime.suspend(on: LuaWait(deadline: deadline, isReady: { handle.answer != nil }) { call, outcome in
+                return runtime.suspend(call, on: LuaWait(deadline: deadline, isReady: { handle.answer != nil }) { call, outcome in
                     switch outcome {
                     case .ready: return answer(call, handle.answer ?? nil)
                     case .timedOut:

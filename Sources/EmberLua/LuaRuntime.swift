@@ -116,7 +116,9 @@ public final class LuaRuntime {
     // MARK: waits
 
     /// Registers `wait` for the coroutine about to yield and returns what the binding returns.
-    func suspend(on wait: LuaWait) -> LuaCallResult {
+    func suspend(_ call: LuaCall, on wait: LuaWait) -> LuaCallResult {
+        wait.name = call.name
+        wait.isMethod = call.isMethod
         let ticket = nextTicket
         nextTicket += 1
         waits[ticket] = wait
@@ -138,7 +140,7 @@ public final class LuaRuntime {
             LuaState.push(string: "ember: a wait was lost", onto: state)
             return EMBER_LUA_CALL_ERROR
         }
-        let call = LuaCall(state: state, runtime: self, name: "wait", isMethod: false)
+        let call = LuaCall(state: state, runtime: self, name: wait.name, isMethod: wait.isMethod)
         do {
             return try LuaBindingBox.status(of: wait.finish(call, wait.outcome ?? .ready), on: state, runtime: self)
         } catch {
@@ -166,9 +168,11 @@ public final class LuaRuntime {
             if interruptPending {
                 throw LuaError(.interrupted, message: "interrupted while waiting")
             }
+            // inside a callback, queued callbacks wait for it to end: they do not stop the engine
+            let delivers = !runningCallback
             do {
                 try ember.run(
-                    until: { !self.queue.isEmpty || wait.isReady() || self.interruptPending },
+                    until: { (delivers && !self.queue.isEmpty) || wait.isReady() || self.interruptPending },
                     deadline: wait.deadline)
             } catch {
                 wait.outcome = .failed(error)

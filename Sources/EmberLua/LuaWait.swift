@@ -21,6 +21,11 @@ final class LuaWait {
         self.finish = finish
     }
 
+    /// The function that waits (`ref:get`), for messages.
+    var name = "wait"
+    /// Whether that function is a method.
+    var isMethod = false
+
     /// How the wait ended, once it did.
     var outcome: LuaWaitOutcome?
 }

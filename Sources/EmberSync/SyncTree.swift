@@ -212,6 +212,12 @@ public struct SyncTree<Provider: ListenProvider> {
         return pendingWrites.completeEventCache(at: path, server: serverCache, excluding: excluding, includingHidden: true)
     }
 
+    /// The data a listener's view of `query` shows, when that view is complete (a filtered
+    /// query's window the server sent), or `nil`.
+    public func completeViewCache(for query: QuerySpec) -> Node? {
+        syncPoints.value(at: query.path)?.view(for: query)?.completeEventNode
+    }
+
     /// Whether a view answers `query` (some listener holds it).
     public func hasView(for query: QuerySpec) -> Bool {
         syncPoints.value(at: query.path)?.view(for: query) != nil

@@ -1,0 +1,70 @@
+import EmberClient
+import EmberCore
+import EmberInstance
+import EmberLua
+import EmberServer
+import EmberWire
+import Testing
+/// Values between Lua and the database, through the bindings (LUA.md "Values").
+@Suite struct LuaRuntimeConversionTests {
+    @Test func integersStayIntegersAndArraysAreSequences() throws {
+        let fixture = try LuaRuntimeFixture()
+        let results = try fixture.run("""
+            local r = db:ref("v")
+            r:set({n = 5, f = 2.5, big = 2^53, list = {"a", "b", "c"}, mixed = {1, x = 2}}):wait()
+            local v = r:get():val()
+            return math.type(v.n), math.type(v.f), math.type(v.big), #v.list, v.list[3], v.mixed["1"], v.mixed.x
+            """)
+        // the database keeps numbers, not Lua's subtypes: an integral float comes back an integer
+        #expect(results == [.json("integer"), .json("float"), .json("integer"), .json(3), .json("c"), .json(1), .json(2)])
+        #expect(fixture.ember.server.value(at: "/v/mixed").jsonValue(.normal) == .object([("1", 1), ("x", 2)]))
+    }
+
+    @Test func badValuesAreRefusedWithThePathAndNothingIsWritten() throws {
+        let fixture = try LuaRuntimeFixture()
+        let cases: [(String, String)] = [
+            ("local t = {} t.self = t db:ref('c'):set({a = t})", "cycle"),
+            ("db:ref('c'):set({a = {b = print}})", "/a/b: a function is not JSON"),
+            ("db:ref('c'):set(0/0)", "is not a JSON number"),
+            ("db:ref('c'):set({[true] = 1})", "key"),
+            ("db:ref('c'):set({a = db})", "Database userdata is not JSON"),
+            ("db:ref('c'):update({ok = 1, bad = coroutine.create(print)})", "/bad: a thread is not JSON"),
+            ("db:ref('c'):set({['a.b'] = 1})", "a.b"),
+        ]
+        for (script, expected) in cases {
+            let error = try #require(throws: LuaError.self) { try fixture.run(script) }
+            #expect(error.kind == .runtime)
+            #expect(error.message.contains(expected), "\(script): \(error.message)")
+        }
+        try fixture.ember.flush()
+        #expect(fixture.ember.server.value(at: "/c").isEmpty)
+    }
+
+    @Test func nullInsideUpdateDeletes() throws {
+        let fixture = try LuaRuntimeFixture()
+        let results = try fixture.run("""
+            local r = db:ref("u")
+            r:set({a = 1, b = 2}):wait()
+            r:update({a = ember.null, ["c/d"] = 3}):wait()
+            local v = r:get():val()
+            return v.a, v.b, v.c.d, tostring(ember.null)
+            """)
+        #expect(results == [.nil, .json(2), .json(3), .json("ember.null")])
+    }
+
+    @Test func serverValuesAreResolvedByTheServer() throws {
+        let fixture = try LuaRuntimeFixture()
+        let now = fixture.clock.now()
+        let results = try fixture.run("""
+            local r = db:ref("s")
+            r:set({at = ember.ServerValue.TIMESTAMP, n = 10}):wait()
+            r:child("n"):set(ember.ServerValue.increment(5)):wait()
+            local v = r:get():val()
+            return v.at, math.type(v.at), v.n, tostring(ember.ServerValue.TIMESTAMP), tostring(ember.ServerValue.increment(2))
+            """)
+        #expect(results == [
+            .json(.int(now)), .json("integer"), .json(15), .json("ember.ServerValue.TIMESTAMP"),
+            .json("ember.ServerValue.increment(2)"),
+        ])
+    }
+}
