@@ -42,21 +42,21 @@ import Testing
     @Test func completesCommandsAndDataPathsFromTheLocalTree() throws {
         let home = try makeHome()
         let session = try start(home: home)
-        session.type("set /users/alice {age: 3}\r")
+        typeAtPrompt(session, "set /users/alice {age: 3}\r")
         #expect(session.waitFor("ok"))
-        session.type("set /users/alan {age: 4}\r")
+        typeAtPrompt(session, "set /users/alan {age: 4}\r")
         #expect(session.waitFor("ok", after: session.mark))
 
         // one candidate: completed in place, with a space after a leaf-less key? /users/ali -> /users/alice/
         var mark = session.mark
-        session.type("get /users/ali\t")
+        typeAtPrompt(session, "get /users/ali\t")
         #expect(session.waitFor("ce/", after: mark), "the screen: \(session.screen)")
         session.type("\u{8}\r")  // Backspace over the '/', Enter
         #expect(session.waitFor("\"age\": 3", after: mark), "the screen: \(session.screen)")
 
         // two candidates: Tab lists them
         mark = session.mark
-        session.type("get /users/al\t")
+        typeAtPrompt(session, "get /users/al\t")
         #expect(session.waitFor("/users/alan/", after: mark))
         #expect(session.waitFor("/users/alice/", after: mark))
         session.type("\u{15}")  // Ctrl-U: clear the line
@@ -110,7 +110,7 @@ import Testing
         #expect(session.waitFor("^C", after: mark))
         #expect(session.waitFor("main:/> ", after: mark))
         mark = session.mark
-        session.type("get /c\r")
+        typeAtPrompt(session, "get /c\r")
         #expect(session.waitFor("null", after: mark), "the screen: \(session.screen)")
         #expect(exit(session) == 0)
     }
@@ -118,7 +118,7 @@ import Testing
     @Test func ctrlCInterruptsARunningCommandAndAScript() throws {
         let home = try makeHome()
         let session = try start(home: home)
-        session.type("server latency 5000\r")
+        typeAtPrompt(session, "server latency 5000\r")
         #expect(session.waitFor("every message now takes 5000 ms each way"))
         // a write that waits 10 s for its answer, and a Lua loop that never ends
         for command in ["set /slow 1", "lua while true do end"] {
@@ -137,16 +137,16 @@ import Testing
     @Test func aWatchEventPrintsAboveAHalfTypedLineWithoutMangingIt() throws {
         let home = try makeHome()
         let session = try start(home: home)
-        session.type("server timeout 300\r")
+        typeAtPrompt(session, "server timeout 300\r")
         #expect(session.waitFor("300 ms"))
-        session.type("as bob set /presence/bob 'online'\r")
+        typeAtPrompt(session, "as bob set /presence/bob 'online'\r")
         #expect(session.waitFor("ok", after: session.mark))
-        session.type("as bob ondisconnect /presence/bob remove\r")
+        typeAtPrompt(session, "as bob ondisconnect /presence/bob remove\r")
         #expect(session.waitFor("ok", after: session.mark))
         var mark = session.mark
-        session.type("watch /presence\r")
+        typeAtPrompt(session, "watch /presence\r")
         #expect(session.waitFor("child_added /presence/bob", after: mark))
-        session.type("as bob drop\r")
+        typeAtPrompt(session, "as bob drop\r")
         #expect(session.waitFor("dropped", after: session.mark))
 
         // half a line typed; the server notices bob's silent drop and runs his onDisconnect
