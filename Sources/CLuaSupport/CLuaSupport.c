@@ -274,16 +274,16 @@ int ember_lua_open_libraries(lua_State *L, int unsafe) {
 
 /* MARK: the message handler */
 
-int ember_lua_traceback(lua_State *L) {
+/** The error value at index 1 as a message: a string, its `__tostring`, or its type (may push). */
+static const char *error_message(lua_State *L) {
     const char *message = lua_tostring(L, 1);
-    if (message == NULL) {
-        if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING) {
-            message = lua_tostring(L, -1);
-        } else {
-            message = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
-        }
-    }
-    luaL_traceback(L, L, message, 1);
+    if (message != NULL) return message;
+    if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING) return lua_tostring(L, -1);
+    return lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+}
+
+int ember_lua_traceback(lua_State *L) {
+    luaL_traceback(L, L, error_message(L), 1);
     return 1;
 }
 
@@ -602,15 +602,7 @@ int ember_lua_new_thread(lua_State *L, lua_State **thread) {
 
 static int thread_error(lua_State *L) {
     lua_State *thread = lua_touserdata(L, 2);
-    const char *message = lua_tostring(L, 1);
-    if (message == NULL) {
-        if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING) {
-            message = lua_tostring(L, -1);
-        } else {
-            message = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
-        }
-    }
-    luaL_traceback(L, thread, message, 0);
+    luaL_traceback(L, thread, error_message(L), 0);
     return 1;
 }
 

@@ -31,9 +31,7 @@ struct LuaCall {
 
     /// The Lua type name of argument `index` ("no value" when missing), objects by their class.
     func typeName(at index: Int32) -> String {
-        if let object = LuaObjectType.allCases.first(where: { ember_lua_to_object(state, index, $0.rawValue) != nil }) {
-            return object.name
-        }
+        if let object = LuaObjectType.of(state, at: index) { return object.name }
         if ember_lua_is_null(state, index) != 0 { return "ember.null" }
         return String(cString: lua_typename(state, lua_type(state, index)))
     }

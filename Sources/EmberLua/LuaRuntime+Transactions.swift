@@ -48,23 +48,12 @@ extension LuaRuntime {
         let path = reference.path
         do throws(DatabaseError) {
             try reference.runTransaction(applyLocally: applyLocally, { current in
-                let results: [LuaResult]
-                do throws(LuaError) {
-                    results = try lua.call(update, with: [current.jsonValue(.normal)])
-                } catch {
+                switch lua.transactionUpdate(update, current: current.jsonValue(.normal), at: path) {
+                case .success(let next?): return .commit(next)
+                case .success(nil): return .abort
+                case .failure(let error):
                     outcome.failure = error
                     return .abort
-                }
-                switch results.first ?? .nil {
-                case .nil: return .abort
-                case .null: return .commit(.empty)
-                case .json(let json):
-                    do throws(DatabaseError) {
-                        return .commit(try Node(json: json, at: path))
-                    } catch {
-                        outcome.failure = LuaError(.conversion, message: "the update function returned an invalid value: \(error.message)")
-                        return .abort
-                    }
                 }
             }, completion: { [weak self] result in
                 outcome.result = result

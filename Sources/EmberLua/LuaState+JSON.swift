@@ -107,7 +107,7 @@ extension LuaState {
 extension JSONReader {
     /// How a userdata that is not JSON is named in messages: its object class, or "userdata".
     static func describe(_ state: OpaquePointer, _ index: Int32) -> String {
-        LuaObjectType.allCases.first { ember_lua_to_object(state, index, $0.rawValue) != nil }.map { "\($0.name) userdata" }
+        LuaObjectType.of(state, at: index).map { "\($0.name) userdata" }
             ?? "userdata"
     }
 }

@@ -19,13 +19,13 @@ extension Shell {
     /// only created when there is something to run, so a plain start stays fast.
     public func loadStartupScripts(configurationDirectory: String?) {
         var plugins: [String] = []
-        if let configurationDirectory { plugins += Self.luaFiles(in: configurationDirectory + "/plugins", required: false) }
+        if let configurationDirectory { plugins += Self.luaFiles(in: configurationDirectory + "/plugins") }
         if let directory = options.pluginDirectory {
             guard FileManager.default.fileExists(atPath: directory) else {
                 report(.command("io_error", "cannot load plugins from \(directory): no such directory"))
                 return loadRCFile(configurationDirectory)
             }
-            plugins += Self.luaFiles(in: directory, required: true)
+            plugins += Self.luaFiles(in: directory)
         }
         for file in plugins { loadPlugin(file) }
         loadRCFile(configurationDirectory)
@@ -69,7 +69,7 @@ extension Shell {
     }
 
     /// The `*.lua` files of `directory`, sorted by name.
-    static func luaFiles(in directory: String, required: Bool) -> [String] {
+    static func luaFiles(in directory: String) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         return names.filter { $0.hasSuffix(".lua") }.sorted().map { directory + "/" + $0 }
     }

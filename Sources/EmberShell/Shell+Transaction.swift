@@ -28,29 +28,15 @@ extension Shell {
             try database.reference(path).runTransaction({ [self] current in
                 outcome.attempts += 1
                 let value = current.jsonValue(.normal)
-                let results: [LuaResult]
-                do {
-                    results = try state.call(update, with: [value])
-                } catch let error as LuaError {
-                    outcome.failure = error
-                    return .abort
-                } catch {
-                    return .abort
-                }
-                let result = results.first ?? .nil
                 let next: Node
-                switch result {
-                case .nil:
+                switch state.transactionUpdate(update, current: value, at: path) {
+                case .success(let node?): next = node
+                case .success(nil):
                     if pretty { print("attempt \(outcome.attempts): \(formatter.compact(value)) → abort") }
                     return .abort
-                case .null: next = .empty
-                case .json(let json):
-                    do {
-                        next = try Node(json: json, at: path)
-                    } catch {
-                        outcome.failure = LuaError(.conversion, message: "the transaction function returned an invalid value: \(error)")
-                        return .abort
-                    }
+                case .failure(let error):
+                    outcome.failure = error
+                    return .abort
                 }
                 if pretty { print("attempt \(outcome.attempts): \(formatter.compact(value)) → \(formatter.compact(next.jsonValue(.normal)))") }
                 return .commit(next)

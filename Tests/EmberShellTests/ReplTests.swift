@@ -44,8 +44,9 @@ import Testing
         let session = try start(home: home)
         typeAtPrompt(session, "set /users/alice {age: 3}\r")
         #expect(session.waitFor("ok"))
+        let mark1 = session.mark
         typeAtPrompt(session, "set /users/alan {age: 4}\r")
-        #expect(session.waitFor("ok", after: session.mark))
+        #expect(session.waitFor("ok", after: mark1), "the screen: \(session.screen)")
 
         // one candidate: completed in place, with a space after a leaf-less key? /users/ali -> /users/alice/
         var mark = session.mark
@@ -139,15 +140,18 @@ import Testing
         let session = try start(home: home)
         typeAtPrompt(session, "server timeout 300\r")
         #expect(session.waitFor("300 ms"))
+        let mark2 = session.mark
         typeAtPrompt(session, "as bob set /presence/bob 'online'\r")
-        #expect(session.waitFor("ok", after: session.mark))
+        #expect(session.waitFor("ok", after: mark2), "the screen: \(session.screen)")
+        let mark3 = session.mark
         typeAtPrompt(session, "as bob ondisconnect /presence/bob remove\r")
-        #expect(session.waitFor("ok", after: session.mark))
+        #expect(session.waitFor("ok", after: mark3), "the screen: \(session.screen)")
         var mark = session.mark
         typeAtPrompt(session, "watch /presence\r")
         #expect(session.waitFor("child_added /presence/bob", after: mark))
+        let mark4 = session.mark
         typeAtPrompt(session, "as bob drop\r")
-        #expect(session.waitFor("dropped", after: session.mark))
+        #expect(session.waitFor("dropped", after: mark4))
 
         // half a line typed; the server notices bob's silent drop and runs his onDisconnect
         mark = session.mark
