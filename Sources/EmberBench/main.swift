@@ -10,6 +10,19 @@ import Glibc
 // `ember-bench durability` runs issue 5's (on database directories under /tmp, removed after).
 
 let arguments = CommandLine.arguments.dropFirst()
+
+if arguments.first == "peers-smoke" {
+    // `ember-bench peers-smoke [--redis PORT] [--redis-aof PORT] [--full] [--runs N]`: every
+    // peer workload (Redis, Tarantool, SQLite) at small sizes, or the full ones, in one run.
+    do {
+        try PeerSmoke(arguments: Array(arguments.dropFirst())).run()
+    } catch {
+        print(error)
+        exit(2)
+    }
+    exit(0)
+}
+
 let quick = arguments.contains("--quick")
 let n = quick ? 100_000 : 1_000_000
 let report = BenchReport()
