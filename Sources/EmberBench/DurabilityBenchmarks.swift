@@ -55,7 +55,7 @@ struct DurabilityBenchmarks {
         }
     }
 
-    private func emberWritesOnce(durability: Durability?, writers: Int, window: Int, count: Int) -> Duration {
+    func emberWritesOnce(durability: Durability?, writers: Int, window: Int, count: Int) -> Duration {
         let directory = durability.map { _ in TemporaryDirectory.make("writes") }
         defer { directory.map(TemporaryDirectory.remove) }
         let ember: Ember
@@ -111,26 +111,30 @@ struct DurabilityBenchmarks {
     /// Plain SQLite: the rows the Ember workload ends up writing to the server's store (same
     /// paths, same order, JSON values), upserted `batch` per transaction.
     func rawUpserts(durability: Durability, writers: Int, batch: Int, count: Int) {
+        let per = batch == 1 ? "one transaction per row" : "\(batch) rows per transaction"
+        let shape = writers == 1 ? "" : " (\(writers) writers' rows)"
+        median("SQLite, `\(durability)`, upsert into `leaves`\(shape), \(per)", count: count) { count in
+            Self.rawUpsertsOnce(durability: durability, writers: writers, batch: batch, count: count)
+        }
+    }
+
+    /// One run of ``rawUpserts(durability:writers:batch:count:)`` on a fresh file: its time.
+    static func rawUpsertsOnce(durability: Durability, writers: Int, batch: Int, count: Int) -> Duration {
         let perWriter = count / writers
         var rows: [(path: String, value: String)] = []
         rows.reserveCapacity(count)
         for round in 0..<perWriter {
             for writer in 0..<writers {
-                rows.append((Self.path(writer: writer, of: writers, key: round % Self.keysPerWriter), String(round)))
+                rows.append((path(writer: writer, of: writers, key: round % keysPerWriter), String(round)))
             }
         }
-        let per = batch == 1 ? "one transaction per row" : "\(batch) rows per transaction"
-        let shape = writers == 1 ? "" : " (\(writers) writers' rows)"
-        median("SQLite, `\(durability)`, upsert into `leaves`\(shape), \(per)", count: count) { count in
-            let directory = TemporaryDirectory.make("raw")
-            defer { TemporaryDirectory.remove(directory) }
-            let database = RawSQLite(path: directory + "/raw.sqlite", durability: durability)
-            database.createLeaves()
-            let slice = Array(rows.prefix(count))
-            let time = Stopwatch.measure { database.upsert(slice, batch: batch) }
-            database.close()
-            return time
-        }
+        let directory = TemporaryDirectory.make("raw")
+        defer { TemporaryDirectory.remove(directory) }
+        let database = RawSQLite(path: directory + "/raw.sqlite", durability: durability)
+        database.createLeaves()
+        let time = Stopwatch.measure { database.upsert(rows, batch: batch) }
+        database.close()
+        return time
     }
 
     // MARK: Reopening a large server store
@@ -145,23 +149,7 @@ struct DurabilityBenchmarks {
         let file = directory + "/server.sqlite"
         let objects = 1_000
         let perObject = leaves / objects
-        let build = Stopwatch.measure {
-            var items = Node.empty
-            for object in 0..<objects {
-                var node = Node.empty
-                for key in 0..<perObject {
-                    node.setChild(ChildKey(unchecked: "k\(key)"), Node(.int(Int64(object * perObject + key))))
-                }
-                items.setChild(ChildKey(unchecked: "o\(object)"), node)
-            }
-            var root = Node.empty
-            root.setChild(ChildKey(unchecked: "items"), items)
-            let store = try! ServerStore(at: .file(file), durability: .normal)
-            store.markChanged(.root)
-            try! store.commit(root)
-            precondition(try! store.rowCount() == leaves)
-            try! store.close()
-        }
+        let build = Stopwatch.measure { Self.buildReopenStore(file: file, leaves: leaves) }
         report.row("build it once: the tree in memory, then `ServerStore.commit` of every leaf in one transaction (`normal`)", total: build, operations: leaves)
         let settings = try! PersistenceSettings(durability: .normal, clientCacheSize: 10_000_000)
         let runs = quick ? 1 : 3
@@ -187,6 +175,28 @@ struct DurabilityBenchmarks {
                 database.close()
             }
         }
+    }
+
+    /// Writes the reopen workload's server store: `items/o0/k0` … in 1,000 objects of
+    /// `leaves / 1000` integer leaves, committed in one transaction (`normal`), then closed.
+    static func buildReopenStore(file: String, leaves: Int) {
+        let objects = 1_000
+        let perObject = leaves / objects
+        var items = Node.empty
+        for object in 0..<objects {
+            var node = Node.empty
+            for key in 0..<perObject {
+                node.setChild(ChildKey(unchecked: "k\(key)"), Node(.int(Int64(object * perObject + key))))
+            }
+            items.setChild(ChildKey(unchecked: "o\(object)"), node)
+        }
+        var root = Node.empty
+        root.setChild(ChildKey(unchecked: "items"), items)
+        let store = try! ServerStore(at: .file(file), durability: .normal)
+        store.markChanged(.root)
+        try! store.commit(root)
+        precondition(try! store.rowCount() == leaves)
+        try! store.close()
     }
 
     // MARK: Restarting a client with queued writes

@@ -118,43 +118,68 @@ struct LuaBenchmarks {
         }
     }
 
-    /// Times one workload: the warm-up round, then `runs` rounds of Ember and Redis with N and
-    /// with 0, interleaved so that they share the machine's state.
-    private func measure(_ workload: Workload) -> (Medians, Medians?) {
+    /// One workload's figures for the comparison table: each run's loop time minus the median
+    /// of the N = 0 runs, as writes per second.
+    func figures(_ workload: Workload) -> (ember: Measurement, redis: Measurement) {
+        let samples = measureSamples(workload)
+        func figure(_ loop: [Duration], _ baseline: [Duration], failed: Bool, who: String) -> Measurement {
+            guard !failed, let base = Self.median(baseline) else { return .notMeasured("\(who) failed or could not start") }
+            let rates = loop.map { Double(workload.count) / max(($0 - base).seconds, 1e-9) }
+            return .measured(Figure(runs: rates, unit: .rate("writes/s")))
+        }
+        let ember = figure(samples.emberLoop, samples.emberBaseline, failed: samples.emberFailed, who: "ember")
+        guard redisSocket != nil else { return (ember, .notMeasured("no redis-server")) }
+        return (ember, figure(samples.redisLoop, samples.redisBaseline, failed: samples.redisFailed, who: "redis-cli EVAL"))
+    }
+
+    /// Every run's times of one workload, Ember and Redis, with N and with 0.
+    private struct Samples {
         var emberLoop: [Duration] = [], emberBaseline: [Duration] = []
         var redisLoop: [Duration] = [], redisBaseline: [Duration] = []
         var emberFailed = false, redisFailed = false
+    }
+
+    /// The medians of one workload's runs (see ``measureSamples(_:)``).
+    private func measure(_ workload: Workload) -> (Medians, Medians?) {
+        let samples = measureSamples(workload)
+        let emberMedians = samples.emberFailed ? Medians() : Medians(loop: Self.median(samples.emberLoop), baseline: Self.median(samples.emberBaseline))
+        guard redisSocket != nil else { return (emberMedians, nil) }
+        let redisMedians = samples.redisFailed ? Medians() : Medians(loop: Self.median(samples.redisLoop), baseline: Self.median(samples.redisBaseline))
+        return (emberMedians, redisMedians)
+    }
+
+    /// Times one workload: the warm-up round, then `runs` rounds of Ember and Redis with N and
+    /// with 0, interleaved so that they share the machine's state.
+    private func measureSamples(_ workload: Workload) -> Samples {
+        var samples = Samples()
         for round in 0..<(runs + 1) {
-            if !emberFailed {
+            if !samples.emberFailed {
                 if let loop = StartupBenchmarks.time(emberArguments(workload, count: workload.count)),
                    let baseline = StartupBenchmarks.time(emberArguments(workload, count: 0)) {
                     if round > 0 {
-                        emberLoop.append(loop)
-                        emberBaseline.append(baseline)
+                        samples.emberLoop.append(loop)
+                        samples.emberBaseline.append(baseline)
                     }
                 } else {
-                    emberFailed = true
+                    samples.emberFailed = true
                 }
             }
-            if let redisSocket, !redisFailed {
+            if let redisSocket, !samples.redisFailed {
                 if flushRedis(socket: redisSocket),
                    let loop = StartupBenchmarks.time(redisArguments(workload, count: workload.count, socket: redisSocket)),
                    flushRedis(socket: redisSocket),
                    let baseline = StartupBenchmarks.time(redisArguments(workload, count: 0, socket: redisSocket)) {
                     if round > 0 {
-                        redisLoop.append(loop)
-                        redisBaseline.append(baseline)
+                        samples.redisLoop.append(loop)
+                        samples.redisBaseline.append(baseline)
                     }
                 } else {
-                    redisFailed = true
+                    samples.redisFailed = true
                 }
             }
         }
-        if let redisSocket, !redisFailed { _ = flushRedis(socket: redisSocket) }
-        let emberMedians = emberFailed ? Medians() : Medians(loop: Self.median(emberLoop), baseline: Self.median(emberBaseline))
-        guard redisSocket != nil else { return (emberMedians, nil) }
-        let redisMedians = redisFailed ? Medians() : Medians(loop: Self.median(redisLoop), baseline: Self.median(redisBaseline))
-        return (emberMedians, redisMedians)
+        if let redisSocket, !samples.redisFailed { _ = flushRedis(socket: redisSocket) }
+        return samples
     }
 
     private static func median(_ samples: [Duration]) -> Duration? {

@@ -63,4 +63,21 @@ struct StartupBenchmarks {
             print("| `\(subject.name)` | \(milliseconds(sorted[sorted.count / 2])) | \(milliseconds(sorted[sorted.count * 9 / 10])) | \(milliseconds(sorted[0])) |")
         }
     }
+
+    /// Times each subject `runs` times (after 3 warm-up runs), interleaved; `nil` for a subject
+    /// that could not be started or failed.
+    static func samples(subjects: [Subject], runs: Int) -> [[Duration]?] {
+        var samples = Array(repeating: [Duration](), count: subjects.count)
+        var failed = Set<Int>()
+        for round in 0..<(runs + 3) {
+            for (index, subject) in subjects.enumerated() where !failed.contains(index) {
+                guard let elapsed = time(subject.arguments) else {
+                    failed.insert(index)
+                    continue
+                }
+                if round >= 3 { samples[index].append(elapsed) }
+            }
+        }
+        return samples.indices.map { failed.contains($0) ? nil : samples[$0] }
+    }
 }

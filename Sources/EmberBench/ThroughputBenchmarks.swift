@@ -33,7 +33,7 @@ struct ThroughputBenchmarks {
     }
 
     /// One run of ``acknowledgedWrites(count:window:repetitions:)``: the time it took.
-    private func acknowledgedWritesOnce(count: Int, window: Int) -> Duration {
+    func acknowledgedWritesOnce(count: Int, window: Int) -> Duration {
         let ember = Ember(clock: SystemClock(), random: SeededRandom(seed: 1))
         let writer = try! ember.client(named: "writer")
         let listener = try! ember.client(named: "listener")
@@ -64,6 +64,15 @@ struct ThroughputBenchmarks {
     /// `clients` clients each listen to `room/message` for `value`; a writer sets it `count`
     /// times (each acknowledged before the next). Timed until every client has every event.
     func fanOut(clients: Int, count: Int) {
+        let time = fanOutOnce(clients: clients, count: count)
+        let delivered = clients * count
+        report.row(
+            "\(count) writes seen by \(clients) listening clients: \(Int(Double(delivered) / time.seconds)) events/s",
+            total: time, operations: delivered)
+    }
+
+    /// One run of ``fanOut(clients:count:)``: the time until every client had every message.
+    func fanOutOnce(clients: Int, count: Int) -> Duration {
         let ember = Ember(clock: SystemClock(), random: SeededRandom(seed: 2))
         let writer = try! ember.client(named: "writer")
         var events = 0
@@ -84,9 +93,6 @@ struct ThroughputBenchmarks {
         }
         let delivered = events - initial
         precondition(delivered == clients * count, "every client sees every message: \(delivered)")
-        let seconds = Double(time.components.seconds) + Double(time.components.attoseconds) / 1e18
-        report.row(
-            "\(count) writes seen by \(clients) listening clients: \(Int(Double(delivered) / seconds)) events/s",
-            total: time, operations: delivered)
+        return time
     }
 }

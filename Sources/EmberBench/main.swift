@@ -40,6 +40,70 @@ let throughput = ThroughputBenchmarks(report: report)
     if only == nil || only == "fanout" { throughput.fanOut(clients: 100, count: quick ? 500 : 2_000) }
 }
 
+if arguments.first == "compare" {
+    // Issue 8's instrument (`scripts/bench` starts the peers and passes where they are):
+    // `ember-bench compare [--quick] [--only GROUP,…] [--no-peers] [--redis HOST:PORT]
+    // [--redis-always HOST:PORT] [--redis-socket PATH] [--tarantool PATH] [--ember PATH]`.
+    var setup = ComparisonRun.Setup(bench: CommandLine.arguments[0])
+    var rest = Array(arguments.dropFirst())
+    func value(_ flag: String) -> String {
+        guard !rest.isEmpty else {
+            print("ember-bench compare: \(flag) needs a value")
+            exit(2)
+        }
+        return rest.removeFirst()
+    }
+    func redis(_ flag: String) -> RedisPeer {
+        let text = value(flag)
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]) else {
+            print("ember-bench compare: \(flag) takes HOST:PORT, not '\(text)'")
+            exit(2)
+        }
+        return RedisPeer(host: String(text[..<colon]), port: port)
+    }
+    while !rest.isEmpty {
+        let flag = rest.removeFirst()
+        switch flag {
+        case "--quick": setup.quick = true
+        case "--no-peers": setup.peers = false
+        case "--only":
+            let groups = value(flag).split(separator: ",").map(String.init)
+            if let unknown = groups.first(where: { !ComparisonRun.groups.contains($0) }) {
+                print("ember-bench compare: unknown group '\(unknown)' (\(ComparisonRun.groups.joined(separator: ", ")))")
+                exit(2)
+            }
+            setup.only = Set(groups)
+        case "--redis": setup.redis = redis(flag)
+        case "--redis-always": setup.redisAlwaysFsync = redis(flag)
+        case "--redis-socket": setup.redisSocket = value(flag)
+        case "--tarantool": setup.tarantool = TarantoolPeer(executable: value(flag))
+        case "--ember": setup.ember = value(flag)
+        default:
+            print("ember-bench compare: unknown argument '\(flag)'")
+            exit(2)
+        }
+    }
+    ComparisonRun(setup: setup).run()
+    exit(0)
+}
+
+if arguments.first == "memory-per-leaf" {
+    // The memory workload's child process: `memory-per-leaf N` prints the growth of resident
+    // memory per leaf while one node gets N children `k<i>` = i.
+    guard let count = arguments.dropFirst().first.flatMap({ Int($0) }), count > 0 else {
+        print("usage: ember-bench memory-per-leaf N")
+        exit(2)
+    }
+    let before = ResidentMemory.bytes()
+    var node = Node.empty
+    for index in 0..<count { node.setChild(ChildKey(unchecked: BenchData.key(index)), Node(.int(Int64(index)))) }
+    let after = ResidentMemory.bytes()
+    precondition(node.childCount == count)
+    print((after - before) / count)
+    withExtendedLifetime(node) {}
+    exit(0)
+}
+
 if arguments.first == "sync" {
     // Only the sync engine's workload (`scripts/bench --only sync`).
     print("# ember-bench: sync\n")

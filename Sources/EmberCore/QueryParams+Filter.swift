@@ -24,7 +24,8 @@ extension QueryParams {
     /// The children of `node` that the query returns, in the query's order.
     ///
     /// - Complexity: O(log n + k) for k results under key order, and under priority order (the
-    ///   default). Under value or child order, O(n log n): such queries are answered by a scan.
+    ///   default). Under value or child order such queries are answered by a scan: O(n log k)
+    ///   with a limit of k, O(n log n) without one.
     public func filter(_ node: Node) -> [NamedNode] {
         switch index {
         case .key:
@@ -36,14 +37,50 @@ extension QueryParams {
             // No child has a priority: priority order is key order.
             return walk(node.childTree, { NamedNode($0.key, $0.value) }, position: { .key($0) })
         case .value, .child:
-            var results = node.children.filter(isInRange)
-            results.sort { index.compare($0, $1) < 0 }
-            switch limit {
-            case .first(let count)?: return Array(results.prefix(count))
-            case .last(let count)?: return Array(results.suffix(count))
-            case nil: return results
+            guard let limit else {
+                var results = node.children.filter(isInRange)
+                results.sort { index.compare($0, $1) < 0 }
+                return results
+            }
+            return select(limit, from: node)
+        }
+    }
+
+    /// The first or last `limit` children of `node` in range, in the query's order, kept in a
+    /// sorted array of at most `limit.count` while scanning: a child that does not beat the
+    /// worst one kept costs one comparison, so a small window over a large list is found
+    /// without sorting the list.
+    /// - Complexity: O(n log k) comparisons for n children and a limit of k (O(n) when few
+    ///   children enter the window, as in a list that is not sorted by the query's order).
+    private func select(_ limit: QueryLimit, from node: Node) -> [NamedNode] {
+        let count: Int
+        let keepsLargest: Bool
+        switch limit {
+        case .first(let first): (count, keepsLargest) = (first, false)
+        case .last(let last): (count, keepsLargest) = (last, true)
+        }
+        guard count > 0 else { return [] }
+        var kept: [NamedNode] = []
+        kept.reserveCapacity(count + 1)
+        for child in node.children where isInRange(child) {
+            if kept.count == count {
+                // Full: a child no better than the worst kept one stays out.
+                if keepsLargest ? index.compare(child, kept[0]) <= 0 : index.compare(child, kept[count - 1]) >= 0 {
+                    continue
+                }
+            }
+            var low = 0
+            var high = kept.count
+            while low < high {
+                let middle = (low + high) / 2
+                if index.compare(kept[middle], child) < 0 { low = middle + 1 } else { high = middle }
+            }
+            kept.insert(child, at: low)
+            if kept.count > count {
+                if keepsLargest { kept.removeFirst() } else { kept.removeLast() }
             }
         }
+        return kept
     }
 
     /// A node holding just the children the query returns (without the priority of `node`).

@@ -306,7 +306,7 @@ public final class Server {
 
     /// The data a query returns: the whole location, or the children in its window.
     /// - Complexity: O(log n + k) for k children by key or priority, or by a value or child
-    ///   order the rules index; O(n log n) for an unindexed value or child order.
+    ///   order the rules index; O(n log k) for an unindexed value or child order (a scan).
     public func data(for query: QuerySpec) -> Node {
         let location = root.child(at: query.path)
         if query.params.loadsAllData { return location }

@@ -1,4 +1,5 @@
 import EmberCore
+import EmberTestSupport
 import Testing
 
 @Suite struct QueryParamsTests {
@@ -42,6 +43,33 @@ import Testing
         #expect(keys(byAge, people) == ["c", "e", "b", "d", "a"])
         #expect(keys(try byAge.startingAt(.int(20)).limitedToFirst(2), people) == ["b", "d"])
         #expect(keys(try byAge.startingAt(nil).endingAt(nil), people) == ["c", "e"])
+    }
+
+    /// A limited value or child order keeps a small window while scanning instead of sorting
+    /// every child: it must answer exactly what sorting all of them and slicing would.
+    @Test(arguments: [1, 2, 3]) func aLimitedScanAnswersLikeSortingEverything(seed: UInt64) throws {
+        var random = SeededRandom(seed: seed)
+        var list = Node.empty
+        for index in 0..<500 {
+            // Few distinct scores, so that ties (broken by key) are common; some children lack one.
+            let score = Int64.random(in: 0..<40, using: &random)
+            let child = Bool.random(using: &random) || index % 7 == 0
+                ? Node(children: [(ChildKey(unchecked: "score"), Node(.int(score)))])
+                : Node(.int(score))
+            list.setChild(ChildKey(unchecked: "k\(Int.random(in: 0..<100_000, using: &random))"), child)
+        }
+        for index in [Index.child(Path(unchecked: "score")), .value] {
+            let ordered = try QueryParams().orderedBy(index)
+            let everything = ordered.filter(list)
+            let inRange = try ordered.startingAt(.int(10)).endingAt(.int(30))
+            let middle = inRange.filter(list)
+            for count in [1, 3, 10, 499, 500, 600] {
+                #expect(try ordered.limitedToFirst(count).filter(list) == Array(everything.prefix(count)))
+                #expect(try ordered.limitedToLast(count).filter(list) == Array(everything.suffix(count)))
+                #expect(try inRange.limitedToFirst(count).filter(list) == Array(middle.prefix(count)))
+                #expect(try inRange.limitedToLast(count).filter(list) == Array(middle.suffix(count)))
+            }
+        }
     }
 
     @Test func priorityOrderWithoutPrioritiesIsKeyOrder() throws {

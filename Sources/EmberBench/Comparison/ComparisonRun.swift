@@ -1,0 +1,371 @@
+import EmberClient
+import EmberCore
+import EmberInstance
+import EmberServer
+import EmberStorage
+import EmberTestSupport
+import Foundation
+
+/// Issue 8's instrument: every workload, Ember beside the peers people would pick instead, in
+/// one run, into one ``ComparisonTable``.
+///
+/// `scripts/bench` starts the peers' servers (loopback only) and passes where they are; a peer
+/// that is missing or does not answer is reported as not measured, never silently dropped.
+struct ComparisonRun {
+    /// Where the peers are, and what else the run needs.
+    struct Setup {
+        var quick = false
+        /// The workload groups to run; all of them when empty.
+        var only: Set<String> = []
+        /// An in-memory Redis (no persistence) on loopback.
+        var redis: RedisPeer?
+        /// A Redis with `appendonly yes`, `appendfsync always`.
+        var redisAlwaysFsync: RedisPeer?
+        /// The Unix socket of the in-memory Redis, for `redis-cli EVAL` (the Lua workload).
+        var redisSocket: String?
+        var tarantool: TarantoolPeer?
+        /// The release `ember`, for the start-up and Lua workloads.
+        var ember: String?
+        /// This program, to measure memory in a process of its own.
+        var bench: String
+        /// Whether peers are measured at all (`--no-peers`: Ember alone, as CI runs it).
+        var peers = true
+    }
+
+    /// The workload groups, in the order they run.
+    static let groups = ["writes", "durable", "fanout", "query", "transactions", "reopen", "startup", "memory", "lua"]
+
+    let setup: Setup
+    let table = ComparisonTable()
+
+    private var quick: Bool { setup.quick }
+    private var runs: Int { quick ? 1 : 5 }
+
+    func wants(_ group: String) -> Bool { setup.only.isEmpty || setup.only.contains(group) }
+
+    /// Runs every wanted group and prints the table.
+    func run() {
+        if wants("writes") { writes() }
+        if wants("durable") { durable() }
+        if wants("fanout") { fanOut() }
+        if wants("query") { query() }
+        if wants("transactions") { transactions() }
+        if wants("reopen") { reopen() }
+        if wants("startup") { startup() }
+        if wants("memory") { memory() }
+        if wants("lua") { lua() }
+        print(table.render())
+    }
+
+    // MARK: Peers
+
+    /// Runs `body` on the peer, or says why it is not measured.
+    private func measure<Peer>(_ peer: Peer?, missing: String, _ body: (Peer) -> Measurement) -> Measurement {
+        guard setup.peers else { return .notMeasured("peers off (--no-peers)") }
+        guard let peer else { return .notMeasured(missing) }
+        return body(peer)
+    }
+
+    private func redis(_ body: (RedisPeer) -> Measurement) -> Measurement {
+        measure(setup.redis, missing: "no redis-server on loopback", body)
+    }
+
+    private func redisAlways(_ body: (RedisPeer) -> Measurement) -> Measurement {
+        measure(setup.redisAlwaysFsync, missing: "no redis-server with appendfsync always", body)
+    }
+
+    private func tarantool(_ body: (TarantoolPeer) -> Measurement) -> Measurement {
+        measure(setup.tarantool, missing: "tarantool is not installed", body)
+    }
+
+    private func sqlite(_ body: (SQLitePeer) -> Measurement) -> Measurement {
+        measure(SQLitePeer(), missing: "", body)
+    }
+
+    /// Ember's durations as a figure: one warm-up of a tenth of `count`, then `runs` runs.
+    private func ember(_ unit: String, count: Int, runs: Int? = nil, _ once: (Int) -> Duration) -> Measurement {
+        _ = once(max(1, count / 10))
+        let durations = (0..<(runs ?? self.runs)).map { _ in once(count) }
+        return .measured(.rate(unit, operations: count, durations: durations))
+    }
+
+    // MARK: Workloads
+
+    /// Acknowledged leaf writes with a listener on a second client.
+    private func writes() {
+        let count = quick ? 20_000 : 200_000
+        let throughput = ThroughputBenchmarks(report: BenchReport())
+        let waiting = ember("writes/s", count: count) { throughput.acknowledgedWritesOnce(count: $0, window: 1) }
+        table.add(
+            group: "writes", workload: "leaf sets, each acknowledged before the next, a second client listening (in-process)",
+            ember: waiting,
+            peers: [
+                .init(peer: "Redis `SET`, 1 client (redis-benchmark, loopback TCP)", measurement: redis { $0.setThroughput(clients: 1, pipeline: 1, requests: count / 4, runs: runs) }),
+                .init(peer: "Redis `SET`, 50 clients", measurement: redis { $0.setThroughput(clients: 50, pipeline: 1, requests: count, runs: runs) }),
+            ])
+        let pipelined = ember("writes/s", count: count) { throughput.acknowledgedWritesOnce(count: $0, window: 1_000) }
+        table.add(
+            group: "writes", workload: "leaf sets, up to 1,000 unacknowledged, a second client listening",
+            ember: pipelined,
+            peers: [
+                .init(peer: "Redis `SET`, 1 client, pipeline of 1,000", measurement: redis { $0.setThroughput(clients: 1, pipeline: 1_000, requests: count * 5, runs: runs) }),
+            ])
+    }
+
+    /// Acknowledged writes that are on disk (`normal`: in the WAL; `full`: fsynced) first.
+    private func durable() {
+        let durability = DurabilityBenchmarks(report: BenchReport(), quick: quick)
+        let scale = quick ? 10 : 1
+        for mode in [Durability.normal, .full] {
+            let waiting = (mode == .normal ? 20_000 : 5_000) / scale
+            let inFlight = (mode == .normal ? 100_000 : 50_000) / scale
+            let walMode = mode == .normal ? "write" : "fsync"
+            let oneWriter = ember("writes/s", count: waiting) {
+                durability.emberWritesOnce(durability: mode, writers: 1, window: 1, count: $0)
+            }
+            var peers: [ComparisonTable.PeerResult] = [
+                .init(peer: "SQLite WAL, `synchronous=\(RawSQLite.synchronous(mode))`, one row per transaction", measurement: sqlite { _ in
+                    .measured(.rate("writes/s", operations: waiting, durations: (0..<runs).map { _ in
+                        DurabilityBenchmarks.rawUpsertsOnce(durability: mode, writers: 1, batch: 1, count: waiting)
+                    }))
+                }),
+                .init(peer: "Tarantool `wal_mode='\(walMode)'`, 1 fiber, one replace per transaction", measurement: tarantool {
+                    $0.writes(walMode: walMode, fibers: 1, count: waiting, runs: runs)
+                }),
+            ]
+            if mode == .full {
+                peers.append(.init(peer: "Redis `SET`, `appendfsync always`, 1 client", measurement: redisAlways {
+                    $0.setThroughput(clients: 1, pipeline: 1, requests: waiting, runs: runs)
+                }))
+            }
+            table.add(group: "durable", workload: "`\(mode)`: 1 writer, each write waits for its ack", ember: oneWriter, peers: peers)
+
+            let eightWriters = ember("writes/s", count: waiting) {
+                durability.emberWritesOnce(durability: mode, writers: 8, window: 1, count: $0)
+            }
+            var eightPeers: [ComparisonTable.PeerResult] = [
+                .init(peer: "Tarantool `wal_mode='\(walMode)'`, 8 fibers", measurement: tarantool {
+                    $0.writes(walMode: walMode, fibers: 8, count: waiting, runs: runs)
+                }),
+            ]
+            if mode == .full {
+                eightPeers.append(.init(peer: "Redis `SET`, `appendfsync always`, 8 clients", measurement: redisAlways {
+                    $0.setThroughput(clients: 8, pipeline: 1, requests: waiting, runs: runs)
+                }))
+            }
+            table.add(group: "durable", workload: "`\(mode)`: 8 writers, each write waits for its ack", ember: eightWriters, peers: eightPeers)
+
+            let grouped = ember("writes/s", count: inFlight) {
+                durability.emberWritesOnce(durability: mode, writers: 1, window: 100, count: $0)
+            }
+            var groupedPeers: [ComparisonTable.PeerResult] = [
+                .init(peer: "SQLite WAL, `synchronous=\(RawSQLite.synchronous(mode))`, 100 rows per transaction", measurement: sqlite { _ in
+                    .measured(.rate("writes/s", operations: inFlight, durations: (0..<runs).map { _ in
+                        DurabilityBenchmarks.rawUpsertsOnce(durability: mode, writers: 1, batch: 100, count: inFlight)
+                    }))
+                }),
+            ]
+            if mode == .full {
+                groupedPeers.append(.init(peer: "Redis `SET`, `appendfsync always`, 1 client, pipeline of 100", measurement: redisAlways {
+                    $0.setThroughput(clients: 1, pipeline: 100, requests: inFlight, runs: runs)
+                }))
+            }
+            table.add(group: "durable", workload: "`\(mode)`: 1 writer, up to 100 unacknowledged (group commit)", ember: grouped, peers: groupedPeers)
+        }
+    }
+
+    /// One write seen by 100 listening clients.
+    private func fanOut() {
+        let messages = quick ? 200 : 2_000
+        let clients = 100
+        let throughput = ThroughputBenchmarks(report: BenchReport())
+        _ = throughput.fanOutOnce(clients: clients, count: max(1, messages / 10))
+        let durations = (0..<runs).map { _ in throughput.fanOutOnce(clients: clients, count: messages) }
+        table.add(
+            group: "fan-out", workload: "one writer sets `room/message` (each acknowledged), 100 clients listening: events delivered",
+            ember: .measured(.rate("events/s", operations: messages * clients, durations: durations)),
+            peers: [
+                .init(peer: "Redis `PUBLISH`, 100 subscribed connections", measurement: redis { $0.publishFanOut(subscribers: clients, messages: messages, runs: runs) }),
+            ])
+    }
+
+    /// `orderByChild('score').limitToLast(10)` over a large list, once and live.
+    private func query() {
+        let children = quick ? 100_000 : 1_000_000
+        let queries = quick ? 100 : 1_000
+        let changes = quick ? 1_000 : 10_000
+        let size = Figure.grouped(Double(children))
+        let indexed = QueryBenchmarks(children: children).run(indexed: true, queries: queries, changes: changes, runs: runs)
+        let sortedSet = setup.peers ? setup.redis?.sortedSet(members: children, queries: queries, changes: changes, runs: runs) : nil
+        let tree = setup.peers ? setup.tarantool?.query(tuples: children, queries: queries, changes: changes, runs: runs) : nil
+        let json = setup.peers ? SQLitePeer().query(rows: children, indexed: true, queries: queries, changes: changes, runs: runs) : nil
+        table.add(
+            group: "query", workload: "top ten by `score` of \(size) children with `.indexOn` (`get`, answered by the server)",
+            ember: indexed.topTen,
+            peers: [
+                .init(peer: "SQLite json1, expression index on `json_extract(value, '$.score')`", measurement: sqlite { _ in json!.topTen }),
+                .init(peer: "Redis sorted set, `ZREVRANGE 0 9`", measurement: redis { _ in sortedSet!.topTen }),
+                .init(peer: "Tarantool TREE index on score, `select` LE limit 10", measurement: tarantool { _ in tree!.topTen }),
+            ])
+        table.add(
+            group: "query", workload: "the same query live while scores change (each write acknowledged, the listener has the change)",
+            ember: indexed.live,
+            peers: [
+                .init(peer: "SQLite: `UPDATE` then the query again", measurement: sqlite { _ in json!.live }),
+                .init(peer: "Redis: `ZADD` then `ZREVRANGE` again", measurement: redis { _ in sortedSet!.live }),
+                .init(peer: "Tarantool: `update` then the select again", measurement: tarantool { _ in tree!.live }),
+            ])
+        let slowQueries = quick ? 3 : 5
+        let slowChanges = quick ? 3 : 5
+        let unindexed = QueryBenchmarks(children: children).run(indexed: false, queries: slowQueries, changes: slowChanges, runs: quick ? 1 : 3)
+        let scan = setup.peers ? SQLitePeer().query(rows: children, indexed: false, queries: slowQueries, changes: slowChanges, runs: quick ? 1 : 3) : nil
+        table.add(
+            group: "query", workload: "top ten by `score` of \(size) children, no index",
+            ember: unindexed.topTen,
+            peers: [.init(peer: "SQLite json1, no index (a full scan)", measurement: sqlite { _ in scan!.topTen })])
+        table.add(
+            group: "query", workload: "the same query live, no index",
+            ember: unindexed.live,
+            peers: [.init(peer: "SQLite: `UPDATE` then the query again, no index", measurement: sqlite { _ in scan!.live })])
+    }
+
+    /// Clients incrementing one counter with transactions.
+    private func transactions() {
+        let contention = TransactionBenchmarks()
+        let runs = quick ? 1 : 3
+        for clients in [1, 8, 32] {
+            // Fewer increments as contention grows: a Redis client under 32-way contention
+            // commits about a thousand a second here.
+            let increments = (clients == 1 ? 20_000 : clients == 8 ? 10_000 : 5_000) / (quick ? 10 : 1)
+            table.add(
+                group: "transactions", workload: "\(clients) client\(clients == 1 ? "" : "s") incrementing one counter with transactions",
+                ember: contention.contention(clients: clients, increments: increments, runs: runs),
+                peers: [
+                    .init(peer: "Redis `WATCH`/`MULTI`/`EXEC` retry loop, \(clients) connection\(clients == 1 ? "" : "s")", measurement: redis {
+                        $0.watchMultiIncrements(clients: clients, increments: increments, runs: runs)
+                    }),
+                    .init(peer: "Redis `INCR` (the ceiling: no read-modify-write), \(clients) client\(clients == 1 ? "" : "s")", measurement: redis {
+                        $0.incrThroughput(clients: clients, requests: clients == 1 ? 50_000 / (quick ? 10 : 1) : 100_000 / (quick ? 10 : 1), runs: runs)
+                    }),
+                ])
+        }
+    }
+
+    /// Opening a server store of a million leaves and answering a first read.
+    private func reopen() {
+        let leaves = quick ? 100_000 : 1_000_000
+        let runs = quick ? 1 : 3
+        let directory = TemporaryDirectory.make("compare-reopen")
+        defer { TemporaryDirectory.remove(directory) }
+        DurabilityBenchmarks.buildReopenStore(file: directory + "/server.sqlite", leaves: leaves)
+        let settings = try! PersistenceSettings(durability: .normal, clientCacheSize: 10_000_000)
+        func open() -> Duration {
+            Stopwatch.measure {
+                let ember = try! Ember(persistence: .directory(directory, settings), clock: SystemClock(), random: SeededRandom(seed: 1))
+                let perObject = leaves / 1_000
+                let middle = Path(unchecked: "items/o500/k\(perObject / 2)")
+                precondition(ember.server.value(at: middle) == Node(.int(Int64(500 * perObject + perObject / 2))), "the leaf reads back")
+                try! ember.close()
+            }
+        }
+        _ = open()
+        let durations = (0..<runs).map { _ in open() }
+        table.add(
+            group: "reopen", workload: "open a server store of \(Figure.grouped(Double(leaves))) leaves (the whole tree into memory) and read one leaf",
+            ember: .measured(.latency(durations: durations)),
+            peers: [
+                .init(peer: "SQLite: open the file and the first query (reads only the pages it needs)", measurement: sqlite { $0.reopen(leaves: leaves, runs: runs) }),
+                .init(peer: "SQLite: open and read every row (what loading it all costs)", measurement: sqlite { _ in
+                    .measured(.latency(durations: (0..<runs).map { _ in
+                        Stopwatch.measure {
+                            let database = RawSQLite(path: directory + "/server.sqlite", durability: .normal)
+                            precondition(database.readLeaves() == leaves)
+                            database.close()
+                        }
+                    }))
+                }),
+                .init(peer: "Tarantool: recovery of the same leaves from its snapshot, then one `get`", measurement: tarantool { $0.recovery(tuples: leaves, runs: runs) }),
+            ])
+    }
+
+    /// From exec to exit of a shell that answers one read.
+    private func startup() {
+        guard let emberPath = setup.ember else {
+            table.add(group: "start-up", workload: "`ember --memory -c 'get /'`", ember: .notMeasured("no release ember given (--ember)"), peers: [])
+            return
+        }
+        var subjects: [StartupBenchmarks.Subject] = [
+            .init(name: "ember", arguments: [emberPath, "--memory", "-q", "-c", "get /"]),
+        ]
+        if setup.peers {
+            subjects.append(.init(name: "sqlite3", arguments: ["sqlite3", ":memory:", "select 1"]))
+            subjects.append(.init(name: "lua5.4", arguments: ["lua5.4", "-e", ""]))
+            if let redis = setup.redis {
+                subjects.append(.init(name: "redis-cli", arguments: ["redis-cli", "-h", redis.host, "-p", String(redis.port), "GET", "bench:x"]))
+            }
+        }
+        let samples = StartupBenchmarks.samples(subjects: subjects, runs: quick ? 20 : 200)
+        func figure(_ name: String, missing: String) -> Measurement {
+            guard setup.peers || name == "ember" else { return .notMeasured("peers off (--no-peers)") }
+            guard let index = subjects.firstIndex(where: { $0.name == name }) else { return .notMeasured(missing) }
+            guard let durations = samples[index] else { return .notMeasured("\(name) failed or is not installed") }
+            return .measured(.latency(durations: durations))
+        }
+        table.add(
+            group: "start-up", workload: "`ember --memory -c 'get /'`: start, connect a client, read, exit",
+            ember: figure("ember", missing: ""),
+            peers: [
+                .init(peer: "`sqlite3 :memory: 'select 1'`", measurement: figure("sqlite3", missing: "")),
+                .init(peer: "`redis-cli GET bench:x` (to the running server)", measurement: figure("redis-cli", missing: "no redis-server on loopback")),
+                .init(peer: "`lua5.4 -e ''`", measurement: figure("lua5.4", missing: "")),
+            ])
+    }
+
+    /// Resident memory per small leaf.
+    private func memory() {
+        let leaves = quick ? 100_000 : 1_000_000
+        let ember: Measurement
+        if let bytes = Self.runChild([setup.bench, "memory-per-leaf", String(leaves)]).flatMap(Double.init) {
+            ember = .measured(Figure(runs: [bytes], unit: .bytes("B/leaf")))
+        } else {
+            ember = .notMeasured("the child process failed")
+        }
+        table.add(
+            group: "memory", workload: "\(Figure.grouped(Double(leaves))) leaves `k<i>` = i under one node (the server's tree, resident memory)",
+            ember: ember,
+            peers: [
+                .init(peer: "Redis hash, one field per leaf (`used_memory`)", measurement: redis { $0.hashBytesPerField(fields: leaves) }),
+                .init(peer: "SQLite file, one row per leaf in Ember's store layout (bytes on disk)", measurement: sqlite { $0.bytesPerRow(rows: leaves) }),
+            ])
+    }
+
+    /// Loops of writes inside one Lua script.
+    private func lua() {
+        guard let emberPath = setup.ember else {
+            table.add(group: "lua", workload: "Lua loops", ember: .notMeasured("no release ember given (--ember)"), peers: [])
+            return
+        }
+        let benchmarks = LuaBenchmarks(ember: emberPath, redisSocket: setup.peers ? setup.redisSocket : nil, runs: quick ? 1 : 5)
+        for workload in LuaBenchmarks.workloads(quick: quick) {
+            let figures = benchmarks.figures(workload)
+            table.add(
+                group: "lua", workload: "\(Figure.grouped(Double(workload.count))) × \(workload.name)",
+                ember: figures.ember,
+                peers: [.init(peer: "Redis: the same loop of `redis.call('SET', …)` in one `EVAL`", measurement: setup.peers ? figures.redis : .notMeasured("peers off (--no-peers)"))])
+        }
+    }
+
+    /// Runs `arguments` and returns its standard output, trimmed; `nil` when it fails.
+    static func runChild(_ arguments: [String]) -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: arguments[0])
+        process.arguments = Array(arguments.dropFirst())
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        do { try process.run() } catch { return nil }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return nil }
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}

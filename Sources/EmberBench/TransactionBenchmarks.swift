@@ -1,0 +1,54 @@
+import EmberClient
+import EmberCore
+import EmberInstance
+import EmberServer
+import EmberTestSupport
+
+/// Issue 8's contention workload: `clients` clients increment one counter with transactions,
+/// each starting its next transaction when the last one committed, until `increments` have
+/// committed between them.
+struct TransactionBenchmarks {
+    /// Committed increments per second, median of `runs` after a warm-up of a tenth of the size.
+    func contention(clients: Int, increments: Int, runs: Int) -> Measurement {
+        _ = once(clients: clients, increments: max(clients, increments / 10))
+        let times = (0..<runs).map { _ in once(clients: clients, increments: increments) }
+        return .measured(.rate("increments/s", operations: increments, durations: times))
+    }
+
+    /// One run on a fresh in-memory instance; the time until every increment has committed.
+    private func once(clients count: Int, increments: Int) -> Duration {
+        let ember = Ember(clock: SystemClock(), random: SeededRandom(seed: 4))
+        let clients = (0..<count).map { try! ember.client(named: "c\($0)") }
+        try! ember.flush()
+        let counters = clients.map { try! $0.reference("counter") }
+        var committed = 0
+        var started = 0
+        var failed = 0
+
+        /// Starts client `index`'s next transaction; its completion starts the one after.
+        func next(_ index: Int) {
+            guard started < increments else { return }
+            started += 1
+            try! counters[index].runTransaction({ current in
+                if case .int(let value) = current.leafValue { return .commit(Node(.int(value + 1))) }
+                return .commit(Node(.int(1)))
+            }) { result in
+                switch result {
+                case .success(let outcome) where outcome.committed: committed += 1
+                case .success, .failure:
+                    failed += 1
+                    started -= 1
+                }
+                next(index)
+            }
+        }
+        let time = Stopwatch.measure {
+            for index in clients.indices { next(index) }
+            try! ember.run { committed == increments }
+        }
+        try! ember.flush()
+        precondition(ember.server.value(at: "counter") == Node(.int(Int64(increments))), "every increment counted once")
+        try! ember.close()
+        return time
+    }
+}
