@@ -39,23 +39,13 @@ struct StartupBenchmarks {
         print("\n### Start-up: from exec to exit (\(runs) runs each, interleaved, after 3 warm-up runs)\n")
         print("| command | median | p90 | min |")
         print("|---|---:|---:|---:|")
-        var samples = Array(repeating: [Duration](), count: subjects.count)
-        var failed = Set<Int>()
-        for round in 0..<(runs + 3) {
-            for (index, subject) in subjects.enumerated() where !failed.contains(index) {
-                guard let elapsed = time(subject.arguments) else {
-                    failed.insert(index)
-                    continue
-                }
-                if round >= 3 { samples[index].append(elapsed) }
-            }
-        }
+        let measured = samples(subjects: subjects, runs: runs)
         for (index, subject) in subjects.enumerated() {
-            guard !failed.contains(index) else {
+            guard let durations = measured[index] else {
                 print("| `\(subject.name)` | not available | | |")
                 continue
             }
-            let sorted = samples[index].sorted()
+            let sorted = durations.sorted()
             func milliseconds(_ duration: Duration) -> String {
                 let value = Double(duration.components.seconds) * 1e3 + Double(duration.components.attoseconds) / 1e15
                 return String(format: "%.2f ms", value)
