@@ -7,7 +7,7 @@ final class BenchReport {
     }
 
     func row(_ name: String, total: Duration, operations: Int) {
-        let seconds = Double(total.components.seconds) + Double(total.components.attoseconds) / 1e18
+        let seconds = total.seconds
         let perOperation = seconds / Double(operations)
         print("| \(name) | \(format(seconds)) | \(format(perOperation)) |")
     }

@@ -320,21 +320,18 @@ struct DurabilityBenchmarks {
         _ once: (Int) -> Duration
     ) {
         let repetitions = repetitions ?? self.repetitions
-        if warmUp { _ = once(max(1, count / 10)) }
-        let runs = (0..<repetitions).map { _ in once(count) }.sorted()
+        let runs = warmUp
+            ? Repetitions.measure(size: count, runs: repetitions, once).sorted()
+            : (0..<repetitions).map { _ in once(count) }.sorted()
         report.row("\(name): \(Self.rate(runs, count: count, unit: unit))", total: runs[runs.count / 2], operations: count)
     }
 
     /// "31,200 writes/s (median of 5; 29,800–32,000)" for sorted run times.
     static func rate(_ runs: [Duration], count: Int, unit: String) -> String {
-        let rates = runs.map { Int(Double(count) / seconds($0)) }
+        let rates = runs.map { Int(Double(count) / $0.seconds) }
         let median = "**\(grouped(rates[rates.count / 2]))** \(unit)"
         if rates.count == 1 { return "\(median) (1 run)" }
         return "\(median) (median of \(rates.count); \(grouped(rates.last!))–\(grouped(rates.first!)))"
-    }
-
-    static func seconds(_ time: Duration) -> Double {
-        Double(time.components.seconds) + Double(time.components.attoseconds) / 1e18
     }
 
     static func nanoseconds(_ time: Duration) -> Int {

@@ -186,19 +186,15 @@ struct LuaBenchmarks {
         samples.isEmpty ? nil : samples.sorted()[samples.count / 2]
     }
 
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
-
     private static func milliseconds(_ duration: Duration?) -> String {
         guard let duration else { return "failed" }
-        return String(format: "%.1f ms", seconds(duration) * 1e3)
+        return String(format: "%.1f ms", duration.seconds * 1e3)
     }
 
     /// The loop's time and its writes per second, or why there are none.
     private static func cells(_ medians: Medians, count: Int) -> (loop: String, rate: String) {
         guard let loop = medians.loop, let baseline = medians.baseline else { return ("failed", "") }
-        let elapsed = seconds(loop) - seconds(baseline)
+        let elapsed = loop.seconds - baseline.seconds
         guard elapsed > 0 else { return ("≤ 0 ms (within noise)", "—") }
         let perSecond = Double(count) / elapsed
         return (String(format: "%.0f ms", elapsed * 1e3), grouped(Int(perSecond.rounded())))

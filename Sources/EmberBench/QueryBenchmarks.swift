@@ -53,8 +53,7 @@ struct QueryBenchmarks {
                 }
             }
         }
-        _ = ask(max(1, queries / 10))
-        let queryTimes = (0..<runs).map { _ in ask(queries) }
+        let queryTimes = Repetitions.measure(size: queries, runs: runs, ask)
         var check: Result<DataSnapshot, DatabaseError>?
         Self.topTen(reader).getData { check = $0 }
         try! ember.run { check != nil }
@@ -82,8 +81,7 @@ struct QueryBenchmarks {
                 try! ember.flush()
             }
         }
-        _ = change(max(1, changes / 10))
-        let changeTimes = (0..<runs).map { _ in change(changes) }
+        let changeTimes = Repetitions.measure(size: changes, runs: runs, change)
         var final: Result<DataSnapshot, DatabaseError>?
         Self.topTen(reader).getData { final = $0 }
         try! ember.run { final != nil }

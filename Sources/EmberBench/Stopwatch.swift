@@ -1,9 +1,9 @@
 /// Measures wall-clock durations with the monotonic clock.
 enum Stopwatch {
-    static func measure(_ body: () -> Void) -> Duration {
+    static func measure(_ body: () throws -> Void) rethrows -> Duration {
         let clock = ContinuousClock()
         let start = clock.now
-        body()
+        try body()
         return clock.now - start
     }
 }

@@ -18,18 +18,13 @@ struct ThroughputBenchmarks {
     /// reports the median run with the spread: this machine is a VM whose neighbours make
     /// single runs vary by up to 20%.
     func acknowledgedWrites(count: Int, window: Int, repetitions: Int) {
-        _ = acknowledgedWritesOnce(count: count / 10, window: window)
-        let runs = (0..<repetitions).map { _ in acknowledgedWritesOnce(count: count, window: window) }.sorted()
+        let runs = Repetitions.measure(size: count, runs: repetitions) { acknowledgedWritesOnce(count: $0, window: window) }.sorted()
         let median = runs[runs.count / 2]
-        let rates = runs.map { Int(Double(count) / Self.seconds($0)) }
+        let rates = runs.map { Int(Double(count) / $0.seconds) }
         report.row(
             "\(count) leaf sets, up to \(window) unacknowledged, a second client listening: "
                 + "\(rates[rates.count / 2]) writes/s (median of \(repetitions); \(rates.last!)–\(rates.first!))",
             total: median, operations: count)
-    }
-
-    private static func seconds(_ time: Duration) -> Double {
-        Double(time.components.seconds) + Double(time.components.attoseconds) / 1e18
     }
 
     /// One run of ``acknowledgedWrites(count:window:repetitions:)``: the time it took.

@@ -10,8 +10,7 @@ import EmberTestSupport
 struct TransactionBenchmarks {
     /// Committed increments per second, median of `runs` after a warm-up of a tenth of the size.
     func contention(clients: Int, increments: Int, runs: Int) -> Measurement {
-        _ = once(clients: clients, increments: max(clients, increments / 10))
-        let times = (0..<runs).map { _ in once(clients: clients, increments: increments) }
+        let times = Repetitions.measure(size: increments, runs: runs, minimum: clients) { once(clients: clients, increments: $0) }
         return .measured(.rate("increments/s", operations: increments, durations: times))
     }
 

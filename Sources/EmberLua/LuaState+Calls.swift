@@ -33,6 +33,14 @@ extension LuaState {
                 .conversion,
                 message: "\(Self.displayName(of: name)): the expression gives a \(typeName), not a function")
         }
+        let reference = try popIntoRegistry(base: base)
+        return LuaFunctionReference(owner: self, reference: reference, name: name)
+    }
+
+    /// Stores the value on top of the stack in the registry and returns its reference; the
+    /// stack is reset to `base` either way.
+    /// - Throws: ``LuaError`` of kind `.memory` when the registry cannot grow.
+    func popIntoRegistry(base: Int32) throws(LuaError) -> Int32 {
         var reference = LUA_NOREF
         let status = ember_lua_ref(state, &reference)
         guard status == LUA_OK else {
@@ -41,7 +49,7 @@ extension LuaState {
             throw error
         }
         lua_settop(state, base)
-        return LuaFunctionReference(owner: self, reference: reference, name: name)
+        return reference
     }
 
     /// Calls `function` with `arguments` converted to Lua, and returns its results as JSON.

@@ -114,15 +114,7 @@ extension LuaState {
     /// Stores the table on top of the stack in the registry and wraps the reference; the stack is
     /// reset to `base` either way.
     private func referenceTable(base: Int32) throws(LuaError) -> LuaTableReference {
-        var reference = LUA_NOREF
-        let status = ember_lua_ref(state, &reference)
-        guard status == LUA_OK else {
-            let error = popError(status: status, kind: .memory)
-            lua_settop(state, base)
-            throw error
-        }
-        lua_settop(state, base)
-        return LuaTableReference(owner: self, reference: reference)
+        LuaTableReference(owner: self, reference: try popIntoRegistry(base: base))
     }
 
     // MARK: walking tables without side effects

@@ -84,8 +84,7 @@ struct ComparisonRun {
 
     /// Ember's durations as a figure: one warm-up of a tenth of `count`, then `runs` runs.
     private func ember(_ unit: String, count: Int, runs: Int? = nil, _ once: (Int) -> Duration) -> Measurement {
-        _ = once(max(1, count / 10))
-        let durations = (0..<(runs ?? self.runs)).map { _ in once(count) }
+        let durations = Repetitions.measure(size: count, runs: runs ?? self.runs, once)
         return .measured(.rate(unit, operations: count, durations: durations))
     }
 
@@ -120,57 +119,41 @@ struct ComparisonRun {
             let waiting = (mode == .normal ? 20_000 : 5_000) / scale
             let inFlight = (mode == .normal ? 100_000 : 50_000) / scale
             let walMode = mode == .normal ? "write" : "fsync"
-            let oneWriter = ember("writes/s", count: waiting) {
-                durability.emberWritesOnce(durability: mode, writers: 1, window: 1, count: $0)
-            }
-            var peers: [ComparisonTable.PeerResult] = [
-                .init(peer: "SQLite WAL, `synchronous=\(RawSQLite.synchronous(mode))`, one row per transaction", measurement: sqlite { _ in
-                    .measured(.rate("writes/s", operations: waiting, durations: (0..<runs).map { _ in
-                        DurabilityBenchmarks.rawUpsertsOnce(durability: mode, writers: 1, batch: 1, count: waiting)
+            let shapes = [
+                (writers: 1, window: 1, count: waiting, name: "1 writer, each write waits for its ack"),
+                (writers: 8, window: 1, count: waiting, name: "8 writers, each write waits for its ack"),
+                (writers: 1, window: 100, count: inFlight, name: "1 writer, up to 100 unacknowledged (group commit)"),
+            ]
+            for shape in shapes {
+                let figure = ember("writes/s", count: shape.count) {
+                    durability.emberWritesOnce(durability: mode, writers: shape.writers, window: shape.window, count: $0)
+                }
+                var peers: [ComparisonTable.PeerResult] = []
+                if shape.writers == 1 {
+                    // SQLite has one writer at a time: no row for 8 writers.
+                    let rows = shape.window == 1 ? "one row per transaction" : "\(shape.window) rows per transaction"
+                    peers.append(.init(peer: "SQLite WAL, `synchronous=\(RawSQLite.synchronous(mode))`, \(rows)", measurement: sqlite { _ in
+                        .measured(.rate("writes/s", operations: shape.count, durations: Repetitions.measure(size: shape.count, runs: runs) {
+                            DurabilityBenchmarks.rawUpsertsOnce(durability: mode, writers: 1, batch: shape.window, count: $0)
+                        }))
                     }))
-                }),
-                .init(peer: "Tarantool `wal_mode='\(walMode)'`, 1 fiber, one replace per transaction", measurement: tarantool {
-                    $0.writes(walMode: walMode, fibers: 1, count: waiting, runs: runs)
-                }),
-            ]
-            if mode == .full {
-                peers.append(.init(peer: "Redis `SET`, `appendfsync always`, 1 client", measurement: redisAlways {
-                    $0.setThroughput(clients: 1, pipeline: 1, requests: waiting, runs: runs)
-                }))
-            }
-            table.add(group: "durable", workload: "`\(mode)`: 1 writer, each write waits for its ack", ember: oneWriter, peers: peers)
-
-            let eightWriters = ember("writes/s", count: waiting) {
-                durability.emberWritesOnce(durability: mode, writers: 8, window: 1, count: $0)
-            }
-            var eightPeers: [ComparisonTable.PeerResult] = [
-                .init(peer: "Tarantool `wal_mode='\(walMode)'`, 8 fibers", measurement: tarantool {
-                    $0.writes(walMode: walMode, fibers: 8, count: waiting, runs: runs)
-                }),
-            ]
-            if mode == .full {
-                eightPeers.append(.init(peer: "Redis `SET`, `appendfsync always`, 8 clients", measurement: redisAlways {
-                    $0.setThroughput(clients: 8, pipeline: 1, requests: waiting, runs: runs)
-                }))
-            }
-            table.add(group: "durable", workload: "`\(mode)`: 8 writers, each write waits for its ack", ember: eightWriters, peers: eightPeers)
-
-            let grouped = ember("writes/s", count: inFlight) {
-                durability.emberWritesOnce(durability: mode, writers: 1, window: 100, count: $0)
-            }
-            var groupedPeers: [ComparisonTable.PeerResult] = [
-                .init(peer: "SQLite WAL, `synchronous=\(RawSQLite.synchronous(mode))`, 100 rows per transaction", measurement: sqlite { _ in
-                    .measured(.rate("writes/s", operations: inFlight, durations: (0..<runs).map { _ in
-                        DurabilityBenchmarks.rawUpsertsOnce(durability: mode, writers: 1, batch: 100, count: inFlight)
+                }
+                if shape.window == 1 {
+                    let fibers = shape.writers == 1 ? "1 fiber, one replace per transaction" : "\(shape.writers) fibers"
+                    peers.append(.init(peer: "Tarantool `wal_mode='\(walMode)'`, \(fibers)", measurement: tarantool {
+                        $0.writes(walMode: walMode, fibers: shape.writers, count: shape.count, runs: runs)
                     }))
-                }),
-            ]
-            if mode == .full {
-                groupedPeers.append(.init(peer: "Redis `SET`, `appendfsync always`, 1 client, pipeline of 100", measurement: redisAlways {
-                    $0.setThroughput(clients: 1, pipeline: 100, requests: inFlight, runs: runs)
-                }))
+                }
+                if mode == .full {
+                    // Redis has no analogue of `normal`: `everysec` can lose acknowledged writes.
+                    let clients = shape.writers == 1 ? "1 client" : "\(shape.writers) clients"
+                    let pipeline = shape.window == 1 ? "" : ", pipeline of \(shape.window)"
+                    peers.append(.init(peer: "Redis `SET`, `appendfsync always`, \(clients)\(pipeline)", measurement: redisAlways {
+                        $0.setThroughput(clients: shape.writers, pipeline: shape.window, requests: shape.count, runs: runs)
+                    }))
+                }
+                table.add(group: "durable", workload: "`\(mode)`: \(shape.name)", ember: figure, peers: peers)
             }
-            table.add(group: "durable", workload: "`\(mode)`: 1 writer, up to 100 unacknowledged (group commit)", ember: grouped, peers: groupedPeers)
         }
     }
 
@@ -179,8 +162,7 @@ struct ComparisonRun {
         let messages = quick ? 200 : 2_000
         let clients = 100
         let throughput = ThroughputBenchmarks(report: BenchReport())
-        _ = throughput.fanOutOnce(clients: clients, count: max(1, messages / 10))
-        let durations = (0..<runs).map { _ in throughput.fanOutOnce(clients: clients, count: messages) }
+        let durations = Repetitions.measure(size: messages, runs: runs) { throughput.fanOutOnce(clients: clients, count: $0) }
         table.add(
             group: "fan-out", workload: "one writer sets `room/message` (each acknowledged), 100 clients listening: events delivered",
             ember: .measured(.rate("events/s", operations: messages * clients, durations: durations)),
@@ -325,10 +307,12 @@ struct ComparisonRun {
     private func memory() {
         let leaves = quick ? 100_000 : 1_000_000
         let ember: Measurement
-        if let bytes = Self.runChild([setup.bench, "memory-per-leaf", String(leaves)]).flatMap(Double.init) {
+        // A process of its own: memory freed by earlier workloads would hide the growth.
+        let child = try? PeerProcess.run([setup.bench, "memory-per-leaf", String(leaves)])
+        if let child, child.status == 0, let bytes = Double(child.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)) {
             ember = .measured(Figure(runs: [bytes], unit: .bytes("B/leaf")))
         } else {
-            ember = .notMeasured("the child process failed")
+            ember = .notMeasured("`ember-bench memory-per-leaf` failed: \(child.map { $0.errorTail() } ?? "it could not start")")
         }
         table.add(
             group: "memory", workload: "\(Figure.grouped(Double(leaves))) leaves `k<i>` = i under one node (the server's tree, resident memory)",
@@ -353,19 +337,5 @@ struct ComparisonRun {
                 ember: figures.ember,
                 peers: [.init(peer: "Redis: the same loop of `redis.call('SET', …)` in one `EVAL`", measurement: setup.peers ? figures.redis : .notMeasured("peers off (--no-peers)"))])
         }
-    }
-
-    /// Runs `arguments` and returns its standard output, trimmed; `nil` when it fails.
-    static func runChild(_ arguments: [String]) -> String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: arguments[0])
-        process.arguments = Array(arguments.dropFirst())
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        do { try process.run() } catch { return nil }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return nil }
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

@@ -65,10 +65,7 @@ struct Figure: Sendable {
 
     private func format(_ value: Double, withUnit: Bool = true) -> String {
         switch unit {
-        case .rate(let name):
-            let number = Figure.grouped(value)
-            return withUnit ? "\(number) \(name)" : number
-        case .bytes(let name):
+        case .rate(let name), .bytes(let name):
             let number = Figure.grouped(value)
             return withUnit ? "\(number) \(name)" : number
         case .seconds:
@@ -99,9 +96,4 @@ struct Figure: Sendable {
         let text = value >= 100 ? String(Int(value.rounded())) : value >= 10 ? String((value * 10).rounded() / 10) : String((value * 100).rounded() / 100)
         return "\(text) \(suffix)"
     }
-}
-
-extension Duration {
-    /// The duration in seconds.
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }

@@ -57,9 +57,7 @@ struct RedisPeer {
     private func benchmark(test: String, options: [String], clients: Int, requests: Int, runs: Int, unit: String) -> Measurement {
         if let reason = unavailable() { return .notMeasured(reason) }
         return Measurement.catching("redis-benchmark") {
-            var rates: [Double] = []
-            for run in 0...runs {
-                let count = run == 0 ? max(clients, requests / 10) : requests
+            let rates = try Repetitions.measure(size: requests, runs: runs, minimum: clients) { count in
                 let arguments = ["redis-benchmark", "-h", host, "-p", String(port), "-t", test, "-n", String(count), "-c", String(clients)]
                     + options + ["--csv", "-q"]
                 let output = try PeerProcess.run(arguments, timeout: 600)
@@ -67,7 +65,7 @@ struct RedisPeer {
                     let said = output.errorTail().isEmpty ? PeerProcess.tail(output.standardOutput, lines: 3) : output.errorTail()
                     throw PeerFailure("exit status \(output.status): \(said)")
                 }
-                if run > 0 { rates.append(rate) }
+                return rate
             }
             return Figure(runs: rates, unit: .rate(unit))
         }
@@ -94,11 +92,7 @@ struct RedisPeer {
         if let reason = unavailable() { return .notMeasured(reason) }
         let perClient = max(1, increments / clients)
         return Measurement.catching("WATCH/MULTI") {
-            var durations: [Duration] = []
-            for run in 0...runs {
-                let elapsed = try watchMultiRun(clients: clients, each: run == 0 ? max(1, perClient / 10) : perClient)
-                if run > 0 { durations.append(elapsed) }
-            }
+            let durations = try Repetitions.measure(size: perClient, runs: runs) { try watchMultiRun(clients: clients, each: $0) }
             return .rate("increments/s", operations: perClient * clients, durations: durations)
         }
     }
@@ -162,11 +156,7 @@ struct RedisPeer {
     func publishFanOut(subscribers: Int, messages: Int, runs: Int) -> Measurement {
         if let reason = unavailable() { return .notMeasured(reason) }
         return Measurement.catching("PUBLISH fan-out") {
-            var durations: [Duration] = []
-            for run in 0...runs {
-                let elapsed = try publishRun(subscribers: subscribers, messages: run == 0 ? max(1, messages / 10) : messages)
-                if run > 0 { durations.append(elapsed) }
-            }
+            let durations = try Repetitions.measure(size: messages, runs: runs) { try publishRun(subscribers: subscribers, messages: $0) }
             return .rate("events/s", operations: messages * subscribers, durations: durations)
         }
     }
@@ -284,30 +274,24 @@ struct RedisPeer {
             }
         }
         let topTen = Measurement.catching("ZREVRANGE") {
-            var durations: [Duration] = []
-            for run in 0...runs {
-                let count = run == 0 ? max(1, queries / 10) : queries
-                let start = ContinuousClock.now
-                for _ in 0..<count { try topTenQuery() }
-                if run > 0 { durations.append(.now - start) }
+            let durations = try Repetitions.measure(size: queries, runs: runs) { count in
+                try Stopwatch.measure { for _ in 0..<count { try topTenQuery() } }
             }
             return .latency(operations: queries, durations: durations)
         }
         let live = Measurement.catching("ZADD + ZREVRANGE") {
-            var durations: [Duration] = []
             var j = 0
-            for run in 0...runs {
-                let count = run == 0 ? max(1, changes / 10) : changes
-                let start = ContinuousClock.now
-                for _ in 0..<count {
-                    let member = BenchData.key(BenchData.changedIndex(j, members))
-                    let reply = try connection.command("ZADD", key, String(BenchData.changedScore(j, members)), member)
-                    // 0: the member existed, its score changed.
-                    guard reply == .integer(0) else { throw RedisError.unexpected(command: "ZADD", reply: reply.summary) }
-                    try topTenQuery()
-                    j += 1
+            let durations = try Repetitions.measure(size: changes, runs: runs) { count in
+                try Stopwatch.measure {
+                    for _ in 0..<count {
+                        let member = BenchData.key(BenchData.changedIndex(j, members))
+                        let reply = try connection.command("ZADD", key, String(BenchData.changedScore(j, members)), member)
+                        // 0: the member existed, its score changed.
+                        guard reply == .integer(0) else { throw RedisError.unexpected(command: "ZADD", reply: reply.summary) }
+                        try topTenQuery()
+                        j += 1
+                    }
                 }
-                if run > 0 { durations.append(.now - start) }
             }
             return .rate("changes/s", operations: changes, durations: durations)
         }

@@ -49,12 +49,8 @@ struct SQLitePeer {
         }
         let topTenFigure = Measurement.catching("SQLite") {
             try queue.inDatabase { db in
-                var durations: [Duration] = []
-                for run in 0...runs {
-                    let count = run == 0 ? max(1, queries / 10) : queries
-                    let start = ContinuousClock.now
-                    for _ in 0..<count { try topTen(db) }
-                    if run > 0 { durations.append(.now - start) }
+                let durations = try Repetitions.measure(size: queries, runs: runs) { count in
+                    try Stopwatch.measure { for _ in 0..<count { try topTen(db) } }
                 }
                 return .latency(operations: queries, durations: durations)
             }
@@ -62,18 +58,16 @@ struct SQLitePeer {
         let live = Measurement.catching("SQLite") {
             try queue.inDatabase { db in
                 let update = try db.makeStatement(sql: "UPDATE items SET value = json_set(value, '$.score', ?) WHERE key = ?")
-                var durations: [Duration] = []
                 var j = 0
-                for run in 0...runs {
-                    let count = run == 0 ? max(1, changes / 10) : changes
-                    let start = ContinuousClock.now
-                    for _ in 0..<count {
-                        try update.execute(arguments: [BenchData.changedScore(j, rows), BenchData.key(BenchData.changedIndex(j, rows))])
-                        guard db.changesCount == 1 else { throw PeerFailure("an UPDATE changed \(db.changesCount) rows") }
-                        try topTen(db)
-                        j += 1
+                let durations = try Repetitions.measure(size: changes, runs: runs) { count in
+                    try Stopwatch.measure {
+                        for _ in 0..<count {
+                            try update.execute(arguments: [BenchData.changedScore(j, rows), BenchData.key(BenchData.changedIndex(j, rows))])
+                            guard db.changesCount == 1 else { throw PeerFailure("an UPDATE changed \(db.changesCount) rows") }
+                            try topTen(db)
+                            j += 1
+                        }
                     }
-                    if run > 0 { durations.append(.now - start) }
                 }
                 return .rate("changes/s", operations: changes, durations: durations)
             }
