@@ -154,7 +154,10 @@ let package = Package(
         ),
         .testTarget(
             name: "EmberClientTests",
-            dependencies: ["EmberCore", "EmberSync", "EmberWire", "EmberServer", "EmberStorage", "EmberClient", "EmberInstance", "EmberTestSupport"],
+            dependencies: [
+                "EmberCore", "EmberSync", "EmberWire", "EmberServer", "EmberStorage", "EmberClient", "EmberInstance",
+                "EmberTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

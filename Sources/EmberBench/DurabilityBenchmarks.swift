@@ -156,7 +156,7 @@ struct DurabilityBenchmarks {
         median("`ServerStore(at:durability:)` + `load()`", count: leaves, unit: "leaves/s", repetitions: runs, warmUp: false) { _ in
             Stopwatch.measure {
                 let store = try! ServerStore(at: .file(file), durability: .normal)
-                let root = try! store.load()
+                let root = try! store.load().root
                 precondition(root.child(ChildKey(unchecked: "items")).childCount == objects)
                 try! store.close()
             }

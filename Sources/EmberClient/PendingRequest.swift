@@ -16,4 +16,6 @@ enum PendingRequest {
     case onDisconnect(OnDisconnectRequest)
     /// A `get`.
     case get(GetRequestID)
+    /// The writers the client may still send writes of (its answer means nothing).
+    case resume
 }

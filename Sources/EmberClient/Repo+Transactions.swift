@@ -75,7 +75,7 @@ extension Repo {
     /// when the value it ran on changed meanwhile.
     func sendTransactions() {
         guard connection.state == .connected else { return }
-        resendTransactionsInDoubt()
+        resendTransactionsInDoubt(below: nil)
         var events: [Event] = []
         while let root = nextTransactionRoot() {
             for id in transactions.filter({ root.contains($0.path) }).map(\.id) {
@@ -92,9 +92,9 @@ extension Repo {
             for index in batch {
                 data.set(transactions[index].output, at: root.relative(to: transactions[index].path)!)
             }
-            // Keyed by the batch's writes: sent again after a lost connection, it is not
-            // applied twice; re-run, it has new writes and a new key.
-            let key = "\(session):t" + batch.map { String(transactions[$0].writeID.rawValue) }.joined(separator: ",")
+            // Keyed as a write of this session: sent again after a lost connection, it is not
+            // applied twice; re-run, it is a new write with a new key.
+            let key = newWriteKey().description
             let put = TransactionRecord.SentPut(path: root, data: data, hash: base.hashString, key: key)
             let requestID = newRequestID()
             for index in batch {
@@ -105,11 +105,16 @@ extension Repo {
         raise(events)
     }
 
-    /// Sends again, unchanged, the puts whose answer a lost connection took.
-    private func resendTransactionsInDoubt() {
+    /// Sends again, unchanged, the puts whose answer a lost connection took, in the order of
+    /// their numbers: those numbered below `limit`, or all.
+    func resendTransactionsInDoubt(below limit: Int64?) {
         var requestForKey: [String: Int] = [:]
-        for index in transactions.indices {
+        let order = transactions.indices.sorted { first, second in
+            Self.sequence(of: transactions[first].state) < Self.sequence(of: transactions[second].state)
+        }
+        for index in order {
             guard case .inDoubt(let put, let abortWhenAnswered) = transactions[index].state else { continue }
+            if let limit, Self.sequence(of: transactions[index].state) >= limit { continue }
             let requestID: Int
             if let existing = requestForKey[put.key] {
                 requestID = existing
@@ -120,6 +125,12 @@ extension Repo {
             }
             transactions[index].state = .sent(requestID: requestID, put: put, abortWhenAnswered: abortWhenAnswered)
         }
+    }
+
+    /// The number of the write key of a transaction's put in doubt (others sort last).
+    private static func sequence(of state: TransactionRecord.State) -> Int64 {
+        guard case .inDoubt(let put, _) = state, let key = WriteKey(parsing: put.key) else { return .max }
+        return key.sequence
     }
 
     /// The location of the next batch to send: the highest location among the waiting

@@ -10,11 +10,13 @@ extension Repo {
     func set(_ node: Node, at path: Path, completion: @escaping (DatabaseError?) -> Void) throws(DatabaseError) {
         try Self.checkWritable(path)
         try node.validate(at: path)
-        abortTransactions(overlapping: path)
         let resolved = resolvingServerValues(node, at: path)
+        // What a server value resolves to must be storable too (an increment can overflow).
+        if node.containsServerValues { try resolved.validate(at: path) }
+        abortTransactions(overlapping: path)
         let writeID = newWriteID()
         let events = syncTree.applyUserOverwrite(resolved, at: path, writeID: writeID)
-        enqueue(OutgoingWrite(id: writeID, key: writeKey(writeID), path: path, change: .put(node), completion: completion))
+        enqueue(OutgoingWrite(id: writeID, key: newWriteKey().description, path: path, change: .put(node), completion: completion))
         raise(events)
     }
 
@@ -29,12 +31,15 @@ extension Repo {
             raise([]) { completion(nil) }
             return
         }
-        for (relative, _) in changes { abortTransactions(overlapping: path.appending(relative)) }
         let resolved = changes.map { relative, node in (relative, resolvingServerValues(node, at: path.appending(relative))) }
+        for ((_, node), (relative, value)) in zip(changes, resolved) where node.containsServerValues {
+            try value.validate(at: path.appending(relative))
+        }
+        for (relative, _) in changes { abortTransactions(overlapping: path.appending(relative)) }
         let writeID = newWriteID()
         let events = syncTree.applyUserMerge(resolved, at: path, writeID: writeID)
         let wire = changes.map { WireChange($0.0, $0.1) }
-        enqueue(OutgoingWrite(id: writeID, key: writeKey(writeID), path: path, change: .merge(wire), completion: completion))
+        enqueue(OutgoingWrite(id: writeID, key: newWriteKey().description, path: path, change: .merge(wire), completion: completion))
         raise(events)
     }
 
@@ -47,8 +52,6 @@ extension Repo {
         return node.resolvingServerValues(existing: existing, serverTime: estimatedServerTime)
     }
 
-    /// The key of a write made in this session.
-    private func writeKey(_ id: WriteID) -> String { "\(session):w\(id.rawValue)" }
 
     /// Adds a write to the queue (and the store's) and sends it if connected.
     func enqueue(_ write: OutgoingWrite) {

@@ -56,8 +56,13 @@ final class Repo {
     var nextGet = 1
 
     var serverTimeOffset: Int64 = 0
-    /// Identifies this client's session in the keys of its writes.
-    let session: String
+    /// The client's lasting identity (its store's, or made for this run without one).
+    let identity: String
+    /// Identifies this client's session in the keys of its writes and transactions:
+    /// `IDENTITY.SESSION`. A new one each run, so its numbers start again from 1.
+    let writer: String
+    /// The number the next keyed write of this session gets.
+    var nextSequence: Int64 = 1
     var pushIDs = PushIDGenerator()
 
     /// Events and completion calls waiting to be delivered, in order.
@@ -81,7 +86,8 @@ final class Repo {
         self.environment = environment
         self.store = store
         connection = ConnectionStateMachine(policy: reconnect)
-        session = String(environment.randomNumber(), radix: 36)
+        identity = store?.identity ?? String(environment.randomNumber(), radix: 36)
+        writer = identity + "." + String(environment.randomNumber(), radix: 36)
         setInfo(.bool(false), at: Self.connectedPath)
         setInfo(.int(0), at: Self.serverTimeOffsetPath)
     }
@@ -94,6 +100,12 @@ final class Repo {
     func newRequestID() -> Int {
         defer { nextRequestID += 1 }
         return nextRequestID
+    }
+
+    /// The key of the next keyed write of this session.
+    func newWriteKey() -> WriteKey {
+        defer { nextSequence += 1 }
+        return WriteKey(writer: writer, sequence: nextSequence)
     }
 
     func newWriteID() -> WriteID {
@@ -258,7 +270,7 @@ final class Repo {
             case .failed(let error):
                 cancelListen(listen, error: error)
             }
-        case .unlisten:
+        case .unlisten, .resume:
             break
         case .write(let writeID):
             writeAnswered(writeID, status: status)
@@ -327,16 +339,23 @@ final class Repo {
         for listen in ordered {
             sendListen(listen)
         }
+        sendResume()
         let onDisconnect = queuedOnDisconnect
         queuedOnDisconnect = []
         for request in onDisconnect {
             send(request.message(requestID: newRequestID()), as: .onDisconnect(request))
         }
+        // The writes, and the transactions whose answer the last connection took, in the order
+        // of their numbers: the server takes a writer's writes in increasing order.
         for write in outgoingWrites {
+            if let key = WriteKey(parsing: write.key), key.writer == writer {
+                resendTransactionsInDoubt(below: key.sequence)
+            }
             let requestID = newRequestID()
             writeRequests[write.id] = requestID
             send(write.message(requestID: requestID), as: .write(write.id))
         }
+        resendTransactionsInDoubt(below: nil)
         for (id, get) in pendingGets where get.requestID == nil {
             let requestID = newRequestID()
             pendingGets[id]?.requestID = requestID
@@ -346,6 +365,22 @@ final class Repo {
         events += setInfo(.bool(true), at: Self.connectedPath)
         raise(events)
         sendTransactions()
+    }
+
+    /// Tells the server which of this client's writers it may still send writes of, from which
+    /// number on: every writer of a queued write or of a transaction in doubt, and this
+    /// session's. The server forgets the rest.
+    private func sendResume() {
+        var floors: [String: Int64] = [writer: nextSequence]
+        func note(_ text: String) {
+            guard let key = WriteKey(parsing: text) else { return }
+            floors[key.writer] = min(floors[key.writer] ?? .max, key.sequence)
+        }
+        for write in outgoingWrites { note(write.key) }
+        for record in transactions {
+            if case .inDoubt(let put, _) = record.state { note(put.key) }
+        }
+        send(.resume(requestID: newRequestID(), client: identity, writers: floors), as: .resume)
     }
 
     /// The connection went: unanswered requests are forgotten (the write queue and the listens

@@ -144,6 +144,10 @@ extension DatabaseError {
     public static func invalidValue(_ reason: String, at path: Path? = nil) -> DatabaseError {
         .init(.invalidValue(reason: reason), path: path)
     }
+    /// A priority cannot be stored.
+    public static func invalidPriority(_ reason: String, at path: Path? = nil) -> DatabaseError {
+        .init(.invalidPriority(reason: reason), path: path)
+    }
     /// Any other error, with its wire code and message.
     public static func other(code: String, message: String, at path: Path? = nil) -> DatabaseError {
         .init(.other(code: code, message: message), path: path)

@@ -17,7 +17,11 @@ extension Node {
     }
 
     /// Checks that the node may be written at `path`: every key valid, no value deeper than
-    /// ``Limits/maxDepth``, strings within ``Limits/maxStringBytes``, numbers finite.
+    /// ``Limits/maxDepth``, strings within ``Limits/maxStringBytes``, numbers finite, and the
+    /// same for priorities (a priority belongs to its node: it adds no level).
+    ///
+    /// This is the one rule for what can be stored: the server checks every write with it,
+    /// after resolving server values, and the stores check every row they load with it.
     ///
     /// Nodes built from JSON are valid already; this is for data from elsewhere (a server never
     /// trusts what a client sends).
@@ -33,8 +37,15 @@ extension Node {
         if keys.count > Limits.maxDepth {
             throw DatabaseError(.pathTooDeep(path: Path(keys: keys).description, depth: keys.count))
         }
-        if case .number(let number)? = priority, !number.isFinite {
+        switch priority {
+        case .number(let number)? where !number.isFinite:
             throw DatabaseError(.invalidPriority(reason: "\(number) is not a finite number"), path: Path(keys: keys))
+        case .string(let text)? where text.utf8.count > Limits.maxStringBytes:
+            throw DatabaseError(
+                .invalidPriority(reason: "the string is \(text.utf8.count) bytes; the limit is \(Limits.maxStringBytes)"),
+                path: Path(keys: keys))
+        default:
+            break
         }
         if let leaf = leafValue {
             switch leaf {

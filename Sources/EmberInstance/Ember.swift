@@ -41,6 +41,8 @@ public final class Ember {
 
     /// Where the data lives.
     public let persistence: Persistence
+    /// The lock on the database directory, held while the instance lives.
+    private var lock: DirectoryLock?
 
     /// An instance on `clock` (a ``ManualClock`` runs it in virtual time) with randomness from
     /// `random` (push ids, back-off jitter), all in memory.
@@ -54,6 +56,7 @@ public final class Ember {
         self.disconnectTimeout = disconnectTimeout
         self.reconnectPolicy = reconnectPolicy
         persistence = .memory
+        lock = nil
         server = Server(clock: clock, rules: rules)
         network = InProcessNetwork(clock: clock)
     }
@@ -75,9 +78,11 @@ public final class Ember {
         self.persistence = persistence
         switch persistence {
         case .memory:
+            lock = nil
             server = Server(clock: clock, rules: rules)
         case .directory(let directory, let settings):
             try persistence.createDirectories()
+            lock = try DirectoryLock(directory: directory)
             let store = try ServerStore(at: .file(Persistence.serverFile(in: directory)), durability: settings.durability)
             server = try Server(clock: clock, rules: rules, store: store)
         }
@@ -119,7 +124,8 @@ public final class Ember {
         let client: Database
         if case .directory(let directory, let settings) = persistence {
             let store = try ClientStore(
-                at: .file(Persistence.clientFile(name.rawValue, in: directory)), durability: settings.durability, cacheSizeLimit: settings.clientCacheSize, now: clock.now())
+                at: .file(Persistence.clientFile(name.rawValue, in: directory)), durability: settings.durability,
+                cacheSizeLimit: settings.clientCacheSize, now: clock.now(), newIdentity: String(randomNumber(), radix: 36))
             client = try Database(
                 name: name, environment: environment, store: store, startOffline: startOffline, reconnect: reconnectPolicy)
         } else {
@@ -177,6 +183,7 @@ public final class Ember {
         endTick()
         for name in clients.keys.sorted() { try clients[name]?.closeStore() }
         try server.close()
+        lock = nil
     }
 
     /// Lets `milliseconds` pass, delivering everything due meanwhile, in order.

@@ -35,8 +35,14 @@ public final class Server {
     private var listens = ImmutableTree<[ListenRef]>()
     /// The indexes the rules declare.
     private var indexes: ServerIndexes
-    /// The answers to recent keyed writes, so that a write sent again is not applied twice.
+    /// The answered keyed writes, so that a write sent again is not applied twice.
+    private var ledger = WriteLedger()
+    /// The answers to recent writes keyed as earlier versions of Ember did (still queued in
+    /// clients' stores), so that they are not applied twice either.
     private var answeredWrites = AnsweredWrites(capacity: 65_536)
+    /// The rows of the store left out when it was loaded, because they would not pass a
+    /// write's checks.
+    public private(set) var badRows: [BadRow] = []
     /// Where the tree is kept durably, if anywhere.
     public let store: ServerStore?
     /// What the current tick owes, while a store is attached.
@@ -59,7 +65,8 @@ public final class Server {
         self.clock = clock
         indexes = ServerIndexes(rules: rules)
         self.store = store
-        root = try store.load()
+        (root, badRows) = try store.load()
+        ledger.restore(try store.loadLedger())
         for (key, failure) in try store.loadAnswers() {
             answeredWrites.record(failure.map(AckStatus.failed) ?? .ok, for: key)
         }
@@ -164,6 +171,9 @@ public final class Server {
             send(.other(id, .ack(requestID: requestID, status: .ok)))
         case .get(let requestID, let query):
             send(.get(id, requestID: requestID, query, .data(data(for: query))))
+        case .resume(let requestID, let client, let writers):
+            store?.recordLedger(ledger.resume(client: client, floors: writers))
+            send(.other(id, .ack(requestID: requestID, status: .ok)))
         }
     }
 
@@ -187,12 +197,20 @@ public final class Server {
     private func answerWrite(
         _ requestID: Int, _ connection: ServerConnection, writeKey: String?, _ body: () throws(DatabaseError) -> Void
     ) {
-        if let writeKey, let status = answeredWrites.status(for: writeKey) {
+        let key = writeKey.flatMap(WriteKey.init(parsing:))
+        if let key, let status = ledger.answer(for: key) {
+            send(.other(connection.id, .ack(requestID: requestID, status: status)))
+            return
+        }
+        if key == nil, let writeKey, let status = answeredWrites.status(for: writeKey) {
             send(.other(connection.id, .ack(requestID: requestID, status: status)))
             return
         }
         let status = Self.status(of: body)
-        if let writeKey {
+        if let key {
+            let changes = ledger.record(status, for: key)
+            store?.recordLedger(changes)
+        } else if let writeKey {
             answeredWrites.record(status, for: writeKey)
             if case .failed(let error) = status {
                 store?.recordAnswer(writeKey, failure: error)
@@ -288,7 +306,14 @@ public final class Server {
             case .update:
                 continue
             case .writeAck(let id, let requestID, .ok, let key):
-                if let key { answeredWrites.record(.failed(refusal), for: key) }
+                // Refused for good: the store records it with its next commit, and a client
+                // that sends the write again (after a restart) gets this answer, not an apply.
+                if let key, let parsed = WriteKey(parsing: key) {
+                    store?.recordLedger(ledger.refuse(parsed, because: refusal))
+                } else if let key {
+                    answeredWrites.record(.failed(refusal), for: key)
+                    store?.recordAnswer(key, failure: refusal)
+                }
                 connections[id]?.send(.ack(requestID: requestID, status: .failed(refusal)))
             case .get(let id, let requestID, let query, _):
                 connections[id]?.send(.getResult(requestID: requestID, result: .data(data(for: query))))
@@ -327,6 +352,8 @@ public final class Server {
         let current = root.child(at: path)
         if let hash, current.hashString != hash { throw .dataStale(at: path) }
         let resolved = node.resolvingServerValues(existing: current, serverTime: serverTime)
+        // A server value must resolve to something storable (an increment can overflow).
+        if node.containsServerValues { try resolved.validate(at: path) }
         willWrite()
         store?.markChanged(path)
         indexes.willWrite(at: [path], root: root)
@@ -340,15 +367,20 @@ public final class Server {
     ///   ancestor of another.
     public func merge(_ changes: [WireChange], at path: Path) throws(DatabaseError) {
         try checkMerge(changes, at: path)
-        willWrite()
-        var newRoot = root
         var resolved: [WireChange] = []
         for change in changes {
             let full = path.appending(change.path)
             let node = change.node.resolvingServerValues(existing: root.child(at: full), serverTime: serverTime)
-            newRoot.set(node, at: full)
-            store?.markChanged(full)
+            // A server value must resolve to something storable (an increment can overflow).
+            if change.node.containsServerValues { try node.validate(at: full) }
             resolved.append(WireChange(change.path, node))
+        }
+        willWrite()
+        var newRoot = root
+        for change in resolved {
+            let full = path.appending(change.path)
+            newRoot.set(change.node, at: full)
+            store?.markChanged(full)
         }
         indexes.willWrite(at: changes.map { path.appending($0.path) }, root: root)
         root = newRoot

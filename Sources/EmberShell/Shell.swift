@@ -86,7 +86,8 @@ public final class Shell {
                 let settings = try PersistenceSettings(durability: options.durability, clientCacheSize: PersistenceSettings.standard.clientCacheSize)
                 ember = try Ember(persistence: .directory(directory, settings), clock: clock, random: random)
             } catch let error as StoreError {
-                throw .command("storage_error", "cannot open the database at \(directory): \(error.message)")
+                if error.code == "database_in_use" { throw .command(error.code, error.message) }
+                throw .command(error.code, "cannot open the database at \(directory): \(error.message)")
             } catch {
                 throw .command("storage_error", "cannot open the database at \(directory): \(error)")
             }

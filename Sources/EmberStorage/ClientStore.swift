@@ -40,6 +40,13 @@ public final class ClientStore {
                 table.primaryKey(["path", "params"])
             }
         }
+        migrator.registerMigration("v2-identity") { db in
+            // The client's lasting identity: the server knows its writers by it.
+            try db.create(table: "meta", options: [.withoutRowID]) { table in
+                table.primaryKey("key", .text)
+                table.column("value", .text).notNull()
+            }
+        }
         return migrator
     }()
 
@@ -73,18 +80,47 @@ public final class ClientStore {
     var writeLocations: [Path: Int] = [:]
     var serverUpdatesSinceCheck = 0
 
+    /// The client's lasting identity, which the keys of its writes carry: made when the store
+    /// is created (from `newIdentity`) and kept for its life.
+    public let identity: String
+
     /// Opens (or creates) a client's store. Queries active when the client last stopped become
     /// inactive, last used `now`.
+    /// - Parameter newIdentity: the identity to keep when the store has none yet (it is new).
     /// - Throws: ``StoreError`` naming the file when it cannot be opened or read.
     public init(
         at location: StoreLocation, durability: Durability, cacheSizeLimit: Int = 10_000_000,
-        pruneCheckInterval: Int = 1000, now: Int64
+        pruneCheckInterval: Int = 1000, now: Int64, newIdentity: @autoclosure () -> String = ClientStore.randomIdentity()
     ) throws(StoreError) {
         self.location = location
         self.cacheSizeLimit = cacheSizeLimit
         self.pruneCheckInterval = max(1, pruneCheckInterval)
         queue = try location.openDurable("the client's store", durability: durability, migrator: Self.migrator)
+        identity = try Self.identity(in: queue, at: location, orNew: newIdentity)
         try loadState(now: now)
+    }
+
+    /// A random identity: 13 base-36 digits.
+    public static func randomIdentity() -> String {
+        String(UInt64.random(in: 0...UInt64.max), radix: 36)
+    }
+
+    /// The identity the store keeps, after storing `candidate` when it has none.
+    private static func identity(in queue: DatabaseQueue, at location: StoreLocation, orNew candidate: () -> String)
+        throws(StoreError) -> String
+    {
+        do {
+            return try queue.write { db in
+                if let stored = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'identity'") {
+                    return stored
+                }
+                let identity = candidate()
+                try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('identity', ?)", arguments: [identity])
+                return identity
+            }
+        } catch {
+            throw StoreError("cannot read the identity of the client's store at \(location)", error)
+        }
     }
 
     /// Whether changes wait for ``commit()``.
@@ -109,7 +145,11 @@ public final class ClientStore {
     /// - Throws: ``StoreError`` when pending changes cannot be committed or the file read.
     public func cachedNode(at path: Path) throws(StoreError) -> Node {
         try commit()
-        return try read("read the cache") { db in try Self.rows.load(at: path, in: db) }
+        return try read("read the cache") { db in
+            // A bad row is left out: the cache only saves a trip to the server.
+            var problems: [BadRow] = []
+            return try Self.rows.load(at: path, in: db, problems: &problems)
+        }
     }
 
     /// How many bytes the cached server data takes (paths and values).

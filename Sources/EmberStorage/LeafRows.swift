@@ -51,9 +51,15 @@ struct LeafRows {
     }
 
     /// The tree the rows at and below `path` make, relative to `path`.
-    /// - Throws: a ``DatabaseError`` (EmberCore) for a value that is not JSON, or SQLite's error.
+    ///
+    /// Each row is checked by the rule every write passes (``Node/validate(at:)``), so that what
+    /// was accepted always loads and what loads could have been written. A row that fails it (a
+    /// value that is not JSON, a number that is not finite, a string or priority over the
+    /// limits) is left out and reported in `problems` with its path: one bad row never locks
+    /// the rest of the data away.
+    /// - Throws: SQLite's error when the rows cannot be read.
     /// - Complexity: O(k log k) for k rows.
-    func load(at path: Path, in db: Database) throws -> Node {
+    func load(at path: Path, in db: Database, problems: inout [BadRow]) throws -> Node {
         let text = Self.rowPath(path)
         let rows: RowCursor
         if path.isEmpty {
@@ -71,14 +77,30 @@ struct LeafRows {
         while let row = try rows.next() {
             let full: String = row[0]
             let relative = Path(unchecked: full.count > prefix ? String(full.dropFirst(prefix)) : "")
-            let value = try Node(jsonText: row[1], at: path.appending(relative))
-            if relative.back == .priority {
-                priorities.append((relative, value))
-            } else {
-                root.set(value, at: relative)
+            do {
+                if relative.back == .priority, let owner = relative.parent {
+                    priorities.append((relative, try Self.priority(row[1], of: path.appending(owner))))
+                } else {
+                    let at = path.appending(relative)
+                    let value = try Node(jsonText: row[1], at: at)
+                    try value.validate(at: at)
+                    root.set(value, at: relative)
+                }
+            } catch let error as EmberCore.DatabaseError {
+                problems.append(BadRow(path: "/" + full, reason: error.message))
             }
         }
         for (relative, priority) in priorities { root.set(priority, at: relative) }
         return root
+    }
+
+    /// The priority row `text` of the node at `owner`, checked as a write's priority is.
+    private static func priority(_ text: String, of owner: Path) throws(EmberCore.DatabaseError) -> Node {
+        let value = try Node(jsonText: text, at: owner)
+        guard let leaf = value.leafValue, let priority = Priority(leaf) else {
+            throw .invalidPriority("a priority must be a number or a string, not \(value.jsonString())", at: owner)
+        }
+        try Node(.bool(true), priority: priority).validate(at: owner)
+        return value
     }
 }

@@ -33,6 +33,23 @@ public final class ServerStore {
                 table.column("path", .text)
             }
         }
+        migrator.registerMigration("v3-ledger") { db in
+            // The answered writes, exactly: each writer's watermark, and the refusals the client
+            // may still ask about. Replaces `answers`, which only keys of earlier versions use.
+            try db.create(table: "writers", options: [.withoutRowID]) { table in
+                table.primaryKey("writer", .text)
+                table.column("client", .text).notNull().indexed()
+                table.column("watermark", .integer).notNull()
+            }
+            try db.create(table: "refusals", options: [.withoutRowID]) { table in
+                table.column("writer", .text).notNull()
+                table.column("seq", .integer).notNull()
+                table.column("code", .text).notNull()
+                table.column("message", .text).notNull()
+                table.column("path", .text)
+                table.primaryKey(["writer", "seq"])
+            }
+        }
         return migrator
     }()
 
@@ -43,8 +60,12 @@ public final class ServerStore {
     private let queue: DatabaseQueue
     /// The paths changed since the last commit, none below another.
     private var changed = ImmutableTree<Bool>()
-    /// Answers recorded since the last commit, oldest first.
+    /// Answers to writes with keys of earlier versions, recorded since the last commit.
     private var answers: [(key: String, failure: EmberCore.DatabaseError?)] = []
+    /// Changes to the record of answered writes since the last commit, in order. They stay
+    /// when a tick is undone: an answer, once given, is kept (a refused tick's writes get
+    /// their refusals recorded after them).
+    private var ledger: [LedgerChange] = []
     /// How many answers the store keeps; older ones are deleted as new ones arrive.
     public let answerCapacity: Int
 
@@ -65,7 +86,13 @@ public final class ServerStore {
     }
 
     /// Whether changes wait for ``commit(_:)``.
-    public var hasChanges: Bool { !changed.isEmpty || !answers.isEmpty }
+    public var hasChanges: Bool { !changed.isEmpty || !answers.isEmpty || !ledger.isEmpty }
+
+    /// Records changes to the record of answered writes, to be committed with the data.
+    /// - Complexity: O(k) for k changes.
+    public func recordLedger(_ changes: [LedgerChange]) {
+        ledger += changes
+    }
 
     /// Records the answer given to the keyed write `key` (`nil`: accepted), to be committed with
     /// the data.
@@ -74,10 +101,10 @@ public final class ServerStore {
         answers.append((key, failure))
     }
 
-    /// Forgets the changes and answers marked since the last commit (their tick was refused).
+    /// Forgets the data changes marked since the last commit (their tick was refused). The
+    /// answers stay, for the next commit.
     public func discardChanges() {
         changed = ImmutableTree()
-        answers = []
     }
 
     /// Records that the tree changed at `path` (and possibly below it).
@@ -96,12 +123,14 @@ public final class ServerStore {
         guard hasChanges else { return }
         let paths = changedPaths()
         let answers = self.answers
+        let ledger = self.ledger
         let capacity = answerCapacity
         do {
             try queue.inTransaction { db in
                 for path in paths { try Self.rewrite(path, from: root, in: db) }
                 try Self.fixAncestors(of: paths, from: root, in: db)
                 if !answers.isEmpty { try Self.insert(answers, capacity: capacity, in: db) }
+                for change in ledger { try Self.apply(change, in: db) }
                 return .commit
             }
         } catch {
@@ -109,6 +138,44 @@ public final class ServerStore {
         }
         changed = ImmutableTree()
         self.answers = []
+        self.ledger = []
+    }
+
+    /// The record of answered writes: each writer with its watermark and refusals.
+    /// - Throws: ``StoreError`` when the file cannot be read.
+    public func loadLedger() throws(StoreError) -> [StoredWriter] {
+        try queue.reading("read the answered writes", of: "the server's store", at: location) { db in
+            var refusals: [String: [Int64: EmberCore.DatabaseError]] = [:]
+            let rows = try Row.fetchCursor(db, sql: "SELECT writer, seq, code, message, path FROM refusals")
+            while let row = try rows.next() {
+                let path: String? = row[4]
+                refusals[row[0], default: [:]][row[1]] = .other(
+                    code: row[2], message: row[3], at: path.map(Path.init(unchecked:)))
+            }
+            return try Row.fetchAll(db, sql: "SELECT writer, watermark FROM writers").map { row in
+                StoredWriter(writer: row[0], watermark: row[1], refusals: refusals[row[0]] ?? [:])
+            }
+        }
+    }
+
+    private static func apply(_ change: LedgerChange, in db: Database) throws {
+        switch change {
+        case .watermark(let writer, let client, let sequence):
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO writers (writer, client, watermark) VALUES (?, ?, ?)
+                    ON CONFLICT(writer) DO UPDATE SET watermark = max(watermark, excluded.watermark)
+                    """).execute(arguments: [writer, client, sequence])
+        case .refusal(let writer, let sequence, let error):
+            try db.cachedStatement(
+                sql: "INSERT OR REPLACE INTO refusals (writer, seq, code, message, path) VALUES (?, ?, ?, ?, ?)"
+            ).execute(arguments: [writer, sequence, error.code, error.message, error.path?.description])
+        case .forgetWriter(let writer):
+            try db.cachedStatement(sql: "DELETE FROM writers WHERE writer = ?").execute(arguments: [writer])
+            try db.cachedStatement(sql: "DELETE FROM refusals WHERE writer = ?").execute(arguments: [writer])
+        case .forgetRefusals(let writer, let below):
+            try db.cachedStatement(sql: "DELETE FROM refusals WHERE writer = ? AND seq < ?").execute(arguments: [writer, below])
+        }
     }
 
     /// The answers the store keeps, oldest first.
@@ -130,11 +197,16 @@ public final class ServerStore {
         }
     }
 
-    /// The tree the store holds.
-    /// - Throws: ``StoreError`` when the file cannot be read or holds a value that is not JSON.
+    /// The tree the store holds, and the rows left out of it because they would not pass a
+    /// write's checks (each with its path), so that one bad row never locks the rest away.
+    /// - Throws: ``StoreError`` when the file cannot be read.
     /// - Complexity: O(r log r) for r rows.
-    public func load() throws(StoreError) -> Node {
-        try queue.reading("read the tree", of: "the server's store", at: location) { db in try Self.rows.load(at: .root, in: db) }
+    public func load() throws(StoreError) -> (root: Node, badRows: [BadRow]) {
+        try queue.reading("read the tree", of: "the server's store", at: location) { db in
+            var problems: [BadRow] = []
+            let root = try Self.rows.load(at: .root, in: db, problems: &problems)
+            return (root, problems)
+        }
     }
 
     /// How many rows (leaves and priorities) the store holds.

@@ -25,13 +25,18 @@ public enum ClientMessage: Sendable, Hashable {
     case onDisconnectCancel(requestID: Int, path: Path)
     /// Read the data of `query` once.
     case get(requestID: Int, query: QuerySpec)
+    /// Sent first on every connection by a client that keys its writes: `client` is its
+    /// lasting identity, `writers` each of its writers (sessions) it may still send writes of,
+    /// with the lowest number it may still send (its floor). The server forgets the client's
+    /// other writers, and the refusals below each floor: nothing can ask for them again.
+    case resume(requestID: Int, client: String, writers: [String: Int64])
 
     /// The request number the answer carries.
     public var requestID: Int {
         switch self {
         case .listen(let id, _, _, _), .unlisten(let id, _, _), .put(let id, _, _, _, _), .merge(let id, _, _, _),
             .onDisconnectPut(let id, _, _), .onDisconnectMerge(let id, _, _), .onDisconnectCancel(let id, _),
-            .get(let id, _):
+            .get(let id, _), .resume(let id, _, _):
             id
         }
     }

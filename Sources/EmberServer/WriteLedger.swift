@@ -1,0 +1,91 @@
+import EmberCore
+import EmberStorage
+import EmberWire
+
+/// The server's memory of the keyed writes it has answered, exact and bounded: for each writer
+/// (a client's session), the highest write number answered (its watermark) and the refusals at
+/// or above the lowest number the client may still send again (its floor).
+///
+/// A client sends each writer's writes in increasing order on every connection, so a write
+/// numbered at or below its writer's watermark was answered before: it gets that answer again
+/// (`ok`, or its refusal) and is not applied twice, however many writes other clients made
+/// meanwhile. When a client connects it says which of its writers it may still send writes of
+/// (``ClientMessage/resume(requestID:client:writers:)``); the ledger forgets its other writers and
+/// the refusals below each floor, so what is kept is bounded by what clients can still resend.
+///
+/// Each change is also returned as a ``LedgerChange`` for the server's store, committed with
+/// the data the write changed.
+struct WriteLedger {
+    /// What is known of one writer.
+    struct Writer: Hashable {
+        /// The highest write number answered.
+        var watermark: Int64
+        /// The refusals at or above the floor, by write number.
+        var refusals: [Int64: DatabaseError]
+    }
+
+    /// The writers, by name.
+    private(set) var writers: [String: Writer] = [:]
+
+    /// The client a writer belongs to: its name up to the first `.`.
+    static func client(of writer: String) -> String {
+        String(writer.prefix { $0 != "." })
+    }
+
+    /// The answer given to `key` before, or `nil` for a write not seen yet.
+    /// - Complexity: O(1) on average.
+    func answer(for key: WriteKey) -> AckStatus? {
+        guard let writer = writers[key.writer], key.sequence <= writer.watermark else { return nil }
+        return writer.refusals[key.sequence].map(AckStatus.failed) ?? .ok
+    }
+
+    /// Records the answer to a new write.
+    /// - Returns: the changes for the store.
+    /// - Complexity: O(1) on average.
+    mutating func record(_ status: AckStatus, for key: WriteKey) -> [LedgerChange] {
+        var writer = writers[key.writer] ?? Writer(watermark: 0, refusals: [:])
+        var changes: [LedgerChange] = []
+        if key.sequence > writer.watermark {
+            writer.watermark = key.sequence
+            changes.append(.watermark(writer: key.writer, client: Self.client(of: key.writer), sequence: key.sequence))
+        }
+        if case .failed(let error) = status {
+            writer.refusals[key.sequence] = error
+            changes.append(.refusal(writer: key.writer, sequence: key.sequence, error))
+        }
+        writers[key.writer] = writer
+        return changes
+    }
+
+    /// Replaces the answer to `key` by a refusal (its tick could not be committed).
+    mutating func refuse(_ key: WriteKey, because error: DatabaseError) -> [LedgerChange] {
+        record(.failed(error), for: key)
+    }
+
+    /// A client connected and may still send writes of `floors`' writers, from each floor up:
+    /// its other writers and the refusals below the floors are forgotten.
+    /// - Returns: the changes for the store.
+    /// - Complexity: O(w + r) for the client's w writers and r refusals.
+    mutating func resume(client: String, floors: [String: Int64]) -> [LedgerChange] {
+        var changes: [LedgerChange] = []
+        for (name, writer) in writers where Self.client(of: name) == client {
+            guard let floor = floors[name] else {
+                writers[name] = nil
+                changes.append(.forgetWriter(name))
+                continue
+            }
+            let stale = writer.refusals.keys.filter { $0 < floor }
+            if stale.isEmpty { continue }
+            for sequence in stale { writers[name]?.refusals[sequence] = nil }
+            changes.append(.forgetRefusals(writer: name, below: floor))
+        }
+        return changes
+    }
+
+    /// Puts back what a store kept.
+    mutating func restore(_ stored: [StoredWriter]) {
+        for writer in stored {
+            writers[writer.writer] = Writer(watermark: writer.watermark, refusals: writer.refusals)
+        }
+    }
+}

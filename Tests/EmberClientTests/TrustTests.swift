@@ -1,0 +1,193 @@
+import EmberClient
+import EmberCore
+import EmberInstance
+import EmberServer
+import EmberStorage
+import EmberSync
+import EmberTestSupport
+import EmberWire
+import Foundation
+import GRDB
+import Testing
+
+/// Issue 18's cases: what is acknowledged is kept, once; what is accepted always reopens.
+@Suite("Trust")
+struct TrustTests {
+    /// A path `depth` keys deep: `/k1/k2/…`.
+    static func deepPath(_ depth: Int) -> String {
+        (1...depth).map { "k\($0)" }.joined(separator: "/")
+    }
+
+    @Test("an increment that overflows to infinity is refused, and the database reopens with what was kept")
+    func incrementOverflowIsRefused() throws {
+        let directory = try makeDatabaseDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        do {
+            let ember = try openEmber(directory)
+            let main = client(ember, "main")
+            try ref(main, "keep").setValue("precious")
+            let increment = json(#"{".sv":{"increment":1e308}}"#)
+            try ref(main, "s").setNode(increment)
+            try ember.flush()
+            // Not cached here: the client resolves against nothing, the server against 1e308,
+            // and refuses.
+            var answer: EmberCore.DatabaseError?
+            try ref(main, "s").setNode(increment) { answer = $0 }
+            try ember.flush()
+            #expect(answer?.code == "invalid_value")
+            #expect(answer?.path == "s")
+            // Cached here: the client's own view already says the sum is not finite, and
+            // refuses before anything changes.
+            let handle = ref(main, "s").observe(.value) { _, _ in }
+            try ember.flush()
+            #expect(throws: EmberCore.DatabaseError.self) { try ref(main, "s").setNode(increment) }
+            #expect(throws: EmberCore.DatabaseError.self) { try ref(main, "").updateNodes([("s", increment)]) }
+            main.removeObserver(handle)
+            let down = json(#"{".sv":{"increment":-1.7e308}}"#)
+            try ref(main, "n").setNode(down)
+            // Its own pending write is what the client knows of /n now.
+            #expect(throws: EmberCore.DatabaseError.self) { try ref(main, "n").setNode(down) }
+            try ember.flush()
+            // The server checks what it resolves, whatever the client thought.
+            #expect(throws: EmberCore.DatabaseError.self) { try ember.server.put(increment, at: "s", hash: nil) }
+            #expect(throws: EmberCore.DatabaseError.self) { try ember.server.merge([WireChange("s", increment)], at: .root) }
+            try ember.flush()
+            try ember.close()
+        }
+        let ember = try openEmber(directory)
+        #expect(ember.server.badRows.isEmpty)
+        #expect(ember.server.value(at: "keep") == Node(.string("precious")))
+        #expect(ember.server.value(at: "s") == Node(.double(1e308)))
+        #expect(ember.server.value(at: "n") == Node(.double(-1.7e308)))
+    }
+
+    @Test("a priority string over 10 MB is refused on every path: set, .priority, setPriority, onDisconnect")
+    func hugePriorityIsRefused() throws {
+        let directory = try makeDatabaseDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let ember = try openEmber(directory)
+        let main = client(ember, "main")
+        let huge = String(repeating: "p", count: Limits.maxStringBytes + 1)
+        try ref(main, "a").setValue(1)
+        try ember.flush()
+        #expect(throws: EmberCore.DatabaseError.self) { try ref(main, "a").setValue(1, priority: .string(huge)) }
+        #expect(throws: EmberCore.DatabaseError.self) { try ref(main, "a").setPriority(.string(huge)) }
+        #expect(throws: EmberCore.DatabaseError.self) { try ref(main, "a").setNode(Node(.int(1), priority: .string(huge))) }
+        #expect(throws: EmberCore.DatabaseError.self) { try ember.server.put(Node(.int(1), priority: .string(huge)), at: "a", hash: nil) }
+        #expect(throws: EmberCore.DatabaseError.self) {
+            try ref(main, "a").onDisconnect().setValue(1, priority: .string(huge))
+        }
+        let exact = String(repeating: "p", count: Limits.maxStringBytes)
+        try ref(main, "b").setValue(1, priority: .string(exact))
+        try ember.flush()
+        try ember.close()
+        let reopened = try openEmber(directory)
+        #expect(reopened.server.badRows.isEmpty)
+        #expect(reopened.server.value(at: "b").priority == .string(exact))
+        #expect(reopened.server.value(at: "a") == Node(.int(1)))
+    }
+
+    @Test("a priority on a node 31 keys deep is accepted and reopens")
+    func deepPriorityReopens() throws {
+        let directory = try makeDatabaseDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = Self.deepPath(Limits.maxDepth)
+        do {
+            let ember = try openEmber(directory)
+            let main = client(ember, "main")
+            try ref(main, path).setValue("deep", priority: .number(7))
+            try ref(main, "x").setValue("kept")
+            try ember.flush()
+            try ember.close()
+        }
+        let ember = try openEmber(directory)
+        #expect(ember.server.badRows.isEmpty)
+        #expect(ember.server.value(at: Path(unchecked: path)) == Node(.string("deep"), priority: .number(7)))
+        #expect(ember.server.value(at: "x") == Node(.string("kept")))
+    }
+
+    @Test("bad rows in the server's store are reported with their paths, and the rest of the data opens")
+    func badRowsDoNotLockTheDataAway() throws {
+        let directory = try makeDatabaseDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        do {
+            let ember = try openEmber(directory)
+            try ember.server.put(json(#"{"keep":"precious","s":1,"p":{"q":2}}"#), at: .root, hash: nil)
+            try ember.flush()
+            try ember.close()
+        }
+        // What an earlier version could write, or a damaged file holds.
+        let queue = try DatabaseQueue(path: Persistence.serverFile(in: directory))
+        try queue.write { db in
+            try db.execute(sql: "UPDATE leaves SET value = 'inf' WHERE path = 's'")
+            try db.execute(sql: "INSERT INTO leaves (path, value) VALUES ('p/.priority', 'true')")
+            try db.execute(sql: "INSERT INTO leaves (path, value) VALUES ('big', ?)", arguments: [
+                "\"" + String(repeating: "x", count: Limits.maxStringBytes + 1) + "\"",
+            ])
+        }
+        try queue.close()
+        let ember = try openEmber(directory)
+        #expect(ember.server.badRows.map(\.path) == ["/big", "/p/.priority", "/s"])
+        #expect(ember.server.badRows.allSatisfy { !$0.reason.isEmpty })
+        #expect(ember.server.value(at: .root) == json(#"{"keep":"precious","p":{"q":2}}"#))
+    }
+
+    @Test("a second instance on a database directory is refused, naming the holder's pid, until the first closes")
+    func secondInstanceIsRefused() throws {
+        let directory = try makeDatabaseDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let first = try openEmber(directory)
+        do {
+            _ = try openEmber(directory)
+            Issue.record("the second instance opened")
+        } catch let error as StoreError {
+            #expect(error.code == "database_in_use")
+            #expect(error.message.contains("pid \(getpid())"))
+            #expect(error.message.contains(directory))
+        }
+        try first.close()
+        let second = try openEmber(directory)
+        try second.close()
+    }
+
+    @Test("exactly once beyond any window: writes applied but still queued are not applied again after 70,000 other writes")
+    func exactlyOnceForgetsNothing() throws {
+        let directory = try makeDatabaseDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let clientFile = Persistence.clientFile("alice", in: directory)
+        // alice queues 50 increments offline; her store as it is then is what a kill after the
+        // server applied them (and before she heard) leaves behind.
+        do {
+            let ember = try openEmber(directory, seed: 1)
+            let alice = client(ember, "alice", startOffline: true)
+            for _ in 0..<50 { try ref(alice, "counter").setNode(json(#"{".sv":{"increment":1}}"#)) }
+            try ember.flush()
+            try ember.close()
+        }
+        let saved = try Data(contentsOf: URL(fileURLWithPath: clientFile))
+        do {
+            let ember = try openEmber(directory, seed: 2)
+            let alice = client(ember, "alice")
+            try ember.flush()
+            #expect(alice.pendingWriteCount == 0)
+            #expect(ember.server.value(at: "counter") == Node(.int(50)))
+            // bob makes 70,000 keyed writes meanwhile.
+            let bob = client(ember, "bob")
+            for round in 0..<70 {
+                for index in 0..<1000 { try ref(bob, "bob/\(index)").setValue(.int(Int64(round))) }
+                try ember.flush()
+            }
+            try ember.close()
+        }
+        try saved.write(to: URL(fileURLWithPath: clientFile))
+        try? FileManager.default.removeItem(atPath: clientFile + "-wal")
+        try? FileManager.default.removeItem(atPath: clientFile + "-shm")
+        let ember = try openEmber(directory, seed: 3)
+        let alice = client(ember, "alice")
+        #expect(alice.pendingWriteCount == 50)
+        try ember.flush()
+        #expect(alice.pendingWriteCount == 0)
+        #expect(ember.server.value(at: "counter") == Node(.int(50)), "replayed increments were applied again")
+        #expect(ember.server.value(at: "bob/999") == Node(.int(69)))
+    }
+}
