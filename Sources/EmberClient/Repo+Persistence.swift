@@ -1,3 +1,4 @@
+import DequeModule
 import EmberCore
 import EmberStorage
 import EmberSync
@@ -101,7 +102,10 @@ extension Repo {
         }
     }
 
-    /// Ends the tick for the store: commits what changed.
+    /// Ends the tick for the store: commits what changed. When the commit fails while the
+    /// client is not connected, the writes it was to keep are refused (reverted, with events,
+    /// their completions told `storage_error`): a write is queued only once it is stored. Sent
+    /// writes stay: the server's answer decides them.
     func commitStore() {
         guard let store, store.hasChanges else { return }
         do {
@@ -109,6 +113,13 @@ extension Repo {
             lastStoreError = nil
         } catch {
             storeFailed(error)
+            guard connection.state != .connected else { return }
+            let unstored = store.unstoredWriteKeys
+            let refusal = DatabaseError.other(
+                code: "storage_error", message: "the client could not store the write, so it refused it: \(error.message)")
+            for write in outgoingWrites where unstored.contains(write.key) && writeRequests[write.id] == nil {
+                writeAnswered(write.id, status: .failed(refusal))
+            }
         }
     }
 

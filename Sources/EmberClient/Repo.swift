@@ -86,8 +86,14 @@ final class Repo {
         self.environment = environment
         self.store = store
         connection = ConnectionStateMachine(policy: reconnect)
-        identity = store?.identity ?? String(environment.randomNumber(), radix: 36)
-        writer = identity + "." + String(environment.randomNumber(), radix: 36)
+        if let store {
+            identity = store.identity
+            writer = identity + "." + String(environment.randomNumber(), radix: 36)
+        } else {
+            // Without a store the identity lives as long as this client: one session.
+            identity = String(environment.randomNumber(), radix: 36)
+            writer = identity + ".0"
+        }
         setInfo(.bool(false), at: Self.connectedPath)
         setInfo(.int(0), at: Self.serverTimeOffsetPath)
     }

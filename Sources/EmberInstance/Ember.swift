@@ -41,6 +41,8 @@ public final class Ember {
 
     /// Where the data lives.
     public let persistence: Persistence
+    /// What opening the database directory and its clients' stores found, in order.
+    public private(set) var notices: [StoreNotice] = []
     /// The lock on the database directory, held while the instance lives.
     private var lock: DirectoryLock?
 
@@ -83,8 +85,13 @@ public final class Ember {
         case .directory(let directory, let settings):
             try persistence.createDirectories()
             lock = try DirectoryLock(directory: directory)
-            let store = try ServerStore(at: .file(Persistence.serverFile(in: directory)), durability: settings.durability)
+            let file = Persistence.serverFile(in: directory)
+            if Persistence.isEmptyFile(file) { notices.append(.emptyServerStore(file: file)) }
+            let readOnly = !Persistence.isWritable(directory: directory)
+            if readOnly { notices.append(.readOnly(directory: directory)) }
+            let store = try ServerStore(at: .file(file), durability: settings.durability, readOnly: readOnly)
             server = try Server(clock: clock, rules: rules, store: store)
+            if !server.badRows.isEmpty { notices.append(.badRows(file: file, server.badRows)) }
         }
         network = InProcessNetwork(clock: clock)
     }
@@ -122,10 +129,23 @@ public final class Ember {
     private func openClient(_ name: ClientName, startOffline: Bool) throws(StoreError) -> Database {
         let environment = ClientConnector(ember: self, name: name)
         let client: Database
-        if case .directory(let directory, let settings) = persistence {
-            let store = try ClientStore(
-                at: .file(Persistence.clientFile(name.rawValue, in: directory)), durability: settings.durability,
-                cacheSizeLimit: settings.clientCacheSize, now: clock.now(), newIdentity: String(randomNumber(), radix: 36))
+        if case .directory(let directory, let settings) = persistence, !(server.store?.isReadOnly ?? false) {
+            let file = Persistence.clientFile(name.rawValue, in: directory)
+            func open() throws(StoreError) -> ClientStore {
+                try ClientStore(
+                    at: .file(file), durability: settings.durability, cacheSizeLimit: settings.clientCacheSize,
+                    now: clock.now(), newIdentity: String(randomNumber(), radix: 36))
+            }
+            let store: ClientStore
+            do {
+                store = try open()
+            } catch where error.isUnreadable {
+                // Never thrown away, never silently replaced: kept aside under a name that says
+                // so, and reported.
+                let aside = try Persistence.setAside(file, now: clock.now())
+                notices.append(.unreadableClientStore(client: name, file: file, setAside: aside, reason: error.message))
+                store = try open()
+            }
             client = try Database(
                 name: name, environment: environment, store: store, startOffline: startOffline, reconnect: reconnectPolicy)
         } else {

@@ -17,6 +17,44 @@ public enum Persistence: Sendable, Hashable {
         directory + "/clients/" + name + ".sqlite"
     }
 
+    /// Whether the database directory, its server store and its `clients` directory can be
+    /// written by this process.
+    static func isWritable(directory: String) -> Bool {
+        let server = serverFile(in: directory)
+        return access(directory, W_OK) == 0 && access(directory + "/clients", W_OK) == 0
+            && (access(server, F_OK) != 0 || access(server, W_OK) == 0)
+    }
+
+    /// Whether `file` exists and is empty (0 bytes).
+    static func isEmptyFile(_ file: String) -> Bool {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: file) else { return false }
+        return (attributes[.size] as? NSNumber)?.intValue == 0
+    }
+
+    /// Moves an unreadable store (`file`, with its `-wal` and `-shm`) aside, to
+    /// `file.unreadable-TIME` (TIME in milliseconds since 1970, from `now`), so that a new store
+    /// can start in its place while the old one is kept for inspection.
+    /// - Returns: the new name of the file.
+    /// - Throws: ``StoreError`` when it cannot be moved.
+    static func setAside(_ file: String, now: Int64) throws(StoreError) -> String {
+        let aside = "\(file).unreadable-\(now)"
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: file + suffix) {
+            guard rename(file + suffix, aside + suffix) == 0 else {
+                throw StoreError("cannot move the unreadable store \(file + suffix) aside: \(String(cString: strerror(errno)))")
+            }
+        }
+        return aside
+    }
+
+    /// The stores moved aside in the database directory (by ``setAside(_:now:)``), by path.
+    public func setAsideFiles() -> [String] {
+        guard case .directory(let directory, _) = self else { return [] }
+        let clients = directory + "/clients"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: clients)) ?? []
+        return names.filter { $0.contains(".sqlite.unreadable-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }
+            .sorted().map { clients + "/" + $0 }
+    }
+
     /// Creates the database directory and its `clients` directory when missing.
     /// - Throws: ``StoreError`` naming the directory that cannot be created.
     func createDirectories() throws(StoreError) {

@@ -389,6 +389,11 @@ public final class Server {
     }
 
     private func checkWrite(_ node: Node, at path: Path) throws(DatabaseError) {
+        if let store, store.isReadOnly {
+            throw .other(
+                code: "read_only", message: "the database at \(store.location) is read-only (its directory cannot be written)",
+                at: path)
+        }
         try Self.checkPath(path)
         try node.validate(at: path)
         if let error = writeRule?(path) { throw error }

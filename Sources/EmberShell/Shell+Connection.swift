@@ -50,6 +50,12 @@ extension Shell {
                 ("pendingWrites", .int(Int64(database.pendingWriteCount))),
                 ("listeners", .int(Int64(listeners))),
                 ("cacheBytes", .int(Int64(cacheBytes))),
+                ("database", .string(databaseDescription)),
+                ("storeError", database.lastStoreError.map { .string($0.message) } ?? .null),
+                ("setAside", .array(ember.persistence.setAsideFiles().map { .string($0) })),
+                ("notices", .array(ember.notices.map { notice in
+                    .object([("code", .string(notice.code)), ("message", .string(notice.description))])
+                })),
             ]))
             return
         }
@@ -69,6 +75,12 @@ extension Shell {
         }
         if let error = database.lastStoreError {
             print(style.warning("store error: \(error.message)"))
+        }
+        for notice in ember.notices {
+            print(style.warning("found at start: \(notice.description)"))
+        }
+        for file in ember.persistence.setAsideFiles() {
+            print(style.warning("set aside (unreadable, kept for inspection): \(file)"))
         }
     }
 

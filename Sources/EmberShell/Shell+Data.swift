@@ -1,7 +1,9 @@
 import EmberClient
 import EmberCore
+import EmberInstance
 import EmberLua
 import EmberQL
+import EmberStorage
 import EmberSync
 import Foundation
 
@@ -29,7 +31,21 @@ extension Shell {
         } catch {
             throw .database(error, at: position)
         }
-        if outcome.answer == nil && database.connectionState == .offline { return .queued }
+        if outcome.answer == nil && database.connectionState == .offline {
+            // Queued means kept: the client's store must have it before the shell says so. A
+            // store that cannot take it makes the client refuse the write (reverted, with
+            // events), and that refusal is the answer.
+            database.commitStore()
+            if case .some(.some(let error)) = outcome.answer { throw .database(error, at: position) }
+            if database.store == nil, case .directory = ember.persistence {
+                throw .command(
+                    "not_stored",
+                    "the write is applied locally and queued in memory only: client \(database.name) has no store"
+                        + (database.lastStoreError.map { " (\($0.message))" } ?? "")
+                        + "; it is lost if ember exits before the client is online", at: position)
+            }
+            return .queued
+        }
         try wait(until: { outcome.answer != nil }, interrupted: "stopped waiting; the write stays queued and will be sent")
         if case .some(.some(let error)) = outcome.answer { throw .database(error, at: position) }
         return .acknowledged

@@ -67,6 +67,8 @@ public final class Shell {
     public var luaModeRequested = false
     /// The commands plugins added, by name.
     public internal(set) var pluginCommands: [PluginCommand] = []
+    /// How many of the instance's notices have been printed.
+    var reportedNotices = 0
 
     /// Opens the session's instance as `options` say (a database directory, or memory), with
     /// `clock` and `random` for the engine (tests inject a manual clock and seeded randomness).
@@ -135,7 +137,8 @@ public final class Shell {
             guard let command = try parse(source) else { return true }
             try run(command)
             luaRuntime?.deliverPendingCallbacks()
-            return true
+            // A client opened by the command may have found its store unreadable.
+            return reportNotices()
         } catch {
             report(error, source: source)
             return false
@@ -266,12 +269,17 @@ public final class Shell {
     }
 
     /// Commits what waits and closes the stores; the session cannot run commands afterwards.
-    public func close() {
+    /// - Returns: whether everything was committed and closed; when not, the error is printed
+    ///   (and the run's exit status must say so).
+    @discardableResult
+    public func close() -> Bool {
         try? ember.flush()
         do {
             try ember.close()
+            return true
         } catch {
-            report(.command("storage_error", error.message))
+            report(.command(error.code, error.message, at: nil))
+            return false
         }
     }
 }

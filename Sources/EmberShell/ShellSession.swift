@@ -28,7 +28,18 @@ public enum ShellSession {
             return 1
         }
         shell.showsProgress = isatty(STDERR_FILENO) == 1
-        defer { shell.close() }
+        let status = run(shell, options: options, output: output, environment: environment, inputIsTerminal: inputIsTerminal)
+        // What could not be committed at the end is an error too.
+        return shell.close() ? status : 1
+    }
+
+    /// Everything after opening: the notices, the start-up scripts, the commands, the REPL.
+    private static func run(
+        _ shell: Shell, options: ShellOptions, output: TerminalOutput, environment: [String: String], inputIsTerminal: Bool
+    ) -> Int32 {
+        // A store that cannot be read stops a command-line run before it starts: what it held
+        // (queued writes) is not there, and a script must not go on as if it were.
+        if !shell.reportNotices() && options.runsBatchOnly { return 1 }
         shell.loadStartupScripts(configurationDirectory: Shell.configurationDirectory(environment: environment))
 
         // -c, -e, -f, SCRIPT, in that order; the first failure stops the run

@@ -79,6 +79,8 @@ public final class ClientStore {
     /// The locations of the queued writes, with how many are queued at each.
     var writeLocations: [Path: Int] = [:]
     var serverUpdatesSinceCheck = 0
+    /// The keys of the writes saved since the last commit (not on disk yet).
+    public private(set) var unstoredWriteKeys: Set<String> = []
 
     /// The client's lasting identity, which the keys of its writes carry: made when the store
     /// is created (from `newIdentity`) and kept for its life.
@@ -165,12 +167,14 @@ public final class ClientStore {
     /// Adds a write to the end of the queue.
     public func saveWrite(_ write: PersistedWrite) {
         changes.append(.saveWrite(write))
+        unstoredWriteKeys.insert(write.key)
         writeLocations[write.path, default: 0] += 1
     }
 
     /// Removes the write `key` at `path` (answered by the server).
     public func removeWrite(key: String, at path: Path) {
         changes.append(.removeWrite(key))
+        unstoredWriteKeys.remove(key)
         if let count = writeLocations[path] {
             writeLocations[path] = count > 1 ? count - 1 : nil
         }
@@ -241,6 +245,7 @@ public final class ClientStore {
         }
         self.changes = []
         self.queryChanges = [:]
+        unstoredWriteKeys = []
         if serverUpdatesSinceCheck >= pruneCheckInterval {
             serverUpdatesSinceCheck = 0
             _ = try pruneIfNeeded()

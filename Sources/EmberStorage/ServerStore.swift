@@ -75,15 +75,26 @@ public final class ServerStore {
     /// - Parameter maximumSize: when given, the file never grows beyond about this many bytes:
     ///   a commit that would need more fails as on a full disk ("database or disk is full"),
     ///   and the server refuses its writes.
+    /// - Parameter readOnly: open for reading only (a directory that cannot be written): the
+    ///   server refuses writes, and nothing is ever committed.
     public init(
-        at location: StoreLocation, durability: Durability, answerCapacity: Int = 65_536, maximumSize: Int? = nil
+        at location: StoreLocation, durability: Durability, answerCapacity: Int = 65_536, maximumSize: Int? = nil,
+        readOnly: Bool = false
     ) throws(StoreError) {
         self.location = location
         self.durability = durability
         self.answerCapacity = max(1, answerCapacity)
-        queue = try location.openDurable(
-            "the server's store", durability: durability, maximumSize: maximumSize, migrator: Self.migrator)
+        self.isReadOnly = readOnly
+        if readOnly {
+            queue = try location.openReadOnly("the server's store", migrator: Self.migrator)
+        } else {
+            queue = try location.openDurable(
+                "the server's store", durability: durability, maximumSize: maximumSize, migrator: Self.migrator)
+        }
     }
+
+    /// Whether the store was opened for reading only.
+    public let isReadOnly: Bool
 
     /// Whether changes wait for ``commit(_:)``.
     public var hasChanges: Bool { !changed.isEmpty || !answers.isEmpty || !ledger.isEmpty }
@@ -121,6 +132,14 @@ public final class ServerStore {
     ///   written.
     public func commit(_ root: Node) throws(StoreError) {
         guard hasChanges else { return }
+        if isReadOnly {
+            // Nothing was written (the server refuses writes); the record of refusals has
+            // nowhere to go.
+            changed = ImmutableTree()
+            answers = []
+            ledger = []
+            return
+        }
         let paths = changedPaths()
         let answers = self.answers
         let ledger = self.ledger

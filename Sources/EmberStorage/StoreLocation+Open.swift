@@ -1,4 +1,5 @@
 import EmberCore
+import Foundation
 import GRDB
 
 extension StoreLocation {
@@ -45,6 +46,36 @@ extension StoreLocation {
             try db.execute(sql: "PRAGMA synchronous = \(durability.synchronousPragma)")
         }
         return try open(what, configuration: configuration, migrator: migrator)
+    }
+}
+
+extension StoreLocation {
+    /// Opens the SQLite file here for reading only, for a database directory that cannot be
+    /// written: as immutable (no `-shm` needed) when no write-ahead log waits to be
+    /// checkpointed, else reading the log. Its schema must be up to date already.
+    /// - Throws: ``StoreError`` naming the file, and saying to open it once with write access
+    ///   when that is what it needs.
+    func openReadOnly(_ what: String, migrator: DatabaseMigrator) throws(StoreError) -> DatabaseQueue {
+        guard case .file(let path) = self else { return try open(what, migrator: migrator) }
+        var configuration = Configuration()
+        configuration.readonly = true
+        let log = (try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? NSNumber
+        let pending = (log?.intValue ?? 0) > 0
+        let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
+        do {
+            let queue = try DatabaseQueue(path: pending ? path : "file:\(encoded)?immutable=1", configuration: configuration)
+            guard try queue.read(migrator.hasCompletedMigrations) else {
+                throw StoreError(
+                    "\(what) at \(path) was written by an earlier version of ember and the directory is read-only: "
+                        + "open it once with write access")
+            }
+            return queue
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            let hint = pending ? " (its write-ahead log waits to be checkpointed: open it once with write access)" : ""
+            throw StoreError("cannot open \(what) at \(path) for reading\(hint)", error)
+        }
     }
 }
 

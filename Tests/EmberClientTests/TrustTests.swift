@@ -190,4 +190,45 @@ struct TrustTests {
         #expect(ember.server.value(at: "counter") == Node(.int(50)), "replayed increments were applied again")
         #expect(ember.server.value(at: "bob/999") == Node(.int(69)))
     }
+
+    @Test("a client store truncated to 1,000 bytes is set aside and reported, never silently replaced")
+    func corruptClientStoreIsSetAside() throws {
+        let directory = try makeDatabaseDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = Persistence.clientFile("main", in: directory)
+        do {
+            let ember = try openEmber(directory)
+            let main = client(ember, "main", startOffline: true)
+            try ref(main, "a").setValue(1)
+            try ref(main, "b").setValue(2)
+            try ember.flush()
+            try ember.close()
+        }
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: file))
+        try handle.truncate(atOffset: 1000)
+        try handle.close()
+        try? FileManager.default.removeItem(atPath: file + "-wal")
+        try? FileManager.default.removeItem(atPath: file + "-shm")
+        let ember = try openEmber(directory)
+        let main = client(ember, "main", startOffline: true)
+        guard case .unreadableClientStore(let name, let reported, let aside, let reason)? = ember.notices.first else {
+            Issue.record("no notice: \(ember.notices)")
+            return
+        }
+        #expect(name.rawValue == "main")
+        #expect(reported == file)
+        #expect(!reason.isEmpty)
+        #expect(ember.notices.allSatisfy { $0.isFailure })
+        #expect(ember.persistence.setAsideFiles() == [aside])
+        let kept = try FileManager.default.attributesOfItem(atPath: aside)[.size] as? NSNumber
+        #expect(kept?.intValue == 1000, "the unreadable file is kept as it was")
+        // The new store keeps what is queued from now on.
+        try ref(main, "c").setValue(3)
+        try ember.flush()
+        try ember.close()
+        let again = try openEmber(directory)
+        let restarted = client(again, "main", startOffline: true)
+        #expect(again.notices.isEmpty)
+        #expect(restarted.pendingWriteCount == 1)
+    }
 }

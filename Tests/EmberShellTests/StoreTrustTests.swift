@@ -1,0 +1,155 @@
+import Foundation
+import Testing
+
+/// Issue 18's cases that need the real `ember` process: a second process on one database
+/// directory, a client store damaged between runs, an empty server store.
+@Suite("Store trust, as processes")
+struct StoreTrustTests {
+    /// The built `ember`, next to the test executable.
+    static let executable = URL(fileURLWithPath: CommandLine.arguments[0])
+        .deletingLastPathComponent().appendingPathComponent("ember")
+
+    /// Starts `ember` with `arguments` and standard input from `input` (`nil`: nothing).
+    private func start(_ arguments: [String], input: Pipe? = nil) throws -> (Process, Pipe, Pipe) {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.executable.path), "ember is not built")
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = ["--no-rc", "-q"] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["HOME"] = "/nonexistent-ember-home"
+        environment["XDG_CONFIG_HOME"] = nil
+        process.environment = environment
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        process.standardInput = input ?? FileHandle.nullDevice
+        try process.run()
+        return (process, output, error)
+    }
+
+    /// Runs `ember` to the end; returns its status, stdout and stderr.
+    private func ember(_ arguments: String...) throws -> (status: Int32, output: String, error: String) {
+        let (process, output, error) = try start(arguments)
+        let outData = output.fileHandleForReading.readDataToEndOfFile()
+        let errData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    }
+
+    private func makeDirectory() throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ember-trust-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    @Test("a second process on a database directory is refused at start, naming the holder's pid (exit 1)")
+    func secondProcessIsRefused() throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        #expect(try ember("--db", directory, "-c", "set /count 1").status == 0)
+        // The first process reads commands from a pipe that stays open: it holds the directory.
+        let input = Pipe()
+        let (first, _, _) = try start(["--db", directory], input: input)
+        defer {
+            try? input.fileHandleForWriting.close()
+            first.waitUntilExit()
+        }
+        let lockFile = directory + "/ember.lock"
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            if let text = try? String(contentsOfFile: lockFile, encoding: .utf8), text.contains("\(first.processIdentifier)") { break }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        let second = try ember("--db", directory, "-c", "increment /count 1")
+        #expect(second.status == 1)
+        #expect(second.error.contains("in use by another ember process (pid \(first.processIdentifier))"), "\(second.error)")
+        #expect(second.error.contains("--memory"))
+        #expect(second.output == "")
+        try input.fileHandleForWriting.write(contentsOf: Data("increment /count 1\n".utf8))
+        try input.fileHandleForWriting.close()
+        first.waitUntilExit()
+        #expect(first.terminationStatus == 0)
+        // Once the first is gone, the directory opens, with the first's write and nothing of the second's.
+        let after = try ember("--db", directory, "-c", "get /count")
+        #expect(after.status == 0)
+        #expect(after.output == "2\n")
+    }
+
+    @Test("a client store truncated to 1,000 bytes stops a command-line run with exit 1, set aside and reported; status lists it")
+    func truncatedClientStore() throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let queued = try ember("--db", directory, "--offline", "-c", "set /a 1", "-c", "set /b 2")
+        #expect(queued.status == 0)
+        #expect(queued.output.contains("queued (offline)"))
+        let file = directory + "/clients/main.sqlite"
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: file))
+        try handle.truncate(atOffset: 1000)
+        try handle.close()
+        let run = try ember("--db", directory, "--offline", "-c", "set /c 3")
+        #expect(run.status == 1)
+        #expect(run.output == "", "nothing ran")
+        #expect(run.error.contains("the store of client main at \(file) cannot be read"), "\(run.error)")
+        #expect(run.error.contains("moved to \(file).unreadable-"))
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory + "/clients")
+        #expect(names.contains { $0.hasPrefix("main.sqlite.unreadable-") })
+        let status = try ember("--db", directory, "--json", "-c", "status")
+        #expect(status.status == 0)
+        #expect(status.output.contains(#""setAside":[""#), "\(status.output)")
+        #expect(status.output.contains("main.sqlite.unreadable-"))
+        // The new store keeps what is queued now.
+        #expect(try ember("--db", directory, "--offline", "-c", "set /c 3").status == 0)
+        let pending = try ember("--db", directory, "--offline", "--json", "-c", "status")
+        #expect(pending.output.contains(#""pendingWrites":1"#), "\(pending.output)")
+    }
+
+    @Test("an empty (0-byte) server.sqlite opens with a warning that says so")
+    func emptyServerStoreIsReported() throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        #expect(FileManager.default.createFile(atPath: directory + "/server.sqlite", contents: Data()))
+        let run = try ember("--db", directory, "-c", "get /")
+        #expect(run.status == 0)
+        #expect(run.output == "null\n")
+        #expect(run.error.contains("server.sqlite is an empty file (0 bytes): the database starts with no data"), "\(run.error)")
+    }
+
+    @Test("a read-only database directory opens for reading: get works, writes are refused with the reason")
+    func readOnlyDirectory() throws {
+        let directory = try makeDirectory()
+        defer {
+            chmod(directory, 0o755)
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+        #expect(try ember("--db", directory, "-c", "set /a {b: 1}").status == 0)
+        #expect(chmod(directory, 0o555) == 0)
+        // Root writes anywhere: run as nobody then, as a user whose directory it is not.
+        var arguments = ["--no-rc", "-q", "--db", directory, "-c", "get /a/b", "-c", "set /a/b 2"]
+        let executable: String
+        if getuid() == 0 {
+            executable = "/usr/bin/setpriv"
+            arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", Self.executable.path] + arguments
+        } else {
+            executable = Self.executable.path
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let out = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let err = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        #expect(out == "1\n", "get works: \(err)")
+        #expect(err.contains("is read-only (its directory cannot be written): reads work, writes are refused"))
+        #expect(err.contains("error: the database at \(directory)/server.sqlite is read-only"), "\(err)")
+        #expect(chmod(directory, 0o755) == 0)
+        #expect(try ember("--db", directory, "-c", "get /a/b").output == "1\n", "nothing was written")
+    }
+}
