@@ -113,6 +113,8 @@ extension Repo {
             lastStoreError = nil
         } catch {
             storeFailed(error)
+            // What the server answered leaves the queue even so: deleting needs no new space.
+            try? store.commitRemovals()
             guard connection.state != .connected else { return }
             let unstored = store.unstoredWriteKeys
             let refusal = DatabaseError.other(

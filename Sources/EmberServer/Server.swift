@@ -239,6 +239,8 @@ public final class Server {
         } catch {
             store.discardChanges()
             undo(ended, because: error)
+            // The refusals are kept with the next commit; try to make them durable now.
+            try? store.commitLedger()
             lastStoreError = error
             onStoreError?(error)
             return

@@ -252,6 +252,44 @@ public final class ClientStore {
         }
     }
 
+    /// Commits only the removals of answered writes, when a whole commit failed (a full disk):
+    /// deleting rows needs no new space, and a write the server answered (a refusal above all)
+    /// must leave the queue before a restart can send it again. A write saved and removed
+    /// since the last commit was never stored: both changes are dropped.
+    /// - Throws: ``StoreError`` when even that fails (the removals stay, for the next commit).
+    public func commitRemovals() throws(StoreError) {
+        var removed: Set<String> = []
+        for case .removeWrite(let key) in changes { removed.insert(key) }
+        guard !removed.isEmpty else { return }
+        var neverStored: Set<String> = []
+        for case .saveWrite(let write) in changes where removed.contains(write.key) { neverStored.insert(write.key) }
+        let deletions = removed.subtracting(neverStored)
+        if !deletions.isEmpty {
+            do {
+                try queue.inTransaction { db in
+                    let statement = try db.cachedStatement(sql: "DELETE FROM writes WHERE key = ?")
+                    for key in deletions { try statement.execute(arguments: [key]) }
+                    return .commit
+                }
+            } catch {
+                throw StoreError("cannot remove \(deletions.count) answered write(s) from the client's store at \(location)", error)
+            }
+        }
+        changes.removeAll { change in
+            switch change {
+            case .removeWrite(let key): removed.contains(key)
+            case .saveWrite(let write): neverStored.contains(write.key)
+            default: false
+            }
+        }
+    }
+
+    /// Limits the file to about `bytes` (`nil`: no limit beyond SQLite's): a commit that needs
+    /// more fails as on a full disk.
+    public func setMaximumSize(_ bytes: Int?) throws(StoreError) {
+        try queue.setMaximumSize(bytes, of: "the client's store", at: location)
+    }
+
     /// Closes the database, after committing what waits. The store cannot be used afterwards.
     public func close() throws(StoreError) {
         try commit()

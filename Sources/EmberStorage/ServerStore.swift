@@ -160,6 +160,36 @@ public final class ServerStore {
         self.ledger = []
     }
 
+    /// Commits the record of answered writes alone, without the data: after a tick whose
+    /// commit failed, its refusals are made durable as soon as the store can take a few rows,
+    /// so that a client sending a refused write again after a restart is answered with the
+    /// refusal instead of having it applied.
+    /// - Throws: ``StoreError`` when even that cannot be committed (the record stays, for the
+    ///   next commit).
+    public func commitLedger() throws(StoreError) {
+        guard !isReadOnly, !ledger.isEmpty || !answers.isEmpty else { return }
+        let answers = self.answers
+        let ledger = self.ledger
+        let capacity = answerCapacity
+        do {
+            try queue.inTransaction { db in
+                if !answers.isEmpty { try Self.insert(answers, capacity: capacity, in: db) }
+                for change in ledger { try Self.apply(change, in: db) }
+                return .commit
+            }
+        } catch {
+            throw StoreError("cannot commit the answered writes to the server's store at \(location)", error)
+        }
+        self.answers = []
+        self.ledger = []
+    }
+
+    /// Limits the file to about `bytes` (`nil`: no limit beyond SQLite's): a commit that needs
+    /// more fails as on a full disk. What a test or the torture run uses to fill the disk.
+    public func setMaximumSize(_ bytes: Int?) throws(StoreError) {
+        try queue.setMaximumSize(bytes, of: "the server's store", at: location)
+    }
+
     /// The record of answered writes: each writer with its watermark and refusals.
     /// - Throws: ``StoreError`` when the file cannot be read.
     public func loadLedger() throws(StoreError) -> [StoredWriter] {

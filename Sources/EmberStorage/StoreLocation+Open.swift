@@ -80,6 +80,20 @@ extension StoreLocation {
 }
 
 extension DatabaseQueue {
+    /// Sets `max_page_count` so that the file stays within about `bytes` (`nil`: SQLite's
+    /// largest), never below the pages it has.
+    func setMaximumSize(_ bytes: Int?, of what: String, at location: StoreLocation) throws(StoreError) {
+        do {
+            try inDatabase { db in
+                let pageSize = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 4096
+                let pages = bytes.map { max(1, $0 / pageSize) } ?? 4_294_967_294
+                _ = try Int.fetchOne(db, sql: "PRAGMA max_page_count = \(pages)")
+            }
+        } catch {
+            throw StoreError("cannot limit the size of \(what) at \(location)", error)
+        }
+    }
+
     /// Runs `body` in a read, with its failures as ``StoreError``s: a stored value that is not
     /// JSON "holds a bad value", anything else "cannot `action`".
     /// - Parameter what: the store, for the message ("the server's store").

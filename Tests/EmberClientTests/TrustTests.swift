@@ -231,4 +231,51 @@ struct TrustTests {
         #expect(again.notices.isEmpty)
         #expect(restarted.pendingWriteCount == 1)
     }
+
+    @Test("a write refused because the server's disk was full is never applied later, even sent again after a restart")
+    func refusedWriteNeverComesBack() throws {
+        let directory = try makeDatabaseDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let clientFile = Persistence.clientFile("main", in: directory)
+        let big = String(repeating: "w", count: 64 * 1024)
+        do {
+            let ember = try openEmber(directory, seed: 1)
+            let main = client(ember, "main", startOffline: true)
+            try ref(main, "refused").setValue(.string(big))
+            try ember.flush()
+            try ember.close()
+        }
+        // The queue as it is while the write waits: what a removal that failed leaves behind.
+        let queued = try Data(contentsOf: URL(fileURLWithPath: clientFile))
+        do {
+            let ember = try openEmber(directory, seed: 2)
+            let store = try #require(ember.server.store)
+            // The disk is full: no new page for the server.
+            try store.setMaximumSize(0)
+            let main = client(ember, "main")
+            var answer: EmberCore.DatabaseError?
+            main.onStoreError = { _ in }
+            let waiting = try ref(main, "later")
+            try waiting.setValue(1) { answer = $0 }
+            try ember.flush()
+            #expect(ember.server.lastStoreError != nil)
+            #expect(answer?.code == "storage_error")
+            #expect(ember.server.value(at: "refused").isEmpty)
+            // Space again: the refusals were kept and go to disk with the next commit.
+            try store.setMaximumSize(nil)
+            try ember.server.put(Node(.int(1)), at: "other", hash: nil)
+            try ember.flush()
+            try ember.close()
+        }
+        try queued.write(to: URL(fileURLWithPath: clientFile))
+        try? FileManager.default.removeItem(atPath: clientFile + "-wal")
+        try? FileManager.default.removeItem(atPath: clientFile + "-shm")
+        let ember = try openEmber(directory, seed: 3)
+        let main = client(ember, "main")
+        #expect(main.pendingWriteCount == 1)
+        try ember.flush()
+        #expect(main.pendingWriteCount == 0)
+        #expect(ember.server.value(at: "refused").isEmpty, "the refused write was applied after the restart")
+        #expect(ember.server.value(at: "other") == Node(.int(1)))
+    }
 }
