@@ -1,0 +1,66 @@
+import EmberCore
+import EmberServer
+import EmberStorage
+import EmberTestSupport
+import EmberWire
+import Foundation
+import Testing
+
+/// The server's record of answered writes: exact for any number of writes in between, durable
+/// with the data, and bounded by what clients can still send again.
+@Suite("Write ledger")
+struct WriteLedgerTests {
+    let clock = ManualClock(1_700_000_000_000)
+
+    @Test("writes answered up to a writer's watermark get their first answer after a restart and any number of other writes")
+    func watermarksAreExact() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ember-ledger-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = directory + "/server.sqlite"
+        let increment = json(#"{".sv":{"increment":1}}"#)
+        do {
+            let network = InProcessNetwork(clock: clock)
+            let server = try Server(clock: clock, store: try ServerStore(at: .file(file), durability: .normal))
+            let alice = RawClient(network, server: server)
+            alice.send { .resume(requestID: $0, client: "alice", writers: ["alice.one": 1]) }
+            alice.send { .put(requestID: $0, path: "count", data: increment, hash: nil, writeKey: "alice.one#1") }
+            alice.send { .put(requestID: $0, path: ".bad", data: json("1"), hash: nil, writeKey: "alice.one#2") }
+            alice.send { .put(requestID: $0, path: "count", data: increment, hash: nil, writeKey: "alice.one#3") }
+            let bob = RawClient(network, server: server)
+            for sequence in 1...70_000 {
+                bob.send { .put(requestID: $0, path: "bob", data: Node(.int(Int64(sequence))), hash: nil, writeKey: "bob.x#\(sequence)") }
+                if sequence % 5_000 == 0 {
+                    network.deliverDue()
+                    server.endTick()
+                }
+            }
+            network.deliverDue()
+            server.endTick()
+            try server.close()
+        }
+        let network = InProcessNetwork(clock: clock)
+        let store = try ServerStore(at: .file(file), durability: .normal)
+        let server = try Server(clock: clock, store: store)
+        let alice = RawClient(network, server: server)
+        alice.send { .resume(requestID: $0, client: "alice", writers: ["alice.one": 1, "alice.two": 1]) }
+        alice.send { .put(requestID: $0, path: "count", data: increment, hash: nil, writeKey: "alice.one#1") }
+        alice.send { .put(requestID: $0, path: ".bad", data: json("1"), hash: nil, writeKey: "alice.one#2") }
+        alice.send { .put(requestID: $0, path: "count", data: increment, hash: nil, writeKey: "alice.one#3") }
+        alice.send { .put(requestID: $0, path: "count", data: increment, hash: nil, writeKey: "alice.two#1") }
+        network.deliverDue()
+        server.endTick()
+        network.deliverDue()
+        #expect(alice.take() == ["handshake 1700000000000", "ack 1 ok", "ack 2 ok", "ack 3 invalid_value", "ack 4 ok", "ack 5 ok"])
+        #expect(server.value(at: "count") == json("3"))
+        #expect(server.value(at: "bob") == json("70000"))
+        // What alice can still send is all that is kept of her: after a resume that names only
+        // her new writer from 2 on, her first writer and its refusal are gone.
+        alice.send { .resume(requestID: $0, client: "alice", writers: ["alice.two": 2]) }
+        network.deliverDue()
+        server.endTick()
+        let kept = try store.loadLedger().filter { $0.writer.hasPrefix("alice.") }
+        #expect(kept == [StoredWriter(writer: "alice.two", watermark: 1, refusals: [:])])
+        #expect(try store.loadLedger().count == 2, "alice.two and bob.x")
+    }
+}
