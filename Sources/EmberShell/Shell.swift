@@ -266,6 +266,11 @@ public final class Shell {
 
     /// Commits what waits and closes the stores; the session cannot run commands afterwards.
     public func close() {
+        // the Lua state goes first, while the database is still open: the finalizers it runs as
+        // it closes stop at the limits and on Ctrl-C, and find `db` closed instead of a dangling
+        // runtime
+        luaGlobals = nil
+        luaRuntime = nil
         try? ember.flush()
         do {
             try ember.close()
