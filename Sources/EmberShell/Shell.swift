@@ -82,6 +82,9 @@ public final class Shell {
         colorAllowed = colored
         style = TextStyle(colored: colored && !options.jsonOutput)
         if let directory = options.databaseDirectory {
+            if let problem = FileAccess.databaseDirectoryProblem(directory) {
+                throw .command("storage_error", "cannot open the database at \(directory): \(problem)")
+            }
             do {
                 let settings = try PersistenceSettings(durability: options.durability, clientCacheSize: PersistenceSettings.standard.clientCacheSize)
                 ember = try Ember(persistence: .directory(directory, settings), clock: clock, random: random)
