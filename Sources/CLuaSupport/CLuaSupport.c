@@ -46,6 +46,8 @@ struct ember_lua_control {
     intptr_t yield_ticket;
     /** What `__gc` of an object calls. */
     ember_lua_release_function release;
+    /** How many script finalizers (`__gc` set by scripts) are running: nothing may wait in them. */
+    int finalizer_depth;
 };
 
 /** The address whose light userdata every Ember wait yields (never written). */
@@ -229,11 +231,69 @@ static int load_text_only(lua_State *L) {
     return lua_gettop(L);
 }
 
+/* MARK: script finalizers */
+
+/** A script's `__gc` (upvalue 1), run as Lua runs it but on a coroutine of its own: Lua calls
+    finalizers with every debug hook off, so the script's function would escape the instruction
+    limit and the interrupt; on a new thread the count hook is back. Argument 1 is the object. A
+    finalizer that runs outside any run (at close, or from a collection a host call started) is a
+    run of its own, with a fresh instruction budget; inside a run it shares that run's budget, and
+    a stop reaches the run. Errors are raised, and Lua turns them into warnings. */
+static int run_finalizer(lua_State *L) {
+    struct ember_lua_control *control = control_of(L);
+    lua_State *thread = lua_newthread(L);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_pushvalue(L, 1);
+    lua_xmove(L, thread, 2);
+    int run = ember_lua_begin_run(L);
+    control->finalizer_depth++;
+    int results = 0;
+    int status = lua_resume(thread, L, 1, &results);
+    control->finalizer_depth--;
+    ember_lua_end_run(L, run);
+    /* inside a run, a stop also stops the code the collection interrupted, at once */
+    if (control->stop_reason != EMBER_LUA_STOP_NONE) lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
+    if (status == LUA_OK) return 0;
+    if (status == LUA_YIELD) return luaL_error(L, "a __gc finalizer cannot yield");
+    lua_xmove(thread, L, 1);
+    return lua_error(L);
+}
+
+/** Replaces the `__gc` field of the metatable at `idx`, when it has one, by `run_finalizer`
+    around it (once: a field that is already wrapped stays). */
+static void guard_finalizer(lua_State *L, int idx) {
+    lua_pushliteral(L, "__gc");
+    int type = lua_rawget(L, idx);
+    if (type == LUA_TNIL || (type == LUA_TFUNCTION && lua_tocfunction(L, -1) == run_finalizer)) {
+        lua_pop(L, 1);
+        return;
+    }
+    lua_pushcclosure(L, run_finalizer, 1);
+    lua_pushliteral(L, "__gc");
+    lua_insert(L, -2);
+    lua_rawset(L, idx);
+}
+
+/** `setmetatable` as the base library has it, but a `__gc` in the new metatable runs through
+    `run_finalizer`, under the limits and the interrupt like any other script code. */
+static int guarded_setmetatable(lua_State *L) {
+    int type = lua_type(L, 2);
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_argexpected(L, type == LUA_TNIL || type == LUA_TTABLE, 2, "nil or table");
+    if (luaL_getmetafield(L, 1, "__metatable") != LUA_TNIL) return luaL_error(L, "cannot change a protected metatable");
+    lua_settop(L, 2);
+    if (type == LUA_TTABLE) guard_finalizer(L, 2);
+    lua_setmetatable(L, 1); /* marks the table for finalization when the metatable has __gc */
+    return 1;
+}
+
 static int open_libraries(lua_State *L) {
     int unsafe = lua_toboolean(L, 1);
     lua_settop(L, 0);
     if (unsafe) {
         luaL_openlibs(L);
+        lua_pushcfunction(L, guarded_setmetatable);
+        lua_setglobal(L, "setmetatable");
         return 0;
     }
     static const luaL_Reg safe[] = {
@@ -253,6 +313,8 @@ static int open_libraries(lua_State *L) {
     lua_getglobal(L, "load");
     lua_pushcclosure(L, load_text_only, 1);
     lua_setglobal(L, "load");
+    lua_pushcfunction(L, guarded_setmetatable);
+    lua_setglobal(L, "setmetatable");
 
     luaL_requiref(L, LUA_OSLIBNAME, luaopen_os, 0); /* the full library, not made global */
     lua_createtable(L, 0, 3);
@@ -274,12 +336,23 @@ int ember_lua_open_libraries(lua_State *L, int unsafe) {
 
 /* MARK: the message handler */
 
-/** The error value at index 1 as a message: a string, its `__tostring`, or its type (may push). */
+/** The error value at index 1 as a message: a string, its `__tostring`, or its type (may push).
+    The `__tostring` runs protected: when it fails or returns something else than a string, the
+    message says so instead. */
 static const char *error_message(lua_State *L) {
     const char *message = lua_tostring(L, 1);
     if (message != NULL) return message;
-    if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING) return lua_tostring(L, -1);
-    return lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+    const char *type = luaL_typename(L, 1);
+    if (luaL_getmetafield(L, 1, "__tostring") == LUA_TNIL) {
+        return lua_pushfstring(L, "(error object is a %s value)", type);
+    }
+    lua_pushvalue(L, 1);
+    if (lua_pcall(L, 1, 1, 0) != LUA_OK) {
+        const char *why = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : luaL_typename(L, -1);
+        return lua_pushfstring(L, "(error object is a %s value; its __tostring failed: %s)", type, why);
+    }
+    if (lua_type(L, -1) == LUA_TSTRING) return lua_tostring(L, -1);
+    return lua_pushfstring(L, "(error object is a %s value; its __tostring returned a %s)", type, luaL_typename(L, -1));
 }
 
 int ember_lua_traceback(lua_State *L) {
@@ -329,7 +402,7 @@ static int finish_swift_call(lua_State *L, int status) {
     }
     if (status == EMBER_LUA_CALL_AWAIT || status == EMBER_LUA_CALL_RETURN_AFTER_YIELD) {
         struct ember_lua_control *control = control_of(L);
-        if (!lua_isyieldable(L)) return luaL_error(L, "ember: cannot wait here (not in a coroutine)");
+        if (!ember_lua_can_wait(L)) return luaL_error(L, "ember: cannot wait here (not in a coroutine)");
         intptr_t ticket = control->yield_ticket;
         lua_pushlightuserdata(L, (void *)&wait_sentinel_key);
         if (status == EMBER_LUA_CALL_AWAIT) return lua_yieldk(L, 1, (lua_KContext)ticket, continue_await);
@@ -611,10 +684,18 @@ void ember_lua_thread_error(lua_State *L, lua_State *thread) {
     lua_pushcfunction(L, thread_error);
     lua_insert(L, -2);
     lua_pushlightuserdata(L, thread);
-    if (lua_pcall(L, 2, 1, 0) != LUA_OK) {
+    int run = ember_lua_begin_run(L); /* a __tostring runs under the limits */
+    int status = lua_pcall(L, 2, 1, 0);
+    ember_lua_end_run(L, run);
+    if (status != LUA_OK) {
         lua_pop(L, 1);
         lua_pushliteral(L, "(the error could not be described: out of memory)");
     }
+}
+
+int ember_lua_can_wait(lua_State *L) {
+    struct ember_lua_control *control = control_of(L);
+    return lua_isyieldable(L) && (control == NULL || control->finalizer_depth == 0);
 }
 
 int ember_lua_interrupt_pending(lua_State *L) { return interrupt_pending(control_of(L)); }

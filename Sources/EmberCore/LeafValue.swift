@@ -1,8 +1,10 @@
 /// The value of a leaf: a boolean, a number, a string, or a server value still to be resolved.
 ///
 /// Numbers are exact 64-bit integers when integral and doubles otherwise. A double with an
-/// integral value that fits in 64 bits is stored as an integer (so `1.0` and `1` are the same
-/// value), and `-0.0` becomes `0`; NaN and infinities are not values at all.
+/// integral value strictly between -2^63 and 2^63 is stored as an integer (so `1.0` and `1` are
+/// the same value), and `-0.0` becomes `0`; NaN and infinities are not values at all. The doubles
+/// ±2^63 stay doubles: they are where every integral number beyond 64 bits rounds to (the literal
+/// `-9223372036854775809` is the double -2^63), so they cannot claim to be the exact integer.
 public enum LeafValue: Sendable {
     case bool(Bool)
     case int(Int64)
@@ -11,11 +13,11 @@ public enum LeafValue: Sendable {
     /// A server value placeholder (`{".sv": ...}`), resolved by the server when written.
     case deferred(ServerValue)
 
-    /// A number in normal form: integral doubles within 64 bits become integers.
+    /// A number in normal form: integral doubles strictly between -2^63 and 2^63 become integers.
     /// - Returns: `nil` for NaN and infinities.
     public init?(normalizing value: Double) {
         guard value.isFinite else { return nil }
-        if value == value.rounded(.towardZero), value >= -0x1p63, value < 0x1p63 {
+        if value == value.rounded(.towardZero), value > -0x1p63, value < 0x1p63 {
             self = .int(Int64(value))
         } else {
             self = .double(value)

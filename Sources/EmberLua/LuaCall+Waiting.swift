@@ -1,14 +1,45 @@
 import CLua
+import CLuaSupport
 import EmberCore
 
 /// Checks and conversions bindings share.
 extension LuaCall {
     /// Throws unless the running code can wait (it runs in a coroutine the runtime drives, not in
-    /// a transaction function, a metamethod or a `table.sort` comparator).
+    /// a transaction function, a metamethod, a `table.sort` comparator or a `__gc` finalizer).
     func requireWaiting() throws(LuaBindingError) {
-        guard lua_isyieldable(state) != 0 else {
-            throw failure("cannot wait here (inside a transaction function, a metamethod or a sort comparator, nothing may wait)")
+        guard ember_lua_can_wait(state) != 0 else {
+            throw failure(
+                "cannot wait here (inside a transaction function, a metamethod, a sort comparator or a __gc finalizer, nothing may wait)")
         }
+    }
+
+    /// Argument `index` as a duration in milliseconds, from 0 to ``LuaWait/longestDuration``.
+    ///
+    /// - Parameters:
+    ///   - what: the duration in messages ("the time to sleep", "the timeout").
+    ///   - hint: added to the message when the value is out of range.
+    /// - Throws: ``LuaBindingError`` for a value that is not a number, not integral, negative or
+    ///   too long (never a value whose deadline would overflow the clock).
+    func milliseconds(at index: Int32, what: String, hint: String = "") throws(LuaBindingError) -> Int64 {
+        guard lua_type(state, index) == LUA_TNUMBER else { throw wrongType(at: index, expected: "\(what) in milliseconds") }
+        let value: Double
+        let shown: String
+        if lua_isinteger(state, index) != 0 {
+            let integer = lua_tointegerx(state, index, nil)
+            value = Double(integer)
+            shown = String(integer)
+        } else {
+            value = lua_tonumberx(state, index, nil)
+            shown = "\(value)"
+            guard value.rounded() == value else {
+                throw error(at: index, "expected \(what) as an integer number of milliseconds, got \(shown)")
+            }
+        }
+        guard value >= 0 else { throw error(at: index, "\(what) cannot be negative, got \(shown)\(hint)") }
+        guard value <= Double(LuaWait.longestDuration) else {
+            throw error(at: index, "\(what) must be at most \(LuaWait.longestDuration) milliseconds (1 day), got \(shown)\(hint)")
+        }
+        return Int64(value)
     }
 
     /// Runs a client call, turning its error into this function's error.

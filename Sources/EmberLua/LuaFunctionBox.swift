@@ -3,8 +3,8 @@ import CLuaSupport
 
 /// A registered ``LuaFunction`` and the code that runs it when Lua calls it.
 ///
-/// The box is the context pointer of its Lua closure. The `LuaState` keeps it alive, so the
-/// closure can never outlive it.
+/// The box is the context pointer of its Lua closure. The `LuaState` keeps it alive (in
+/// `closureContexts`), so the closure can never outlive it.
 final class LuaFunctionBox {
     /// The global name the function was registered under (for messages).
     let name: String

@@ -68,8 +68,7 @@ extension LuaRuntime {
                 return .values(1)
             }),
             ("sleep", { call throws(LuaBindingError) in
-                let milliseconds = call.isAbsent(1) ? 0 : try call.integer(at: 1, expected: "milliseconds")
-                guard milliseconds >= 0 else { throw call.error(at: 1, "cannot sleep a negative time") }
+                let milliseconds = call.isAbsent(1) ? 0 : try call.milliseconds(at: 1, what: "the time to sleep")
                 try call.requireWaiting()
                 let deadline = call.runtime.ember.clock.now() + milliseconds
                 return call.runtime.suspend(call, on: LuaWait(deadline: deadline, isReady: { false }) { _, _ throws(LuaBindingError) in .values(0) })

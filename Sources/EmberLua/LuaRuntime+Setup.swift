@@ -9,7 +9,7 @@ extension LuaRuntime {
     /// - Returns: whether it worked (otherwise the error value is on top).
     func pushBinding(_ name: String, isMethod: Bool, onto state: OpaquePointer, _ body: @escaping LuaBinding) -> Bool {
         let box = LuaBindingBox(name: name, isMethod: isMethod, runtime: self, body: body)
-        bindings.append(box)
+        lua.closureContexts.append(box)
         return ember_lua_push_swift_function(state, LuaBindingBox.entryPoint, Unmanaged.passUnretained(box).toOpaque()) == LUA_OK
     }
 

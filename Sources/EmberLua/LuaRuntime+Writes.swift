@@ -133,7 +133,9 @@ extension LuaRuntime {
                 guard let handle = call.object(.writeHandle, at: 1, as: LuaWriteHandle.self) else {
                     throw call.wrongType(at: 1, expected: "a WriteHandle")
                 }
-                let timeout = call.isAbsent(2) ? nil : try call.integer(at: 2, expected: "a timeout in milliseconds")
+                let timeout =
+                    call.isAbsent(2)
+                    ? nil : try call.milliseconds(at: 2, what: "the timeout", hint: " (leave it out to wait without a limit)")
                 func answer(_ call: LuaCall, _ answer: DatabaseError?) -> LuaCallResult {
                     guard let error = answer else {
                         call.push(true)
@@ -146,7 +148,7 @@ extension LuaRuntime {
                 if let known = handle.answer { return answer(call, known) }
                 try call.requireWaiting()
                 let runtime = call.runtime
-                let deadline = timeout.map { runtime.ember.clock.now() + max(0, $0) }
+                let deadline = timeout.map { runtime.ember.clock.now() + $0 }
                 return runtime.suspend(call, on: LuaWait(deadline: deadline, isReady: { handle.answer != nil }) { call, outcome in
                     switch outcome {
                     case .ready: return answer(call, handle.answer ?? nil)

@@ -32,8 +32,6 @@ public final class LuaRuntime {
     /// `ember.exec`/`ember.command` fail.
     public weak var host: (any LuaHost)?
 
-    /// The Swift functions Lua can call, kept alive with the state.
-    var bindings: [LuaBindingBox] = []
     /// The waits coroutines are suspended on, by ticket.
     var waits: [Int: LuaWait] = [:]
     /// The ticket the next wait gets.
@@ -69,7 +67,13 @@ public final class LuaRuntime {
         try runPrelude()
     }
 
+    /// Detaches the bindings before the state closes: the state (and the finalizers it runs when
+    /// it closes, now or later if someone else holds it) can outlive the runtime, so from here on
+    /// a binding raises "the Lua session has ended" instead of reaching the runtime, and a wait
+    /// cannot resume.
     deinit {
+        for case let binding as LuaBindingBox in lua.closureContexts { binding.detach() }
+        ember_lua_set_continuation(lua.state, nil, nil)
         for listener in listeners where listener.isActive {
             if let handle = listener.handle { listener.database.removeObserver(handle) }
         }
@@ -129,7 +133,7 @@ public final class LuaRuntime {
     /// What a binding that queued callbacks returns: its `count` results after the callbacks
     /// ran (when the caller can wait), or at once.
     func deliveringFirst(_ count: Int32, on state: OpaquePointer) -> LuaCallResult {
-        guard !queue.isEmpty, !runningCallback, lua_isyieldable(state) != 0 else { return .values(count) }
+        guard !queue.isEmpty, !runningCallback, ember_lua_can_wait(state) != 0 else { return .values(count) }
         yieldedTicket = nil
         return .valuesAfterDelivery(count)
     }

@@ -20,7 +20,7 @@ extension LuaState {
         guard pushed == LUA_OK else {
             throw popError(status: pushed, kind: .runtime)
         }
-        functions.append(box)
+        closureContexts.append(box)
         // stack: ... | function
         let stored = ember_lua_set_global(state, name)
         guard stored == LUA_OK else {

@@ -10,10 +10,16 @@ import EmberCore
 /// value. An empty array becomes an empty table, which reads back as an empty object.
 ///
 /// Lua → JSON: `nil` and `ember.null` are `null`; integers `.int`, floats `.double` (even when
-/// integral; NaN and infinities are errors); strings must be UTF-8. A table whose keys are exactly
-/// `1...n` (n ≥ 1) is an array; an empty table is an empty object; any other table with string
-/// and integer keys is an object whose integer keys are written in decimal, its members sorted by
-/// the bytes of their keys so the output is deterministic. Tables are read raw (metatables are
+/// integral; NaN and infinities are errors); strings must be UTF-8. A table whose keys are all
+/// positive integers is a Lua sequence, holes allowed, and becomes a Firebase array: the value at
+/// Lua index `k` is the element at index `k - 1`, so `{10, 20, 30}` is stored at `0`, `1`, `2` and
+/// `{10, nil, 30}` at `0` and `2`. It is written as a JSON array (holes are `null`) when its
+/// largest key is at most twice its number of keys, the rule by which Firebase renders an object
+/// with integer keys as an array; a sparser one is written as the object of the same children
+/// (`{[5] = "x"}` is `{"4": "x"}`), which is the same data. An empty table is an empty object;
+/// any other table with string and integer keys (0 or negative ones included) is an object whose
+/// integer keys are written in decimal as they are, its members sorted by the bytes of their
+/// keys so the output is deterministic. Tables are read raw (metatables are
 /// ignored). Other key types, functions, userdata other than `ember.null`, threads, cycles and
 /// nesting deeper than ``maximumJSONDepth`` are errors naming the path of the bad field, written
 /// with the Lua keys (array elements by their 1-based index).
@@ -194,8 +200,8 @@ private struct JSONReader {
             entries.append((key, value))
             lua_settop(state, keyIndex)
         }
-        if integerKeysOnly, !entries.isEmpty, let array = Self.array(from: entries) {
-            return .array(array)
+        if integerKeysOnly, !entries.isEmpty, let sequence = Self.sequence(from: entries) {
+            return sequence
         }
         return .object(try Self.members(from: entries))
     }
@@ -218,15 +224,30 @@ private struct JSONReader {
         }
     }
 
-    /// The entries as an array when their (integer) keys are exactly `1...count`.
-    static func array(from entries: [(key: Key, value: JSONValue)]) -> [JSONValue]? {
-        let count = Int64(entries.count)
-        var elements = [JSONValue](repeating: .null, count: entries.count)
+    /// The entries of a Lua sequence (every key a positive integer, holes allowed) as the
+    /// Firebase array of their values at `key - 1`: a JSON array, holes `null`, when the largest
+    /// key is at most twice the number of entries, else the object of those indexes. `nil` when
+    /// a key is not a positive integer.
+    static func sequence(from entries: [(key: Key, value: JSONValue)]) -> JSONValue? {
+        var largest: Int64 = 0
         for entry in entries {
-            guard case .integer(let key) = entry.key, key >= 1, key <= count else { return nil }
+            guard case .integer(let key) = entry.key, key >= 1 else { return nil }
+            largest = max(largest, key)
+        }
+        guard largest <= 2 * Int64(entries.count) else {
+            let members = entries.map { entry -> (key: Int64, value: JSONValue) in
+                guard case .integer(let key) = entry.key else { return (0, entry.value) }
+                return (key - 1, entry.value)
+            }
+            return .object(members.sorted { String($0.key).utf8.lexicographicallyPrecedes(String($1.key).utf8) }
+                .map { (key: String($0.key), value: $0.value) })
+        }
+        var elements = [JSONValue](repeating: .null, count: Int(largest))
+        for entry in entries {
+            guard case .integer(let key) = entry.key else { continue }
             elements[Int(key - 1)] = entry.value
         }
-        return elements
+        return .array(elements)
     }
 
     /// The entries as object members with string keys, sorted by the bytes of their keys.

@@ -28,8 +28,10 @@ public final class LuaState {
     /// The configuration the state was created with (the limits can change later).
     public let configuration: LuaConfiguration
 
-    /// The registered Swift functions, kept alive as long as the state that can call them.
-    var functions: [LuaFunctionBox] = []
+    /// The objects whose addresses Lua closures hold as their context (registered functions,
+    /// a runtime's bindings), kept alive as long as the state that can call them: finalizers run
+    /// while `deinit` closes the state, and may call any of them.
+    var closureContexts: [AnyObject] = []
 
     /// Receives each line Lua's `print` writes (its arguments through `tostring`, separated by
     /// tabs, without the newline); when `nil`, `print` writes to stdout as usual.
@@ -60,6 +62,8 @@ public final class LuaState {
         ember_lua_observe_sigint(state, configuration.observesInterruptSignal ? 1 : 0)
     }
 
+    /// Closes the state: the finalizers still due run first (under the instruction limit and the
+    /// interrupt, see `CLuaSupport.h`), then ``closureContexts`` go.
     deinit {
         ember_lua_close(state)
     }

@@ -3,6 +3,10 @@ import EmberCore
 /// Something a coroutine waits for (`get`, `once`, `h:wait`, `transaction`, `sleep`, `flush`):
 /// when it is ready, and what the coroutine gets when it resumes.
 final class LuaWait {
+    /// The longest time `ember.sleep` sleeps and `h:wait` waits with a timeout, in milliseconds:
+    /// 1 day. Longer values are refused, so a deadline never overflows the clock.
+    static let longestDuration: Int64 = 86_400_000
+
     /// Whether what is waited for has happened.
     let isReady: () -> Bool
     /// When the wait gives up (the runtime's clock), if ever.

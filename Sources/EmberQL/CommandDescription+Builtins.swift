@@ -109,7 +109,7 @@ extension CommandDescription {
             example: "cd /users", group: "Location"),
         .init(
             name: "sleep", syntax: "MS",
-            summary: "Lets MS milliseconds pass while events print (in command files: wait for a timeout, a reconnection).",
+            summary: "Lets MS milliseconds pass while events print (in command files: wait for a timeout, a reconnection); MS is at most 86400000 (1 day).",
             example: "sleep 1500", group: "Connection and presence"),
         .init(
             name: "pwd", syntax: "",
@@ -133,7 +133,7 @@ extension CommandDescription {
             example: "as bob set /presence/bob true", group: "Clients and the server"),
         .init(
             name: "server", syntax: "clock skew MS | latency MS | timeout MS",
-            summary: "Runs the server's clock MS milliseconds ahead (shown as .info/serverTimeOffset), delays every message by MS milliseconds, or sets how long the server takes to notice a dropped connection.",
+            summary: "Runs the server's clock MS milliseconds ahead (shown as .info/serverTimeOffset; within 10 years either way), delays every message by MS milliseconds (up to 1 hour), or sets how long the server takes to notice a dropped connection (1 ms to 1 day).",
             example: "server latency 200", group: "Clients and the server"),
     ]
 

@@ -118,33 +118,34 @@ extension Parser {
             guard skew.keyword == "skew" else {
                 throw .error("expected skew after 'clock', found \(skew.token.shown)", at: skew)
             }
-            let milliseconds = try lexer.next(.word)
-            guard case .number(let text) = milliseconds.token, let value = Int64(text) else {
-                throw .error("'skew' needs an integer number of milliseconds, found \(milliseconds.token.shown)", at: milliseconds)
-            }
+            let value = try milliseconds(for: "skew", in: .clockSkew)
             try expectEnd()
             return .serverClockSkew(value)
         case "latency":
-            let milliseconds = try lexer.next(.word)
-            guard case .number(let text) = milliseconds.token, let value = Int64(text), value >= 0 else {
-                throw .error(
-                    "'latency' needs a non-negative integer number of milliseconds, found \(milliseconds.token.shown)",
-                    at: milliseconds)
-            }
+            let value = try milliseconds(for: "latency", in: .latency)
             try expectEnd()
             return .serverLatency(value)
         case "timeout":
-            let milliseconds = try lexer.next(.word)
-            guard case .number(let text) = milliseconds.token, let value = Int64(text), value > 0 else {
-                throw .error(
-                    "'timeout' needs a positive integer number of milliseconds, found \(milliseconds.token.shown)",
-                    at: milliseconds)
-            }
+            let value = try milliseconds(for: "timeout", in: .disconnectTimeout)
             try expectEnd()
             return .serverTimeout(value)
         default:
             throw .error("expected clock, latency or timeout after '\(written)', found \(setting.token.shown)", at: setting)
         }
+    }
+
+    /// The next word as an integer number of milliseconds within `range`.
+    /// - Throws: ``ParseFailure`` naming `keyword` and the range when the word is not an integer
+    ///   or is out of the range (numbers too large for 64 bits included).
+    mutating func milliseconds(for keyword: String, in range: MillisecondRange) throws(ParseFailure) -> Int64 {
+        let word = try lexer.next(.word)
+        guard case .number(let text) = word.token, !text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) else {
+            throw .error("'\(keyword)' needs an integer number of milliseconds, found \(word.token.shown)", at: word)
+        }
+        guard let value = Int64(text), range.bounds.contains(value) else {
+            throw .error("'\(keyword)' must be \(range.description), not \(text)", at: word)
+        }
+        return value
     }
 
     /// `output [pretty|json|table]`.

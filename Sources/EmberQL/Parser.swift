@@ -138,10 +138,7 @@ struct Parser {
             return .timing(on)
         case "output": return try output()
         case "sleep":
-            let milliseconds = try lexer.next(.word)
-            guard case .number(let text) = milliseconds.token, let value = Int64(text), value >= 0 else {
-                throw .error("'\(written)' needs a non-negative integer number of milliseconds, found \(milliseconds.token.shown)", at: milliseconds)
-            }
+            let value = try milliseconds(for: written, in: .sleep)
             try expectEnd()
             return .sleep(value)
         default:

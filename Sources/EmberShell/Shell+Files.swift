@@ -21,9 +21,9 @@ extension Shell {
         }
         let text = value.serialized(pretty: true) + "\n"
         do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: file.text), options: .atomic)
+            try FileAccess.write(text, to: file.text)
         } catch {
-            throw .command("io_error", "cannot write \(file.text): \(error.localizedDescription)", at: file.position)
+            throw .command(error.code, error.message, at: file.position)
         }
         if isJSON {
             printJSON(.object([("ok", .bool(true)), ("file", .string(file.text)), ("bytes", .int(Int64(text.utf8.count)))]))
@@ -35,13 +35,10 @@ extension Shell {
     func importFile(_ file: Word, to expression: PathExpression) throws(ShellError) {
         let path = try resolve(expression)
         let text: String
-        guard FileManager.default.fileExists(atPath: file.text) else {
-            throw .command("io_error", "cannot read \(file.text): no such file", at: file.position)
-        }
         do {
-            text = try String(contentsOfFile: file.text, encoding: .utf8)
+            text = try FileAccess.readText(file.text)
         } catch {
-            throw .command("io_error", "cannot read \(file.text): \(error.localizedDescription)", at: file.position)
+            throw .command(error.code, error.message, at: file.position)
         }
         let node: Node
         do {

@@ -68,9 +68,9 @@ extension Shell {
         }
         let text: String
         do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
+            text = try FileAccess.readText(path)
         } catch {
-            report(.command("io_error", "cannot read \(path): \(error.localizedDescription)"))
+            report(.command(error.code, error.message))
             return false
         }
         var lines = text.components(separatedBy: "\n")

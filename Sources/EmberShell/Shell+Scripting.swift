@@ -95,13 +95,10 @@ extension Shell {
 
     /// The text of the script file at `path`.
     func readScript(_ path: String, at position: SourcePosition? = nil) throws(ShellError) -> String {
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw .command("io_error", "cannot read \(path): no such file", at: position)
-        }
         do {
-            return try String(contentsOfFile: path, encoding: .utf8)
+            return try FileAccess.readText(path)
         } catch {
-            throw .command("io_error", "cannot read \(path): \(error.localizedDescription)", at: position)
+            throw .command(error.code, error.message, at: position)
         }
     }
 

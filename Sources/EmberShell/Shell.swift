@@ -84,6 +84,9 @@ public final class Shell {
         colorAllowed = colored
         style = TextStyle(colored: colored && !options.jsonOutput)
         if let directory = options.databaseDirectory {
+            if let problem = FileAccess.databaseDirectoryProblem(directory) {
+                throw .command("storage_error", "cannot open the database at \(directory): \(problem)")
+            }
             do {
                 let settings = try PersistenceSettings(durability: options.durability, clientCacheSize: PersistenceSettings.standard.clientCacheSize)
                 ember = try Ember(persistence: .directory(directory, settings), clock: clock, random: random)
@@ -273,6 +276,11 @@ public final class Shell {
     ///   (and the run's exit status must say so).
     @discardableResult
     public func close() -> Bool {
+        // the Lua state goes first, while the database is still open: the finalizers it runs as
+        // it closes stop at the limits and on Ctrl-C, and find `db` closed instead of a dangling
+        // runtime
+        luaGlobals = nil
+        luaRuntime = nil
         try? ember.flush()
         do {
             try ember.close()

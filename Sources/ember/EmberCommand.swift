@@ -71,14 +71,15 @@ struct EmberCommand: ParsableCommand {
     @Flag(name: .customLong("unsafe-lua"), help: "Give scripts io/os/require (off by default).")
     var unsafeLua = false
 
+    // .unconditional: a negative number is a value to refuse with a message, not an option
     @Option(
-        name: .customLong("lua-instructions"),
+        name: .customLong("lua-instructions"), parsing: .unconditional,
         help: ArgumentHelp(
             "Stop a script that runs N VM instructions without waiting (0: no limit; default 1000000000).", valueName: "N"))
     var luaInstructions: Int = 1_000_000_000
 
     @Option(
-        name: .customLong("lua-memory"),
+        name: .customLong("lua-memory"), parsing: .unconditional,
         help: ArgumentHelp("How much memory Lua may use, in MiB (0: no limit; default 512).", valueName: "MIB"))
     var luaMemory: Int = 512
 
@@ -106,8 +107,12 @@ struct EmberCommand: ParsableCommand {
         options.loadsRCFile = !noRC
         options.pluginDirectory = pluginDirectory
         options.unsafeLua = unsafeLua
-        guard luaInstructions >= 0 else { throw ShellUsageError("--lua-instructions must be 0 or more, not \(luaInstructions)") }
-        guard luaMemory >= 0, luaMemory <= 1 << 20 else { throw ShellUsageError("--lua-memory must be between 0 and 1048576 MiB, not \(luaMemory)") }
+        guard luaInstructions >= 0 else {
+            throw ShellUsageError("--lua-instructions must be a positive number of instructions (0 for no limit), not \(luaInstructions)")
+        }
+        guard luaMemory >= 0, luaMemory <= 1 << 20 else {
+            throw ShellUsageError("--lua-memory must be a positive number of MiB up to 1048576 (0 for no limit), not \(luaMemory)")
+        }
         options.luaInstructionLimit = luaInstructions == 0 ? nil : luaInstructions
         options.luaMemoryLimit = luaMemory == 0 ? nil : luaMemory << 20
         options.quiet = quiet

@@ -100,6 +100,18 @@ import Testing
         #expect(tooLarge?.message.contains("this one has 10485762") == true)
     }
 
+    /// Issue 18, item 9: `-2^63-1` was stored as the exact integer `-2^63`, while `2^63` stays a
+    /// double: both are beyond 64 bits and are stored as the double they round to.
+    @Test func integersBeyondSixtyFourBitsAreStoredAsDoublesOnBothSides() throws {
+        let node = try Node(jsonText: #"{"low": -9223372036854775809, "high": 9223372036854775808, "min": -9223372036854775808}"#)
+        #expect(node.child("low").leafValue.map { "\($0)" } == "\(LeafValue.double(-0x1p63))")
+        #expect(node.child("high").leafValue.map { "\($0)" } == "\(LeafValue.double(0x1p63))")
+        #expect(node.child("min").leafValue.map { "\($0)" } == "\(LeafValue.int(Int64.min))")
+        #expect(node.jsonString() == #"{"high":9.223372036854776e+18,"low":-9.223372036854776e+18,"min":-9223372036854775808}"#)
+        #expect(LeafValue(normalizing: -0x1p63).map { "\($0)" } == "\(LeafValue.double(-0x1p63))")
+        #expect(LeafValue(normalizing: -0x1p62).map { "\($0)" } == "\(LeafValue.int(-1 << 62))")
+    }
+
     @Test func nonFiniteNumbersAreRejected() {
         for number in [Double.nan, .infinity, -.infinity] {
             #expect(throws: DatabaseError.self) { try Node(json: .object([("a", .double(number))])) }

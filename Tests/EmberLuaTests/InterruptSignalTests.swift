@@ -43,4 +43,18 @@ import Testing
         InterruptSignal.clear()
         #expect(try observing.run(chunk: "return 'after'", name: "=test") == [.string("after")])
     }
+
+    /// Issue 18, item 8: an endless `__gc` ignored Ctrl-C, even at exit (finalizers run with the
+    /// hooks off). Closing the state here would never return without the fix.
+    @Test func sigintStopsAnEndlessFinalizerAtClose() throws {
+        try InterruptSignal.install()
+        InterruptSignal.clear()
+        defer { InterruptSignal.clear() }
+        do {
+            let lua = try LuaState(configuration: LuaConfiguration(observesInterruptSignal: true))
+            try lua.run(chunk: "keep = setmetatable({}, {__gc = function() while true do end end})", name: "=gc")
+            #expect(sendInterruptToThisThread() == 0)
+        }
+        #expect(InterruptSignal.isPending)
+    }
 }

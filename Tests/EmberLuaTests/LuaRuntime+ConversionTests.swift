@@ -20,6 +20,24 @@ import Testing
         #expect(fixture.ember.server.value(at: "/v/mixed").jsonValue(.normal) == .object([("1", 1), ("x", 2)]))
     }
 
+    /// Issue 18, item 9: `{10, nil, 30}` was stored at "1" and "3" (reading back as
+    /// `[null,10,null,30]`) while `{10, 20, 30}` went to 0, 1, 2.
+    @Test func sequenceWithAHoleIsStoredAtTheIndexesOfOneWithout() throws {
+        let fixture = try LuaRuntimeFixture()
+        let results = try fixture.run("""
+            db:ref("full"):set({10, 20, 30}):wait()
+            db:ref("holes"):set({10, nil, 30}):wait()
+            db:ref("sparse"):set({[1] = "a", [7] = "g"}):wait()
+            local v = db:ref("holes"):get():val()
+            return #v, v[1], v[2] == ember.null, v[3]
+            """)
+        #expect(results == [.json(3), .json(10), .json(true), .json(30)])
+        #expect(fixture.ember.server.value(at: "/full").jsonString(.export) == #"{"0":10,"1":20,"2":30}"#)
+        #expect(fixture.ember.server.value(at: "/holes").jsonString(.export) == #"{"0":10,"2":30}"#)
+        #expect(fixture.ember.server.value(at: "/holes").jsonString() == "[10,null,30]")
+        #expect(fixture.ember.server.value(at: "/sparse").jsonString(.export) == #"{"0":"a","6":"g"}"#)
+    }
+
     @Test func badValuesAreRefusedWithThePathAndNothingIsWritten() throws {
         let fixture = try LuaRuntimeFixture()
         let cases: [(String, String)] = [

@@ -37,7 +37,22 @@ import Testing
             """)
         #expect(results == [.json("x"), .json(20), .json(true)])
         let negative = try #require(throws: LuaError.self) { try fixture.run("ember.sleep(-1)") }
-        #expect(negative.message.contains("ember.sleep: argument 1: cannot sleep a negative time"))
+        #expect(negative.message.contains("ember.sleep: argument 1: the time to sleep cannot be negative, got -1"))
+    }
+
+    /// Issue 18, item 8: `ember.sleep(math.maxinteger)` overflowed the deadline and trapped.
+    @Test func sleepLongerThanADayIsRefusedInsteadOfOverflowing() throws {
+        let fixture = try LuaRuntimeFixture()
+        let start = fixture.clock.now()
+        for (argument, shown) in [("math.maxinteger", "9223372036854775807"), ("1e300", "1e+300"), ("86400001", "86400001")] {
+            let error = try #require(throws: LuaError.self) { try fixture.run("ember.sleep(\(argument))") }
+            #expect(error.message == "test:1: ember.sleep: argument 1: the time to sleep must be at most 86400000 milliseconds (1 day), got \(shown)")
+        }
+        let fraction = try #require(throws: LuaError.self) { try fixture.run("ember.sleep(1.5)") }
+        #expect(fraction.message == "test:1: ember.sleep: argument 1: expected the time to sleep as an integer number of milliseconds, got 1.5")
+        #expect(fixture.clock.now() == start)
+        try fixture.run("ember.sleep(86400000.0)")
+        #expect(fixture.clock.now() - start >= 86_400_000)
     }
 
     @Test func execRunsAShellCommand() throws {

@@ -56,6 +56,30 @@ import Testing
         #expect(fixture.ember.server.value(at: "/q").jsonValue(.normal) == "queued")
     }
 
+    /// Issue 18, item 8: `h:wait(math.maxinteger)` overflowed the deadline and trapped.
+    @Test func waitTimeoutLongerThanADayIsRefusedInsteadOfOverflowing() throws {
+        let fixture = try LuaRuntimeFixture()
+        for (argument, shown) in [("math.maxinteger", "9223372036854775807"), ("2^63", "9.223372036854776e+18"), ("86400001", "86400001")] {
+            let error = try #require(throws: LuaError.self) {
+                try fixture.run("db:goOffline() local h = db:ref('q'):set(1) h:wait(\(argument))")
+            }
+            #expect(error.message == "test:1: handle:wait: argument 1: the timeout must be at most 86400000 milliseconds (1 day), got \(shown) (leave it out to wait without a limit)")
+        }
+        let results = try fixture.run("db:goOffline() local h = db:ref('q'):set(2) return h:wait(86400000)")
+        #expect(results == [.nil, .json("timeout: the set at /q was not answered within 86400000 ms (it stays queued)")])
+    }
+
+    /// Issue 18, item 9: `h:wait(-5)` was accepted as "no time at all".
+    @Test func negativeWaitTimeoutIsRefused() throws {
+        let fixture = try LuaRuntimeFixture()
+        let error = try #require(throws: LuaError.self) {
+            try fixture.run("db:goOffline() local h = db:ref('q'):set(1) h:wait(-5)")
+        }
+        #expect(error.message == "test:1: handle:wait: argument 1: the timeout cannot be negative, got -5 (leave it out to wait without a limit)")
+        #expect(try fixture.run("db:goOffline() local h = db:ref('q'):set(1) return h:wait(0)")
+            == [.nil, .json("timeout: the set at /q was not answered within 0 ms (it stays queued)")])
+    }
+
     @Test func refusedWritesReportTheirError() throws {
         let fixture = try LuaRuntimeFixture()
         let error = try #require(throws: LuaError.self) { try fixture.run("db:ref('a'):update({1, 2})") }

@@ -3,6 +3,7 @@ import EmberCore
 import EmberInstance
 import EmberLua
 import EmberServer
+import EmberTestSupport
 import EmberWire
 import Foundation
 import Testing
@@ -161,5 +162,54 @@ import Testing
         #expect(fixture.clock.now() < 1_700_000_001_000)
         // the next script runs
         #expect(try fixture.run("return 2") == [.json(2)])
+    }
+
+    /// Issue 18, item 9: in a script (a coroutine), such an error was "out of memory".
+    @Test func errorObjectWhoseTostringFailsIsDescribed() throws {
+        let fixture = try LuaRuntimeFixture()
+        let error = try #require(throws: LuaError.self) {
+            try fixture.run("error(setmetatable({}, {__tostring = function() error('boom') end}))")
+        }
+        #expect(error.kind == .runtime)
+        #expect(error.message == "(error object is a table value; its __tostring failed: test:1: boom)")
+        #expect(try fixture.run("return 'after'") == [.json("after")])
+    }
+
+    /// Issue 18, item 8: a `__gc` that called `db` aborted the process at exit ("Attempted to
+    /// read an unowned reference"): the state closed, running it, while the runtime was being
+    /// destroyed. Now the state's bindings outlive the runtime, detached: they raise.
+    @Test func finalizerThatCallsDbAtCloseGetsALuaError() throws {
+        let ember = Ember(clock: ManualClock(), random: SeededRandom(seed: 7))
+        let printed = LuaFinalizerLimitTests.Lines()
+        weak var released: LuaRuntime?
+        do {
+            let runtime = try LuaRuntime(ember: ember)
+            released = runtime
+            runtime.lua.printHandler = { printed.lines.append($0) }
+            try runtime.run(
+                "keep = setmetatable({}, {__gc = function() print(pcall(function() return db:ref('x') end)) end})",
+                name: "=test", in: .session)
+        }
+        #expect(released == nil)
+        #expect(printed.lines == ["false\ttest:1: db:ref: the Lua session has ended (its database is closed)"])
+    }
+
+    /// A finalizer runs in the middle of other code: it may use `db`, but not wait.
+    @Test func finalizersCanWriteButNotWait() throws {
+        let fixture = try LuaRuntimeFixture()
+        let results = try fixture.run("""
+            setmetatable({}, {__gc = function()
+              db:ref("collected"):set(true)
+              ok, err = pcall(ember.sleep, 10)
+            end})
+            collectgarbage()
+            ember.flush()
+            return ok, err, db:ref("collected"):get():val()
+            """)
+        #expect(results == [
+            .json(false),
+            .json("ember.sleep: cannot wait here (inside a transaction function, a metamethod, a sort comparator or a __gc finalizer, nothing may wait)"),
+            .json(true),
+        ])
     }
 }

@@ -81,6 +81,21 @@ import Testing
         #expect(described.message == "custom")
     }
 
+    /// Issue 18, item 9: an error object whose `__tostring` fails was reported as "out of
+    /// memory" (in a script) or as an error in the message handler.
+    @Test func errorObjectWhoseTostringFailsIsDescribed() throws {
+        let lua = try LuaState()
+        let failing = try #require(throws: LuaError.self) {
+            try lua.run(chunk: "error(setmetatable({}, {__tostring = function() error('boom') end}))", name: "=test")
+        }
+        #expect(failing.kind == .runtime)
+        #expect(failing.message == "(error object is a table value; its __tostring failed: test:1: boom)")
+        let notString = try #require(throws: LuaError.self) {
+            try lua.run(chunk: "error(setmetatable({}, {__tostring = function() return 5 end}))", name: "=test")
+        }
+        #expect(notString.message == "(error object is a table value; its __tostring returned a number)")
+    }
+
     @Test func stateStaysUsableAfterAnError() throws {
         let lua = try LuaState()
         #expect(throws: LuaError.self) { try lua.run(chunk: "error('first')", name: "=test") }

@@ -92,17 +92,31 @@ import Testing
         #expect(try evaluate("return {10, 20, 30}", in: lua) == [.json([10, 20, 30])])
         #expect(try evaluate("return {[1] = 'a', [2] = 'b'}", in: lua) == [.json(["a", "b"])])
         #expect(try evaluate("return {}", in: lua) == [.json([:])])
-        // not exactly 1...n: an object with decimal keys, sorted by bytes
-        #expect(try evaluate("return {[1] = 'a', [3] = 'c'}", in: lua) == [.json(["1": "a", "3": "c"])])
+        // a key 0 or below: an object with the keys as written, in decimal, sorted by bytes
         #expect(try evaluate("return {[0] = 'z', [1] = 'a'}", in: lua) == [.json(["0": "z", "1": "a"])])
         #expect(try evaluate("return {[-1] = 'm'}", in: lua) == [.json(["-1": "m"])])
-        #expect(try evaluate("return {[2] = 'b', [10] = 'j'}", in: lua) == [.json(["10": "j", "2": "b"])])
         // mixed integer and string keys: an object
         #expect(try evaluate("return {'first', name = 'x', [5] = true}", in: lua) == [
             .json(["1": "first", "5": true, "name": "x"])
         ])
         // integral float keys are integer keys in Lua
         #expect(try evaluate("return {[1.0] = 'a', [2.0] = 'b'}", in: lua) == [.json(["a", "b"])])
+    }
+
+    /// Issue 18, item 9: `{10, nil, 30}` went to keys "1" and "3" (an object) while `{10, 20, 30}`
+    /// went to 0, 1, 2. One rule now: positive integer keys, holes allowed, are array indexes
+    /// `key - 1`; a JSON array while at most half of it is holes, else the object of the same
+    /// indexes (the same children in the database).
+    @Test func sequencesWithHolesAreArraysAtTheSameIndexes() throws {
+        let lua = try LuaState()
+        #expect(try evaluate("return {10, nil, 30}", in: lua) == [.json([10, nil, 30])])
+        #expect(try evaluate("return {[1] = 'a', [3] = 'c'}", in: lua) == [.json(["a", nil, "c"])])
+        #expect(try evaluate("return {[2] = 'b'}", in: lua) == [.json([nil, "b"])])
+        #expect(try evaluate("return {[2] = 'b', [4] = 'd'}", in: lua) == [.json([nil, "b", nil, "d"])])
+        // sparser: the same indexes as an object, sorted by bytes
+        #expect(try evaluate("return {[3] = 'c'}", in: lua) == [.json(["2": "c"])])
+        #expect(try evaluate("return {[2] = 'b', [10] = 'j'}", in: lua) == [.json(["1": "b", "9": "j"])])
+        #expect(try evaluate("return {[1] = 1, [1000000000] = 2}", in: lua) == [.json(["0": 1, "999999999": 2])])
     }
 
     @Test func objectMembersAreSortedByBytes() throws {

@@ -63,13 +63,13 @@ import Testing
         ErrorCase("as a as b x", "'as' cannot be nested: it runs one command as one client", 1, 6, length: 2),
         ErrorCase("as a set /x", "expected a value, found the end of the line", 1, 12),
         ErrorCase("server", "expected clock, latency or timeout after 'server', found the end of the line", 1, 7),
-        ErrorCase("sleep -1", "'sleep' needs a non-negative integer number of milliseconds, found '-1'", 1, 7, length: 2),
-        ErrorCase("server timeout 0", "'timeout' needs a positive integer number of milliseconds, found '0'", 1, 16),
+        ErrorCase("sleep -1", "'sleep' must be between 0 and 86400000 milliseconds (1 day), not -1", 1, 7, length: 2),
+        ErrorCase("server timeout 0", "'timeout' must be between 1 and 86400000 milliseconds (1 day), not 0", 1, 16),
         ErrorCase("server foo", "expected clock, latency or timeout after 'server', found 'foo'", 1, 8, length: 3),
         ErrorCase("server clock 5", "expected skew after 'clock', found '5'", 1, 14),
         ErrorCase("server clock skew", "'skew' needs an integer number of milliseconds, found the end of the line", 1, 18),
         ErrorCase("server clock skew 1.5", "'skew' needs an integer number of milliseconds, found '1.5'", 1, 19, length: 3),
-        ErrorCase("server latency -1", "'latency' needs a non-negative integer number of milliseconds, found '-1'", 1, 16, length: 2),
+        ErrorCase("server latency -1", "'latency' must be between 0 and 3600000 milliseconds (1 hour), not -1", 1, 16, length: 2),
         ErrorCase("server latency 5 6", "unexpected '6' after the command", 1, 18),
         ErrorCase("run", "expected a file after 'run', found the end of the line", 1, 4),
         ErrorCase("help set get", "unexpected 'get' after the command", 1, 10, length: 3),
@@ -87,6 +87,35 @@ import Testing
 
     @Test(arguments: errors) func errorsSayWhatWasExpectedAndWhatWasFound(_ error: ErrorCase) {
         error.check()
+    }
+
+    /// Issue 18, item 8: `server clock skew 9223372036854775807` was accepted and the server's
+    /// clock overflowed (a trap) at the next write; a skew of -9.2e18 gave negative timestamps.
+    @Test func serverClockSkewBeyondTenYearsIsRefused() throws {
+        let range = "'skew' must be between -315360000000 and 315360000000 milliseconds (10 years either way)"
+        for value in ["9223372036854775807", "-9200000000000000000", "315360000001", "-315360000001", "99999999999999999999"] {
+            #expect(failure("server clock skew \(value)")?.message == "\(range), not \(value)")
+        }
+        #expect(try parsed("server clock skew 315360000000") == .serverClockSkew(315_360_000_000))
+        #expect(try parsed("server clock skew -315360000000") == .serverClockSkew(-315_360_000_000))
+    }
+
+    /// Issue 18, item 8: `server latency 9223372036854775807` overflowed the arrival time (a trap).
+    @Test func serverLatencyBeyondAnHourIsRefused() throws {
+        for value in ["9223372036854775807", "3600001"] {
+            #expect(failure("server latency \(value)")?.message == "'latency' must be between 0 and 3600000 milliseconds (1 hour), not \(value)")
+        }
+        #expect(try parsed("server latency 3600000") == .serverLatency(3_600_000))
+    }
+
+    /// The same overflow behind `server timeout` (at the next silent drop) and `sleep`.
+    @Test func serverTimeoutAndSleepBeyondADayAreRefused() throws {
+        #expect(failure("server timeout 9223372036854775807")?.message
+            == "'timeout' must be between 1 and 86400000 milliseconds (1 day), not 9223372036854775807")
+        #expect(failure("sleep 86400001")?.message == "'sleep' must be between 0 and 86400000 milliseconds (1 day), not 86400001")
+        #expect(failure("sleep 1e3")?.message == "'sleep' needs an integer number of milliseconds, found '1e3'")
+        #expect(try parsed("sleep 86400000") == .sleep(86_400_000))
+        #expect(try parsed("server timeout 86400000") == .serverTimeout(86_400_000))
     }
 
     @Test func renderedErrorsPointAtTheWord() {

@@ -89,4 +89,27 @@ import Testing
         #expect(scripted.status == 1)
         #expect(scripted.error.contains("cannot read missing.lua"))
     }
+
+    /// Issue 18, item 9: `--lua-memory -1` said "Missing value" (the parser took -1 for an option).
+    @Test func negativeLuaLimitsAreRefusedInWords() throws {
+        let memory = try ember("--memory", "--lua-memory", "-1", "-c", "get /")
+        #expect(memory.status == 2)
+        #expect(memory.error.hasPrefix("Error: --lua-memory must be a positive number of MiB up to 1048576 (0 for no limit), not -1\n"))
+        let instructions = try ember("--memory", "--lua-instructions", "-5", "-c", "get /")
+        #expect(instructions.status == 2)
+        #expect(instructions.error.hasPrefix("Error: --lua-instructions must be a positive number of instructions (0 for no limit), not -5\n"))
+    }
+
+    /// Issue 18, item 9: `--db FILE` said "NSCocoaErrorDomain error 512".
+    @Test func databaseDirectoryThatIsAFileIsRefusedInWords() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("ember-not-a-directory-\(UUID().uuidString)").path
+        try Data("x".utf8).write(to: URL(fileURLWithPath: file))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let result = try ember("--db", file, "-c", "get /")
+        #expect(result.status == 1)
+        #expect(result.error == "error: cannot open the database at \(file): it is not a directory\n")
+        let below = try ember("--db", file + "/db", "-c", "get /")
+        #expect(below.status == 1)
+        #expect(below.error == "error: cannot open the database at \(file)/db: \(file) is not a directory\n")
+    }
 }

@@ -118,7 +118,14 @@ void ember_lua_close(lua_State *L);
 /** Opens the standard libraries in protected mode. Safe set (`unsafe` == 0): base without
     `dofile`/`loadfile` and with a `load` restricted to text chunks, coroutine, table, string,
     math, utf8, and an `os` table holding only `time`, `clock` and `date`. Unsafe: every library
-    (`luaL_openlibs`). Returns a status, with the error value on top on failure. */
+    (`luaL_openlibs`). Returns a status, with the error value on top on failure.
+
+    In both, `setmetatable` wraps a metatable's `__gc` (once, in the metatable itself) so that
+    the finalizer runs on a coroutine of its own: Lua runs finalizers with debug hooks off, which
+    would put them beyond the instruction limit and the interrupt. Wrapped, they stop like any
+    script code, also while `ember_lua_close` runs them, and nothing may wait in them
+    (`ember_lua_can_wait`). A `__gc` put into a metatable after it was set, or set through
+    `debug.setmetatable` (unsafe libraries), is not wrapped. */
 int ember_lua_open_libraries(lua_State *L, int unsafe);
 
 /** The message handler for `lua_pcall`: turns the error value into a string (through
@@ -230,6 +237,11 @@ int ember_lua_new_thread(lua_State *L, lua_State **thread);
     the traceback of `thread`, whose stack is still the one of the error. Protected: on failure
     the top is a plain message. Needs 4 free stack slots. */
 void ember_lua_thread_error(lua_State *L, lua_State *thread);
+
+/** Whether a Swift function may wait (return `EMBER_LUA_CALL_AWAIT` or
+    `EMBER_LUA_CALL_RETURN_AFTER_YIELD`) here: the running thread can yield, and no script
+    finalizer is running. */
+int ember_lua_can_wait(lua_State *L);
 
 /** Whether an interrupt is pending for the state (`ember_lua_request_interrupt`, or SIGINT when
     observed), whether or not code is running. */
