@@ -20,6 +20,7 @@ import Glibc
 //   ember-harness queue-deliver DIR        restarted: bob listens, alice goes online
 //   ember-harness crash-writer DIR MODE SEED   writes until killed: "queued N", "acked N"
 //   ember-harness crash-recover DIR MODE   restarts, resends the queue, prints the tree
+//   ember-harness torture [--trials N]     the torture run (Torture.swift): seeded SIGKILL trials
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 
@@ -35,9 +36,10 @@ func fail(_ message: String) -> Never {
     exit(1)
 }
 
-guard arguments.count >= 2 else { fail("usage: ember-harness PHASE DIR [MODE [SEED]]") }
+guard arguments.count >= 2 || arguments.first == "torture" else { fail("usage: ember-harness PHASE DIR [MODE [SEED]]") }
 let phase = arguments[0]
-let directory = arguments[1]
+let directory = arguments.count > 1 ? arguments[1] : ""
+
 let durability = arguments.count > 2 ? Durability(rawValue: arguments[2]) ?? .normal : .normal
 
 func open(seed: UInt64, clock: any DatabaseClock = ManualClock(1_700_000_000_000)) -> Ember {
@@ -167,6 +169,8 @@ case "crash-recover":
         emit("tree \(ember.server.value(at: "").jsonString())")
         try ember.close()
     }
+case "torture", "torture-writer", "torture-recover", "torture-intruder":
+    Torture.run(phase, Array(arguments.dropFirst()))
 default:
     fail("unknown phase \(phase)")
 }
