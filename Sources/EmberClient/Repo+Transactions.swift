@@ -40,17 +40,20 @@ extension Repo {
         let record = transactions[index]
         let base = transactionInput(for: index)
         transactions[index].attempts += 1
-        if replacing {
-            events += syncTree.ackUserWrite(record.writeID, outcome: .reverted)
-        }
         switch record.update(base) {
         case .abort:
+            if replacing { events += syncTree.ackUserWrite(record.writeID, outcome: .reverted) }
             transactions[index].output = base
             finishTransaction(id, .success((committed: false, node: base, attempts: transactions[index].attempts)), events: &events, revert: false)
-        case .commit(let node):
+        case .commit(var node):
+            // The node keeps its priority unless the function gave one (Repo.ts,
+            // repoStartTransaction and repoRerunTransactionQueue: "Keep the old priority if
+            // there wasn't a priority explicitly specified").
+            if node.priority == nil { node = node.withPriority(base.priority) }
             do throws(DatabaseError) {
                 try node.validate(at: record.path)
             } catch {
+                if replacing { events += syncTree.ackUserWrite(record.writeID, outcome: .reverted) }
                 finishTransaction(id, .failure(error), events: &events, revert: false)
                 return
             }
@@ -58,8 +61,12 @@ extension Repo {
             let resolved = node.resolvingServerValues(existing: base, serverTime: estimatedServerTime)
             transactions[index].writeID = writeID
             transactions[index].output = node
+            transactions[index].resolvedOutput = resolved
             transactions[index].inputHash = base.hashString
+            // The new value first, then the old one goes: listeners see one change, as in
+            // repoRerunTransactionQueue.
             events += syncTree.applyUserOverwrite(resolved, at: record.path, writeID: writeID, visibility: record.visibility)
+            if replacing { events += syncTree.ackUserWrite(record.writeID, outcome: .reverted) }
         }
     }
 
@@ -158,8 +165,12 @@ extension Repo {
             switch status {
             case .ok:
                 events += syncTree.ackUserWrite(record.writeID, outcome: .confirmed)
-                let node = syncTree.completeEventCache(at: record.path) ?? .empty
-                finishTransaction(id, .success((committed: true, node: node, attempts: record.attempts)), events: &events, revert: false)
+                // Its own result, not the latest value (repoSendTransactionQueue: onComplete gets
+                // currentOutputSnapshotResolved; transaction.test.ts "Merged transactions have
+                // correct snapshot").
+                finishTransaction(
+                    id, .success((committed: true, node: record.resolvedOutput, attempts: record.attempts)), events: &events,
+                    revert: false)
             case .failed(let error) where error.code == DatabaseError.dataStale().code:
                 if abortWhenAnswered {
                     finishTransaction(id, .failure(.overriddenBySet(at: record.path)), events: &events, revert: true)

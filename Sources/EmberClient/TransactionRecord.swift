@@ -51,6 +51,9 @@ struct TransactionRecord {
     var writeID: WriteID
     /// The value the latest run returned, as written (server values unresolved).
     var output: Node = .empty
+    /// The latest run's value with its server values resolved locally: what its completion
+    /// reports when it commits (Firebase's `currentOutputSnapshotResolved`).
+    var resolvedOutput: Node = .empty
     /// The hash of the value the latest run started from: the server's guard.
     var inputHash: String = ""
     /// How many times the update function ran.
