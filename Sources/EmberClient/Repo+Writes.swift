@@ -75,6 +75,17 @@ extension Repo {
             if let record = syncTree.pendingWrites.write(writeID) { persistConfirmedWrite(record) }
             raise(syncTree.ackUserWrite(writeID, outcome: .confirmed)) { write.completion(nil) }
         case .failed(let error):
+            // A refusal is final: the write leaves the stored queue before anyone hears of it,
+            // so that no restart sends it again (deleting needs no new space, even on a full
+            // disk). An acceptance needs no such care: the server answers a resend from its
+            // record of answered writes.
+            if let store {
+                do {
+                    try store.commitRemovals()
+                } catch {
+                    storeFailed(error)
+                }
+            }
             raise(syncTree.ackUserWrite(writeID, outcome: .reverted)) { write.completion(error.path == nil ? error.at(write.path) : error) }
         }
     }
