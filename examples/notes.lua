@@ -191,9 +191,9 @@ expect({
   "main sees r2: eggs / milk",
   "bob sees r2: eggs / bread",
   -- main's reached the server first and was accepted. bob's was based on r1, which is no
-  -- longer current: rejected. bob's client shows the server's note, re-runs his function on
-  -- it, and shows the result at once ...
-  "bob sees r2: eggs / milk",
+  -- longer current: rejected. bob's client re-runs his function on the server's note and
+  -- shows the result at once (his first attempt goes only after: as in Firebase, the
+  -- server's r2 never shows on his screen) ...
   "bob sees r3: eggs / milk / bread",
   -- ... which the server accepts this time; main receives it.
   "main sees r3: eggs / milk / bread",

@@ -32,7 +32,7 @@ public struct OnDisconnect {
     public func updateChildValues(_ values: [(key: String, value: JSONValue)], completion: @escaping (DatabaseError?) -> Void = { _ in }) throws(DatabaseError) {
         var changes: [WireChange] = []
         for (key, value) in values {
-            let relative = try Path(validating: key)
+            let relative = try Path(validatingWriteTarget: key)
             changes.append(WireChange(relative, try Node(json: value, at: path.appending(relative))))
         }
         try repo.onDisconnect(.merge(changes), at: path, completion: completion)

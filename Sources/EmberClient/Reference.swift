@@ -68,7 +68,7 @@ public struct Reference {
     ) throws(DatabaseError) {
         var changes: [(Path, Node)] = []
         for (key, value) in values {
-            let relative = try Path(validating: key)
+            let relative = try Path(validatingWriteTarget: key)
             changes.append((relative, try Node(json: value, at: path.appending(relative))))
         }
         try database.repo.update(changes, at: path, completion: completion)
@@ -85,10 +85,12 @@ public struct Reference {
     }
 
     /// Sets the priority of the existing value.
+    /// Sets the priority of the value, as the SDKs do: a write of `path/.priority`, which the
+    /// server applies to what it has (nothing happens where there is no value), so the client
+    /// need not know the value (syncPointSpec "setPriority on a location with no cache").
     public func setPriority(_ priority: Priority?, completion: @escaping (DatabaseError?) -> Void = { _ in }) throws(DatabaseError) {
-        let current = database.repo.syncTree.completeEventCache(at: path) ?? .empty
-        if current.isEmpty && priority != nil { throw .invalidValue("there is no value to give a priority", at: path) }
-        try database.repo.set(current.withPriority(priority), at: path, completion: completion)
+        if path.isEmpty { throw .invalidValue("the root has no priority", at: path) }
+        try database.repo.set(priority.map { Node($0.leafValue) } ?? .empty, at: path.child(.priority), completion: completion)
     }
 
     /// A new child with a push id; with a value, written at once.

@@ -26,7 +26,22 @@ extension Repo {
         switch status {
         case .ok:
             switch request.operation {
-            case .cancel: registeredOnDisconnect.removeAll { request.path.contains($0.path) }
+            case .cancel:
+                // As the server does: what is below the cancelled path goes, the rest of a
+                // queued object above it stays (SparseSnapshotTree.forget).
+                registeredOnDisconnect = registeredOnDisconnect.compactMap { registered in
+                    if request.path.contains(registered.path) { return nil }
+                    guard let relative = registered.path.relative(to: request.path) else { return registered }
+                    let changes: [WireChange]
+                    switch registered.operation {
+                    case .put(let node): changes = [WireChange(.root, node)]
+                    case .merge(let merged): changes = merged
+                    case .cancel: return registered
+                    }
+                    let remaining = WireChange.forgetting(relative, in: changes)
+                    if remaining == changes { return registered }
+                    return remaining.isEmpty ? nil : (registered.path, .merge(remaining))
+                }
             default: registeredOnDisconnect.append((request.path, request.operation))
             }
             raise([]) { request.completion(nil) }

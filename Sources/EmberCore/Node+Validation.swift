@@ -28,6 +28,20 @@ extension Node {
     /// - Throws: the first problem found, with the path of the offending value.
     /// - Complexity: O(n) in the size of the node.
     public func validate(at path: Path) throws(DatabaseError) {
+        if path.isPriority {
+            // A write to `x/.priority` sets x's priority: null, a number, a string, or a server
+            // value (validation.ts, isValidPriority).
+            if isEmpty { return }
+            guard let leaf = leafValue, priority == nil else {
+                throw .invalidPriority("a priority must be a number, a string or null", at: path.parent)
+            }
+            switch leaf {
+            case .bool: throw .invalidPriority("a priority must be a number, a string or null, not a boolean", at: path.parent)
+            case .deferred: return
+            case .int, .double, .string: try Node(.bool(true), priority: Priority(leaf)).validate(at: path.parent!)
+            }
+            return
+        }
         var keys = path.keys
         try validate(keys: &keys)
     }

@@ -40,6 +40,19 @@ public struct Path: Sendable, Hashable {
         self.keys = keys
     }
 
+    /// Parses the path a write targets: as ``init(validating:)``, except that the last segment
+    /// may be `.priority` (the node's priority; it adds no level), as Firebase accepts in an
+    /// update's keys and in the puts `setPriority` sends (validation.ts,
+    /// `validateFirebaseMergePaths`; `setPriority` writes `path/.priority`).
+    public init(validatingWriteTarget string: String) throws(DatabaseError) {
+        let trimmed = string.hasSuffix("/") ? String(string.dropLast()) : string
+        if trimmed == ".priority" || trimmed.hasSuffix("/.priority") {
+            self = try Path(validating: String(trimmed.dropLast(".priority".count))).child(.priority)
+        } else {
+            self = try Path(validating: string)
+        }
+    }
+
     /// Parses a path without validating it: for paths that Ember produced itself.
     public init(unchecked string: String) {
         keys = string.split(separator: "/", omittingEmptySubsequences: true).map { ChildKey(unchecked: String($0)) }
@@ -47,11 +60,16 @@ public struct Path: Sendable, Hashable {
 
     /// Checks the depth of a path built without validation (by appending, or from the wire).
     /// - Throws: `path_too_deep` when it is deeper than ``Limits/maxDepth``.
+    /// A trailing `.priority` (a node's priority) adds no level.
     public func checkDepth() throws(DatabaseError) {
-        if keys.count > Limits.maxDepth {
-            throw DatabaseError(.pathTooDeep(path: description, depth: keys.count))
+        let depth = back == .priority ? keys.count - 1 : keys.count
+        if depth > Limits.maxDepth {
+            throw DatabaseError(.pathTooDeep(path: description, depth: depth))
         }
     }
+
+    /// Whether the path names a node's priority (its last key is `.priority`).
+    public var isPriority: Bool { back == .priority }
 
     /// Whether this is the root.
     public var isEmpty: Bool { keys.isEmpty }

@@ -116,7 +116,7 @@ extension LuaRuntime {
         changes.reserveCapacity(members.count)
         for member in members {
             changes.append(try call.attempt { () throws(DatabaseError) in
-                let relative = try Path(validating: member.key)
+                let relative = try Path(validatingWriteTarget: member.key)
                 let full = path.appending(relative)
                 try full.checkDepth()
                 return (relative, try Node(json: member.value, at: full))

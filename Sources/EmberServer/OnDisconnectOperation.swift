@@ -14,4 +14,21 @@ public enum OnDisconnectOperation: Sendable, Hashable {
         case .put(let path, _), .merge(let path, _): path
         }
     }
+
+    /// The operation without what it would write at or below `path` (a cancel there), or `nil`
+    /// when nothing of it is left. A put above `path` becomes a merge of what remains of its
+    /// children (``WireChange/forgetting(_:in:)``).
+    public func forgetting(_ path: Path) -> OnDisconnectOperation? {
+        if path.contains(self.path) { return nil }
+        guard let relative = self.path.relative(to: path) else { return self }
+        switch self {
+        case .put(let location, let node):
+            let remaining = WireChange.forgetting(relative, in: [WireChange(.root, node)])
+            if remaining == [WireChange(.root, node)] { return self }
+            return remaining.isEmpty ? nil : .merge(location, remaining)
+        case .merge(let location, let changes):
+            let remaining = WireChange.forgetting(relative, in: changes)
+            return remaining.isEmpty ? nil : .merge(location, remaining)
+        }
+    }
 }

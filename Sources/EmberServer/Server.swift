@@ -167,7 +167,9 @@ public final class Server {
                 connection.onDisconnect.append(.merge(path, changes))
             }
         case .onDisconnectCancel(let requestID, let path):
-            connection.onDisconnect.removeAll { path.contains($0.path) }
+            // Forgetting below a queued object keeps the rest of it (OnDisconnect.ts cancel();
+            // SparseSnapshotTree.forget).
+            connection.onDisconnect = connection.onDisconnect.compactMap { $0.forgetting(path) }
             send(.other(id, .ack(requestID: requestID, status: .ok)))
         case .get(let requestID, let query):
             send(.get(id, requestID: requestID, query, .data(data(for: query))))
@@ -407,7 +409,8 @@ public final class Server {
     }
 
     private static func checkPath(_ path: Path) throws(DatabaseError) {
-        for key in path.keys {
+        // The last key may be `.priority`: the write sets that node's priority.
+        for key in path.isPriority ? path.keys.dropLast() : path.keys[...] {
             if let problem = ChildKey.problem(with: key.name) {
                 throw .invalidValue("the path has an invalid key \"\(key.name)\": \(problem)", at: path)
             }

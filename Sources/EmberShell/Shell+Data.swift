@@ -146,7 +146,7 @@ extension Shell {
         let report = try performWrite(at: value.position, on: database) { (done) throws(DatabaseError) in
             var changes: [(Path, Node)] = []
             for member in members {
-                let relative = try Path(validating: member.key)
+                let relative = try Path(validatingWriteTarget: member.key)
                 changes.append((relative, try Node(json: member.value, at: path.appending(relative))))
             }
             try reference.updateNodes(changes, completion: done)
@@ -200,14 +200,9 @@ extension Shell {
         let path = try resolve(expression)
         let priority = try Self.priority(priority)
         let reference = database.reference(path)
-        // the client may not know the value yet: read it, then write it back with the priority
-        let current: Node
-        if let known = database.cachedValue(at: path) { current = known } else { current = try read(reference.query).node }
-        guard !current.isEmpty else {
-            throw .command("invalid_value", "there is no value at \(path) to give a priority", at: expression.position)
-        }
+        // as the SDKs do: a write of path/.priority, which the server applies to what it has
         let report = try performWrite(at: expression.position, on: database) { (done) throws(DatabaseError) in
-            try reference.setNode(current.withPriority(priority), completion: done)
+            try reference.setPriority(priority, completion: done)
         }
         printWrite(report)
     }

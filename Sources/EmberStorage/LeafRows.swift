@@ -86,7 +86,7 @@ struct LeafRows {
                     try value.validate(at: at)
                     root.set(value, at: relative)
                 }
-            } catch let error as EmberCore.DatabaseError {
+            } catch {
                 problems.append(BadRow(path: "/" + full, reason: error.message))
             }
         }
