@@ -121,9 +121,12 @@ extension Node {
         case .int(let number): return .number(Double(number))
         case .double(let number) where number.isFinite: return .number(number)
         case .string(let text): return .string(text)
+        case .object(let members) where members.count == 1 && members[0].key == ".sv":
+            // A server value as a priority (validation.ts isValidPriority).
+            return .deferred(try convertServerValue(members[0].value, at: Path(keys: keys)))
         default:
             throw DatabaseError(
-                .invalidPriority(reason: "a priority must be a number, a string or null, not \(json.serialized())"),
+                .invalidPriority(reason: "a priority must be a number, a string, a server value or null, not \(json.serialized())"),
                 path: Path(keys: keys))
         }
     }

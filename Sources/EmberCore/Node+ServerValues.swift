@@ -3,6 +3,7 @@ extension Node {
     /// - Complexity: O(n).
     public var containsServerValues: Bool {
         if case .deferred? = leafValue { return true }
+        if case .deferred? = priority { return true }
         return children.contains { $0.node.containsServerValues }
     }
 
@@ -13,8 +14,18 @@ extension Node {
     /// against its tree and its clock, and its result replaces the client's.
     /// - Complexity: O(n) in the size of this node.
     public func resolvingServerValues(existing: Node, serverTime: Int64) -> Node {
+        // The priority first: a server value there resolves against the existing priority
+        // (Firebase's resolveDeferredValueSnapshot).
+        var resolvedPriority = priority
+        if case .deferred(let serverValue)? = priority {
+            let current = existing.priority.map { Node($0.leafValue) } ?? .empty
+            resolvedPriority = Priority(serverValue.resolve(serverTime: serverTime, current: current))
+        }
         if case .deferred(let serverValue)? = leafValue {
-            return Node(serverValue.resolve(serverTime: serverTime, current: existing), priority: priority)
+            return Node(serverValue.resolve(serverTime: serverTime, current: existing), priority: resolvedPriority)
+        }
+        if resolvedPriority != priority {
+            return withPriority(resolvedPriority).resolvingServerValues(existing: existing, serverTime: serverTime)
         }
         guard childCount > 0 else { return self }
         var result = self

@@ -6,6 +6,11 @@
 public enum Priority: Sendable, Hashable {
     case number(Double)
     case string(String)
+    /// A server value (`{".sv": "timestamp"}`), as a write carries it until the server (or the
+    /// client, for its optimistic view) resolves it: Firebase accepts one as a priority
+    /// (validation.ts `isValidPriority`; resolved by `resolveDeferredValueSnapshot`). Stored
+    /// and served data never holds one.
+    case deferred(ServerValue)
 
     /// The priority a leaf value stands for, or `nil` when the value cannot be a priority.
     public init?(_ value: LeafValue) {
@@ -13,7 +18,8 @@ public enum Priority: Sendable, Hashable {
         case .int(let number): self = .number(Double(number))
         case .double(let number): self = .number(number)
         case .string(let text): self = .string(text)
-        case .bool, .deferred: return nil
+        case .deferred(let value): self = .deferred(value)
+        case .bool: return nil
         }
     }
 
@@ -22,10 +28,12 @@ public enum Priority: Sendable, Hashable {
         switch self {
         case .number(let number): LeafValue(normalizing: number) ?? .double(number)
         case .string(let text): .string(text)
+        case .deferred(let value): .deferred(value)
         }
     }
 
-    /// Three-way comparison of optional priorities: none < numbers < strings.
+    /// Three-way comparison of optional priorities: none < numbers < strings (an unresolved
+    /// server value, which only a write in flight holds, sorts last).
     public static func compare(_ lhs: Priority?, _ rhs: Priority?) -> Int {
         switch (lhs, rhs) {
         case (nil, nil): return 0
@@ -35,6 +43,9 @@ public enum Priority: Sendable, Hashable {
         case (.number?, .string?): return -1
         case (.string?, .number?): return 1
         case (.string(let a)?, .string(let b)?): return StringOrder.compareUTF16(a, b)
+        case (.deferred?, .deferred?): return 0
+        case (.deferred?, _): return 1
+        case (_, .deferred?): return -1
         }
     }
 }

@@ -160,13 +160,27 @@ struct LuaCall {
         }
     }
 
-    /// Argument `index` as a priority: `nil`, a number or a string.
+    /// Argument `index` as a priority: `nil`, a number, a string, or a server value
+    /// (`ember.ServerValue.TIMESTAMP`), as Firebase accepts (validation.ts `isValidPriority`).
     func priority(at index: Int32) throws(LuaBindingError) -> Priority? {
+        if let serverValue = object(.serverValue, at: index, as: LuaServerValue.self) {
+            guard case .deferred(let value)? = (try? Node(json: serverValue.json))?.leafValue else {
+                throw wrongType(at: index, expected: "a priority (nil, a number, a string or a server value)")
+            }
+            return .deferred(value)
+        }
+        switch lua_type(state, index) {
+        case LUA_TBOOLEAN, LUA_TTABLE, LUA_TFUNCTION, LUA_TTHREAD:
+            throw wrongType(at: index, expected: "a priority (nil, a number, a string or a server value)")
+        default:
+            break
+        }
         switch try leaf(at: index) {
         case nil: return nil
-        case .bool: throw wrongType(at: index, expected: "a priority (nil, a number or a string)")
         case let leaf?:
-            guard let priority = Priority(leaf) else { throw wrongType(at: index, expected: "a priority") }
+            guard let priority = Priority(leaf) else {
+                throw wrongType(at: index, expected: "a priority (nil, a number, a string or a server value)")
+            }
             return priority
         }
     }

@@ -207,15 +207,21 @@ extension Shell {
         printWrite(report)
     }
 
-    /// The priority a value stands for: a number or a string, or `nil` (none) for `null`.
+    /// The priority a value stands for: a number, a string, a server value
+    /// (`{".sv": "timestamp"}`), or `nil` (none) for `null`.
     static func priority(_ value: ValueExpression) throws(ShellError) -> Priority? {
         switch value.value {
         case .null: return nil
         case .int(let number): return .number(Double(number))
         case .double(let number): return .number(number)
         case .string(let text): return .string(text)
+        case .object(let members) where members.count == 1 && members[0].key == ".sv":
+            if case .deferred(let serverValue)? = (try? Node(json: value.value))?.leafValue { return .deferred(serverValue) }
+            fallthrough
         default:
-            throw .command("invalid_priority", "a priority is a number, a string or null, not \(value.value.serialized())", at: value.position)
+            throw .command(
+                "invalid_priority", "a priority is a number, a string, a server value or null, not \(value.value.serialized())",
+                at: value.position)
         }
     }
 }

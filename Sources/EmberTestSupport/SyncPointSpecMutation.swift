@@ -186,7 +186,7 @@ public struct SyncPointSpecMutation: Sendable, CustomStringConvertible {
         switch priority {
         case nil: Priority.number(7)
         case .number?: Priority.string("mutated")
-        case .string?: nil
+        case .string?, .deferred?: nil
         }
     }
 

@@ -77,4 +77,29 @@ struct FidelityTests {
         try ember.flush()
         #expect(ember.server.value(at: "z") == json(#"{"v":1}"#))
     }
+
+    @Test("ServerValue.TIMESTAMP is a valid priority, resolved by the server (validation.ts isValidPriority)")
+    func timestampPriority() throws {
+        let (ember, clock) = makeEmber(seed: 6)
+        let main = client(ember, "main")
+        _ = ref(main, "t").observe(.value) { _, _ in }
+        try ember.flush()
+        let timestamp = Priority.deferred(.timestamp)
+        try ref(main, "t").setValue("v", priority: timestamp)
+        // The client's view resolves it at once with its estimate of the server's time.
+        #expect(main.cachedValue(at: "t")?.priority == .number(Double(clock.now())))
+        try ember.advance(by: 5)
+        try ember.flush()
+        guard case .number(let stamped)? = ember.server.value(at: "t").priority else {
+            Issue.record("no numeric priority: \(ember.server.value(at: "t").jsonString())")
+            return
+        }
+        #expect(stamped >= Double(clock.now() - 5) && stamped <= Double(clock.now()))
+        // Through JSON, and as setPriority's value.
+        try ref(main, "u").setNode(json(#"{".value":1,".priority":{".sv":"timestamp"}}"#))
+        try ref(main, "t").setPriority(timestamp)
+        try ember.flush()
+        if case .number? = ember.server.value(at: "u").priority {} else { Issue.record("u has no timestamp priority") }
+        #expect(throws: EmberCore.DatabaseError.self) { try Node(jsonText: #"{".value":1,".priority":true}"#) }
+    }
 }

@@ -77,7 +77,7 @@ import Testing
         #expect(badKey?.message == "invalid key \"al.ice\" at /root/users: a key must not contain \".\"")
         #expect(error(#"{".value": {"a": 1}}"#)?.code == "invalid_value")
         #expect(error(#"{".value": 1, "a": 2}"#)?.message.contains("no other children") == true)
-        #expect(error(#"{"a": {".priority": true, "b": 1}}"#)?.message == "invalid priority at /a: a priority must be a number, a string or null, not true")
+        #expect(error(#"{"a": {".priority": true, "b": 1}}"#)?.message == "invalid priority at /a: a priority must be a number, a string, a server value or null, not true")
         #expect(error(#"{".foo": 1}"#)?.code == "invalid_key")
         #expect(error(#"{"a": "#)?.code == "malformed_json")
     }
