@@ -109,7 +109,7 @@ struct PersistenceTests {
 
     /// Before, each queued increment was resolved against a layering of every pending write,
     /// and so was each restored one: 20,000 increments took 44 s to queue in a release build.
-    @Test("10,000 queued increments, updates and sets each survive a restart and replay whole", .timeLimit(.minutes(1)))
+    @Test("10,000 queued increments, updates and sets each survive a restart and replay whole", .timeLimit(.minutes(5)))
     func longQueueAcrossARestart() throws {
         let count = 10_000
         let directory = try makeDatabaseDirectory()
