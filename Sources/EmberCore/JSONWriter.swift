@@ -143,13 +143,15 @@ public struct JSONWriter {
             default: escape = nil
             }
             if let escape {
-                output.unicodeScalars.append(contentsOf: scalars[plainStart..<index])
+                // Through a Substring: appending to `output.unicodeScalars` copied all of
+                // `output` each time (quadratic in the text written).
+                output += Substring(scalars[plainStart..<index])
                 output += escape
                 plainStart = scalars.index(after: index)
             }
             index = scalars.index(after: index)
         }
-        output.unicodeScalars.append(contentsOf: scalars[plainStart..<scalars.endIndex])
+        output += Substring(scalars[plainStart..<scalars.endIndex])
         output += "\""
     }
 }

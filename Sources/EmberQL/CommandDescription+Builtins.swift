@@ -53,7 +53,7 @@ extension CommandDescription {
             example: "export /users users.json", group: "Data"),
         .init(
             name: "import", syntax: "PATH FILE",
-            summary: "Writes the JSON of FILE at PATH, with a progress bar on large files.",
+            summary: "Writes the JSON of FILE at PATH as one write: all of it lands, or none.",
             example: "import /users users.json", group: "Data"),
     ]
 

@@ -1,14 +1,12 @@
 import EmberClient
 import EmberCore
+import EmberLua
 import EmberQL
 import Foundation
 
 /// `export` and `import`: the Firebase export format (`.value`/`.priority`) to and from files.
 extension Shell {
-    /// How many children a large import writes per batch.
-    static let importBatchSize = 1000
-    /// Imports of files at least this large, or with at least a batch of top-level children,
-    /// go in batches with a progress bar.
+    /// Imports of files at least this large say on a terminal what they are doing.
     static let largeImportBytes = 1 << 20
 
     func export(_ expression: PathExpression, to file: Word?) throws(ShellError) {
@@ -32,48 +30,60 @@ extension Shell {
         }
     }
 
+    /// Writes the JSON of `file` at `expression` as one write: the server applies all of it in
+    /// one transaction or none of it (a crash or Ctrl-C never leaves half an import, and the
+    /// location's old data stays until the whole new data replaces it).
+    ///
+    /// Ctrl-C before the write is made (while reading or parsing the file) imports nothing;
+    /// after it, the write is in the client's queue and lands whole, and only the wait ends.
     func importFile(_ file: Word, to expression: PathExpression) throws(ShellError) {
         let path = try resolve(expression)
         let text: String
+        let fileSize = (try? FileManager.default.attributesOfItem(atPath: file.text))?[.size] as? Int ?? 0
+        let large = fileSize >= Self.largeImportBytes
+        if large { drawStatus("importing \(path): reading \(file.text)") }
+        defer { if large { clearStatus() } }
         do {
             text = try FileAccess.readText(file.text)
         } catch {
             throw .command(error.code, error.message, at: file.position)
         }
+        try checkImportInterrupted()
+        if large { drawStatus("importing \(path): parsing \(Self.bytes(text.utf8.count))") }
         let node: Node
         do {
             node = try Node(jsonText: text, at: path)
         } catch {
             throw .command(error.code, "\(file.text): \(error.message)", at: file.position)
         }
+        // The last moment at which Ctrl-C leaves nothing written.
+        try checkImportInterrupted()
+        if large { drawStatus("importing \(path): writing \(node.childCount) children") }
         let reference = database.reference(path)
-        let children = Array(node.children)
-        let large = text.utf8.count >= Self.largeImportBytes || children.count > Self.importBatchSize
-        guard large, !node.isLeaf, node.priority == nil else {
-            let report = try performWrite(at: file.position, on: database) { (done) throws(DatabaseError) in
-                try reference.setNode(node, completion: done)
-            }
-            printImport(report, path: path, count: node.childCount, bytes: text.utf8.count)
-            return
+        final class Outcome { var answer: DatabaseError?? = nil }
+        let outcome = Outcome()
+        do {
+            try reference.setNode(node) { outcome.answer = .some($0) }
+        } catch {
+            throw .database(error, at: file.position)
         }
-        // in batches: first the location is cleared, then children are written a batch at a
-        // time, each waited for, with a progress bar on a terminal
-        var report = try performWrite(at: file.position, on: database) { (done) throws(DatabaseError) in
-            try reference.removeValue(completion: done)
+        var report = WriteReport.acknowledged
+        if outcome.answer == nil && database.connectionState == .offline {
+            report = .queued
+        } else {
+            try wait(
+                until: { outcome.answer != nil },
+                interrupted: "stopped waiting; the import was made as one write, which stays queued and lands whole")
+            if case .some(.some(let error)) = outcome.answer { throw .database(error, at: file.position) }
         }
-        var written = 0
-        while written < children.count {
-            let batch = children[written..<min(written + Self.importBatchSize, children.count)]
-            let changes = batch.map { (Path(keys: [$0.key]), $0.node) }
-            let batchReport = try performWrite(at: file.position, on: database) { (done) throws(DatabaseError) in
-                try reference.updateNodes(changes, completion: done)
-            }
-            if batchReport == .queued { report = .queued }
-            written += batch.count
-            drawProgress(written, of: children.count, label: "importing \(path)")
-        }
-        if showsProgress { output.writeError("\r\u{1B}[K") }
-        printImport(report, path: path, count: children.count, bytes: text.utf8.count)
+        printImport(report, path: path, count: node.childCount, bytes: text.utf8.count)
+    }
+
+    /// Ends an import that Ctrl-C interrupted before its write was made: nothing is written.
+    private func checkImportInterrupted() throws(ShellError) {
+        guard InterruptSignal.isPending else { return }
+        InterruptSignal.clear()
+        throw .interrupted("nothing was imported")
     }
 
     private func printImport(_ report: WriteReport, path: Path, count: Int, bytes: Int) {
@@ -81,12 +91,15 @@ extension Shell {
         printWrite(report, extra: [("children", .int(Int64(count)))], detail: report == .acknowledged ? detail : detail + ";")
     }
 
-    /// Draws `label [#####     ] 45% (450/1000)` on stderr, over itself, when stderr is a terminal.
-    func drawProgress(_ done: Int, of total: Int, label: String) {
-        guard showsProgress, total > 0 else { return }
-        let width = 30
-        let filled = done * width / total
-        let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
-        output.writeError("\r\(label) [\(bar)] \(done * 100 / total)% (\(done)/\(total))")
+    /// Draws `status` on stderr, over the previous one, when stderr is a terminal.
+    func drawStatus(_ status: String) {
+        guard showsProgress else { return }
+        output.writeError("\r\u{1B}[K" + status)
+    }
+
+    /// Erases what ``drawStatus(_:)`` drew.
+    func clearStatus() {
+        guard showsProgress else { return }
+        output.writeError("\r\u{1B}[K")
     }
 }

@@ -19,6 +19,15 @@ public struct WriteRecord: Sendable {
     /// Whether listeners see it before the server confirms it.
     public var visibility: WriteVisibility
 
+    /// The locations the write replaces: its path for a set, each changed path for an update.
+    /// - Complexity: O(k d) for a merge of k paths of depth d.
+    var changedPaths: [Path] {
+        switch change {
+        case .overwrite: [path]
+        case .merge(let changes): changes.map { path.appending($0.0) }
+        }
+    }
+
     /// Whether the write replaces the data at `path` (or above it).
     /// - Complexity: O(k d) for a merge of k paths of depth d.
     func covers(_ path: Path) -> Bool {

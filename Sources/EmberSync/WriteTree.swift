@@ -13,13 +13,17 @@ public struct WriteTree: Sendable {
     /// A deque: writes are answered oldest first, and removing the first of an array would
     /// move every other.
     public private(set) var allWrites: Deque<WriteRecord> = []
-    /// How many visible writes sit at each location, and how many below it: removing a write
-    /// that no other visible write overlaps needs no scan of the list.
+    /// The visible writes that change each location, oldest first (an update is listed at each
+    /// of its changed paths), and how many change a location below it: removing a write needs
+    /// no scan of the list to know whether later writes shadow it or others overlap it.
     /// Kept only while two or more writes are pending (`isCounting`): a lone write, the
     /// common case of a client that waits for each answer, needs no bookkeeping.
-    private var visibleAt: [Path: Int] = [:]
+    private var visibleAt: [Path: Deque<WriteID>] = [:]
     private var visibleBelow: [Path: Int] = [:]
     private var isCounting = false
+    /// How many pending writes are hidden: while none is, the visible layer is every write, and
+    /// a question that includes hidden writes is answered from it without a walk of the list.
+    private var hiddenCount = 0
 
     public init() {}
 
@@ -30,6 +34,8 @@ public struct WriteTree: Sendable {
         allWrites.append(WriteRecord(id: id, path: path, change: .overwrite(node), visibility: visibility))
         if visibility == .visible {
             visibleWrites.add(node, at: path)
+        } else {
+            hiddenCount += 1
         }
         countAdded()
     }
@@ -63,36 +69,57 @@ public struct WriteTree: Sendable {
     }
 
     /// Counts the write just added, and the one before it when counting starts.
-    /// - Complexity: O(d) hash updates.
+    /// - Complexity: O(k d) hash updates for k changed paths.
     private mutating func countAdded() {
         if isCounting {
             let added = allWrites[allWrites.count - 1]
-            if added.visibility == .visible { countVisible(at: added.path, 1) }
+            if added.visibility == .visible { count(added) }
         } else if allWrites.count > 1 {
-            for write in allWrites where write.visibility == .visible { countVisible(at: write.path, 1) }
+            for write in allWrites where write.visibility == .visible { count(write) }
             isCounting = true
         }
     }
 
-    /// - Complexity: O(d) hash updates.
-    private mutating func countVisible(at path: Path, _ delta: Int) {
-        Self.add(delta, to: &visibleAt, at: path)
-        var ancestor = path
-        while let parent = ancestor.parent {
-            Self.add(delta, to: &visibleBelow, at: parent)
-            ancestor = parent
+    /// Lists a visible write at each path it changes (it is the newest there).
+    /// - Complexity: O(k d) hash updates for k changed paths.
+    private mutating func count(_ write: WriteRecord) {
+        for path in write.changedPaths {
+            visibleAt[path, default: []].append(write.id)
+            var ancestor = path
+            while let parent = ancestor.parent {
+                visibleBelow[parent, default: 0] += 1
+                ancestor = parent
+            }
         }
     }
 
-    private static func add(_ delta: Int, to counts: inout [Path: Int], at path: Path) {
-        let count = (counts[path] ?? 0) + delta
-        counts[path] = count == 0 ? nil : count
+    /// Takes a removed visible write off the lists.
+    /// - Complexity: O(k d) hash updates, plus a search of the list at each changed path (O(1)
+    ///   for the oldest write there).
+    private mutating func uncount(_ write: WriteRecord) {
+        for path in write.changedPaths {
+            if var ids = visibleAt.removeValue(forKey: path) {
+                if ids.first == write.id {
+                    ids.removeFirst()
+                } else if let index = ids.firstIndex(of: write.id) {
+                    ids.remove(at: index)
+                }
+                if !ids.isEmpty { visibleAt[path] = ids }
+            }
+            var ancestor = path
+            while let parent = ancestor.parent {
+                let below = (visibleBelow[parent] ?? 0) - 1
+                visibleBelow[parent] = below <= 0 ? nil : below
+                ancestor = parent
+            }
+        }
     }
 
-    /// Whether a visible write other than one at `path` itself sits at, above or below `path`.
+    /// Whether a visible write other than the one being removed changes `path`, a location
+    /// above it or one below it.
     /// - Complexity: O(d) hash lookups.
     private func visibleWriteOverlaps(_ path: Path) -> Bool {
-        if (visibleAt[path] ?? 0) > 1 || visibleBelow[path] != nil { return true }
+        if (visibleAt[path]?.count ?? 0) > 1 || visibleBelow[path] != nil { return true }
         var ancestor = path
         while let parent = ancestor.parent {
             if visibleAt[parent] != nil { return true }
@@ -101,14 +128,29 @@ public struct WriteTree: Sendable {
         return false
     }
 
+    /// Whether a visible write later than `id` changes `path` or a location above it, so that
+    /// it decides what shows at `path`.
+    /// - Complexity: O(d) hash lookups.
+    private func isShadowed(_ path: Path, after id: WriteID) -> Bool {
+        var current: Path? = path
+        while let location = current {
+            if let newest = visibleAt[location]?.last, newest > id { return true }
+            current = location.parent
+        }
+        return false
+    }
+
     /// Removes a write that the server confirmed or refused.
     /// - Returns: whether the write may have been visible, so that views must be re-evaluated.
-    /// - Complexity: O(log w + d log n) when no other visible write overlaps it (plus O(w) to
-    ///   close the gap in the list); O(w) to check the others when some do; O(w d log n) when
-    ///   the visible layer is rebuilt.
+    /// - Complexity: O(log w + k d log n) for k changed paths (plus O(w) to close the gap in
+    ///   the list, O(1) for the oldest), when later writes shadow each changed path that others
+    ///   overlap (the common case of writes to one location answered oldest first); O(w k d log n)
+    ///   when the visible layer is rebuilt: a changed path that no later write shadows and another
+    ///   write overlaps (one below it, or an earlier one at or above it).
     public mutating func removeWrite(_ id: WriteID) -> Bool {
         guard let position = position(of: id) else { return false }
         let removed = allWrites.remove(at: position)
+        if removed.visibility == .hidden { hiddenCount -= 1 }
         if allWrites.isEmpty {
             // The last pending write: nothing is left to show or to count.
             visibleWrites = .empty
@@ -120,45 +162,28 @@ public struct WriteTree: Sendable {
             return removed.visibility == .visible
         }
         guard removed.visibility == .visible else { return false }
-        defer { countVisible(at: removed.path, -1) }
-        if !visibleWriteOverlaps(removed.path) {
+        defer { uncount(removed) }
+        let changed = removed.changedPaths
+        if !changed.contains(where: visibleWriteOverlaps) {
             // Alone where it wrote: nothing shadows it and it shadows nothing.
-            removeFromVisibleLayer(removed)
+            removeFromVisibleLayer(changed)
             return true
         }
-        var wasVisible = true
-        var overlapsOthers = false
-        var index = allWrites.count - 1
-        while wasVisible && index >= 0 {
-            let current = allWrites[index]
-            if current.visibility == .visible {
-                if index >= position && current.covers(removed.path) {
-                    // A later write shadows the removed one completely.
-                    wasVisible = false
-                } else if removed.path.contains(current.path) {
-                    overlapsOthers = true
-                }
-            }
-            index -= 1
-        }
-        if !wasVisible { return false }
-        if overlapsOthers {
+        // What later writes change again showed theirs already, and still does.
+        let unshadowed = changed.filter { !isShadowed($0, after: removed.id) }
+        if unshadowed.isEmpty { return false }
+        if unshadowed.contains(where: visibleWriteOverlaps) {
+            // Other writes below, or earlier ones at or above: what shows there is theirs again.
             visibleWrites = Self.layer(allWrites, at: .root) { $0.visibility == .visible }
-            return true
+        } else {
+            removeFromVisibleLayer(unshadowed)
         }
-        removeFromVisibleLayer(removed)
         return true
     }
 
-    private mutating func removeFromVisibleLayer(_ removed: WriteRecord) {
-        switch removed.change {
-        case .overwrite:
-            visibleWrites.remove(at: removed.path)
-        case .merge(let changes):
-            for (relative, _) in changes {
-                visibleWrites.remove(at: removed.path.appending(relative))
-            }
-        }
+    /// Takes `paths` (a removed write's, that no later write shadows) out of the visible layer.
+    private mutating func removeFromVisibleLayer(_ paths: [Path]) {
+        for path in paths { visibleWrites.remove(at: path) }
     }
 
     /// The writes selected by `include`, layered in order, relative to `root`.
@@ -196,11 +221,14 @@ public struct WriteTree: Sendable {
     /// - Parameters:
     ///   - excluding: writes to leave out (a transaction computing its input).
     ///   - includingHidden: whether hidden writes count too.
-    /// - Complexity: O(d log n) with the default arguments and no writes below `path`.
+    /// - Complexity: O(d log n) with no writes excluded, no hidden write pending (or hidden
+    ///   writes not asked for) and no writes below `path`; O(w k d log n) for w pending writes
+    ///   otherwise.
     public func completeEventCache(
         at path: Path, server completeServerCache: Node?, excluding: Set<WriteID> = [], includingHidden: Bool = false
     ) -> Node? {
-        if excluding.isEmpty && !includingHidden {
+        if excluding.isEmpty && (!includingHidden || hiddenCount == 0) {
+            // The visible layer is every write asked for.
             if let shadowing = visibleWrites.completeNode(at: path) { return shadowing }
             let merge = visibleWrites.child(at: path)
             if merge.isEmpty { return completeServerCache }

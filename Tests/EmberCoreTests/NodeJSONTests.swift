@@ -4,6 +4,19 @@ import Testing
 @Suite struct NodeJSONTests {
     private func node(_ text: String) throws -> Node { try Node(jsonText: text) }
 
+    /// Before, each run of plain characters was appended through `output.unicodeScalars`,
+    /// which copied all the text written so far: a 10 MB import did not serialize in 10 minutes.
+    @Test(.timeLimit(.minutes(5)))
+    func twoHundredThousandStringsSerializeAndReadBack() throws {
+        let count = 200_000
+        let big = Node(children: (0..<count).map { index in
+            (ChildKey(unchecked: "c\(index)"), Node(.string("child \(index) \"quoted\"\tand plain")))
+        })
+        let text = big.jsonString(.export)
+        #expect(text.utf8.count > 7_000_000)
+        #expect(try node(text) == big)
+    }
+
     @Test func emptyValuesAreNoData() throws {
         for text in ["null", "{}", "[]", "{\"a\": {}}", "{\"a\": [null, {}]}", "{\".priority\": 5}"] {
             #expect(try node(text).isEmpty, "\(text)")

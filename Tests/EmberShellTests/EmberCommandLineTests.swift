@@ -1,5 +1,11 @@
+import EmberCore
+import EmberTestSupport
 import Foundation
 import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The `ember` executable, run as a user would: parsing, hand-off to the shell, exit statuses.
 ///
@@ -11,6 +17,19 @@ import Testing
 
     /// Runs `ember` with `arguments`; returns its status, stdout and stderr.
     private func ember(_ arguments: String...) throws -> (status: Int32, output: String, error: String) {
+        try ember(arguments)
+    }
+
+    private func ember(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+        let process = try start(arguments)
+        let outData = process.output.fileHandleForReading.readDataToEndOfFile()
+        let errData = process.error.fileHandleForReading.readDataToEndOfFile()
+        process.process.waitUntilExit()
+        return (process.process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    }
+
+    /// Starts `ember` with `arguments`, its output and errors into pipes.
+    private func start(_ arguments: [String]) throws -> (process: Process, output: Pipe, error: Pipe) {
         try #require(
             FileManager.default.isExecutableFile(atPath: Self.executable.path),
             "ember is not built at \(Self.executable.path)")
@@ -27,10 +46,7 @@ import Testing
         process.standardError = error
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let outData = output.fileHandleForReading.readDataToEndOfFile()
-        let errData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+        return (process, output, error)
     }
 
     @Test
@@ -111,5 +127,59 @@ import Testing
         let below = try ember("--db", file + "/db", "-c", "get /")
         #expect(below.status == 1)
         #expect(below.error == "error: cannot open the database at \(file)/db: \(file) is not a directory\n")
+    }
+
+    /// Imports a file of `children` children over `/data` (which holds `{"old": true}`) on a
+    /// database directory, sends `signal` `milliseconds` after the start, then reads `/data` in a
+    /// new process: it must be the old data or the whole import, never a part.
+    private func interruptedImport(children: Int, signal: Int32, after milliseconds: Int) throws -> (imported: Bool, exited: Bool, status: Int32, error: String) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ember-import-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = directory + "/import.json"
+        let entries = (0..<children).map { #""k\#($0)":{"name":"child number \#($0)","n":\#($0)}"# }
+        try Data(("{" + entries.joined(separator: ",") + "}").utf8).write(to: URL(fileURLWithPath: file))
+        let database = directory + "/db"
+        let setUp = try ember("--db", database, "-q", "-c", "set /data {old: true}")
+        try #require(setUp.status == 0, "\(setUp.error)")
+
+        let importing = try start(["--db", database, "-q", "-c", "import /data \(file)"])
+        usleep(UInt32(milliseconds * 1000))
+        kill(importing.process.processIdentifier, signal)
+        let errors = importing.error.fileHandleForReading.readDataToEndOfFile()
+        _ = importing.output.fileHandleForReading.readDataToEndOfFile()
+        importing.process.waitUntilExit()
+
+        let read = try ember("--db", database, "--json", "-q", "-c", "get /data")
+        try #require(read.status == 0, "the database opens after the \(signal == SIGKILL ? "kill" : "interrupt"): \(read.error)")
+        let data = try Node(jsonText: read.output.trimmingCharacters(in: .whitespacesAndNewlines))
+        if data == json(#"{"old":true}"#) {
+            return (false, importing.process.terminationReason == .exit, importing.process.terminationStatus, String(decoding: errors, as: UTF8.self))
+        }
+        #expect(data.childCount == children, "a SIGNAL \(signal) after \(milliseconds) ms left \(data.childCount) of \(children) children")
+        #expect(data.child("old").isEmpty, "the old data went with the import")
+        let last = ChildKey(unchecked: "k\(children - 1)")
+        #expect(data.child(last) == json(#"{"name":"child number \#(children - 1)","n":\#(children - 1)}"#))
+        return (true, importing.process.terminationReason == .exit, importing.process.terminationStatus, String(decoding: errors, as: UTF8.self))
+    }
+
+    /// Before, an import removed the location, then wrote batches of 1,000 children, each its
+    /// own write: a kill in between left the old data gone and part of the new.
+    @Test("a SIGKILL during a large import leaves the old data or the whole import, never a part", arguments: [150, 400, 800, 1_500, 3_000])
+    func killedImport(milliseconds: Int) throws {
+        _ = try interruptedImport(children: 20_000, signal: SIGKILL, after: milliseconds)
+    }
+
+    @Test("Ctrl-C during a large import stops it cleanly: nothing imported, or all of it", arguments: [150, 400, 800, 1_500])
+    func interruptedImport(milliseconds: Int) throws {
+        let result = try interruptedImport(children: 20_000, signal: SIGINT, after: milliseconds)
+        // A signal before the shell installs its handler ends the process (and imports nothing).
+        guard result.exited else { return }
+        if result.status != 0 {
+            #expect(result.error.contains("interrupted"), "\(result.error)")
+        }
+        if !result.imported && result.status != 0 {
+            #expect(result.error.contains("nothing was imported"), "\(result.error)")
+        }
     }
 }

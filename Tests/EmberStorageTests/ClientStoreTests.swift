@@ -134,6 +134,55 @@ import Testing
         #expect(store.trackedQuery(.default(at: "active")) != nil)
     }
 
+    /// Before, each pruned query was checked against every kept location, and each row below a
+    /// pruned location against every kept one inside it: 200,000 children did not finish in 16
+    /// minutes.
+    @Test(.timeLimit(.minutes(5)))
+    func pruningTwoHundredThousandCachedChildrenKeepsActivePinnedAndQueuedLocations() throws {
+        let count = 200_000
+        let store = try ClientStore(at: .memory, durability: .normal, cacheSizeLimit: 1_000_000, now: 0)
+        let children = (0..<count).map { index in
+            (ChildKey(unchecked: "c\(index)"), Node(children: [(ChildKey(unchecked: "v"), Node(.int(Int64(index))))]))
+        }
+        store.overwriteServerCache(Node(children: children), at: "data")
+        store.setQueryComplete(.default(at: "data"), keys: [], now: 1)
+        // Each child also completed on its own (as a confirmed write to it records), used in order.
+        for index in 0..<count {
+            store.setQueryComplete(.default(at: Path(keys: ["data", ChildKey(unchecked: "c\(index)")])), keys: [], now: Int64(index + 2))
+        }
+        let active: Path = "data/c5", pinned: Path = "data/c6", written: Path = "data/c7/v"
+        let window = try QuerySpec(path: "data", params: QueryParams().orderedBy(.key).limitedToFirst(2))
+        store.setQueryActive(.default(at: active), now: 0)
+        store.pin(.default(at: pinned))
+        store.setQueryActive(window, now: 0)
+        store.setQueryComplete(window, keys: ["c0", "c1"], now: 0)
+        store.saveWrite(PersistedWrite(key: "s:w1", path: written, change: .put(json("1"))))
+        #expect(try store.cacheSize() > 3_000_000)
+
+        let pruned = try store.pruneIfNeeded()
+        #expect(try store.cacheSize() <= 1_000_000)
+        #expect(pruned > count / 2)
+        for kept in ["data/c0", "data/c1", "data/c5", "data/c6", "data/c7"] as [Path] {
+            #expect(try store.cachedNode(at: kept.child("v")) != .empty, "\(kept) stays")
+        }
+        // The least recently used went first: the oldest children and the whole location.
+        #expect(store.trackedQuery(.default(at: "data")) == nil)
+        #expect(try store.cachedNode(at: "data/c2").isEmpty)
+        #expect(try store.cachedNode(at: "data/c100000").isEmpty)
+        #expect(store.trackedQuery(.default(at: "data/c100000")) == nil)
+        // The most recently used that fit stay, whole.
+        let last = Path(keys: ["data", ChildKey(unchecked: "c\(count - 1)")])
+        #expect(store.trackedQuery(.default(at: last)) != nil)
+        #expect(try store.cachedNode(at: last) == json(#"{"v":\#(count - 1)}"#))
+        // What is left is exactly the kept and the still tracked children's data.
+        let left = try store.cachedNode(at: "data")
+        let tracked = Set(store.trackedQueries.map(\.query.path))
+        for child in left.children {
+            let path = Path(keys: ["data", child.key])
+            #expect(tracked.contains(path) || ["c0", "c1", "c6", "c7"].contains(child.key.name), "\(path) is kept for a reason")
+        }
+    }
+
     @Test func aCommitThatFailsKeepsItsChangesForTheNextOne() throws {
         let (directory, file) = try makeFile()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -33,7 +33,7 @@ struct ComparisonRun {
     }
 
     /// The workload groups, in the order they run.
-    static let groups = ["writes", "durable", "fanout", "query", "transactions", "reopen", "startup", "memory", "lua"]
+    static let groups = ["writes", "durable", "bulk", "fanout", "query", "transactions", "reopen", "startup", "memory", "lua"]
 
     let setup: Setup
     let table = ComparisonTable()
@@ -47,6 +47,7 @@ struct ComparisonRun {
     func run() {
         if wants("writes") { writes() }
         if wants("durable") { durable() }
+        if wants("bulk") { bulk() }
         if wants("fanout") { fanOut() }
         if wants("query") { query() }
         if wants("transactions") { transactions() }
@@ -155,6 +156,36 @@ struct ComparisonRun {
                 table.add(group: "durable", workload: "`\(mode)`: \(shape.name)", ember: figure, peers: peers)
             }
         }
+    }
+
+    /// Issue 18's bulk writes on a database directory: a large import, and a long offline
+    /// queue of mixed writes, queued and replayed after a restart (Ember alone).
+    private func bulk() {
+        let children = quick ? 20_000 : 200_000
+        let bulk = BulkWriteBenchmarks(ember: setup.ember)
+        let imports = Repetitions.measure(size: children, runs: runs) { bulk.importOnce(children: $0) }
+        let imported: Measurement =
+            if setup.ember == nil {
+                .notMeasured("no ember given (--ember)")
+            } else if imports.contains(where: { $0 == nil }) {
+                .notMeasured("`ember -c 'import …'` failed")
+            } else {
+                .measured(.latency(durations: imports.compactMap { $0 }))
+            }
+        table.add(
+            group: "bulk",
+            workload: "`ember --db DIR -c 'import /data FILE'`: \(Figure.grouped(Double(children))) children of about 50 bytes (one write), spawn to exit",
+            ember: imported, peers: [])
+        let writes = quick ? 10_000 : 100_000
+        let queued = Repetitions.measure(size: writes, runs: runs) { BulkWriteBenchmarks.queueAndReplayOnce(count: $0) }
+        table.add(
+            group: "bulk",
+            workload: "queue \(Figure.grouped(Double(writes))) writes offline (a third each: sets of distinct children, two-path updates, increments of one counter), committed",
+            ember: .measured(.latency(durations: queued.map(\.queue))), peers: [])
+        table.add(
+            group: "bulk",
+            workload: "restart with those \(Figure.grouped(Double(writes))) writes queued, go online, until the server has acknowledged every one",
+            ember: .measured(.latency(durations: queued.map(\.replay))), peers: [])
     }
 
     /// One write seen by 100 listening clients.
