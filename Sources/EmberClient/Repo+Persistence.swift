@@ -97,10 +97,19 @@ extension Repo {
         case .merge(let changes): written = changes.map { (record.path.appending($0.0), $0.1) }
         }
         for (path, node) in written where !store.hasActiveDefaultQuery(at: path) {
+            if node.childCount > Self.largestConfirmedWriteCached {
+                // A large write (an import) is not copied into the cache, which would double
+                // its cost: what the cache held there is forgotten instead.
+                store.forgetServerCache(at: path)
+                continue
+            }
             store.overwriteServerCache(node, at: path)
             store.setQueryComplete(.default(at: path), keys: [], now: now)
         }
     }
+
+    /// The most children a confirmed write may have for the store to keep it as cached data.
+    static let largestConfirmedWriteCached = 1_000
 
     /// Ends the tick for the store: commits what changed. When the commit fails while the
     /// client is not connected, the writes it was to keep are refused (reverted, with events,

@@ -42,6 +42,20 @@ extension ClientStore {
         queryChanges[record.id] = record
     }
 
+    /// Forgets the cached server data at and below `path`, and marks every complete query whose
+    /// data it was part of (at, above or below `path`) as partial: what a client does instead of
+    /// keeping a large confirmed write (an import) in its cache, so that the cache never claims
+    /// more than it holds.
+    /// - Complexity: O(q) for q tracked queries, plus the rows deleted at the commit.
+    public func forgetServerCache(at path: Path) {
+        changes.append(.cache(path, .empty))
+        for (spec, var record) in queries where record.isComplete && (spec.path.contains(path) || path.contains(spec.path)) {
+            record.completeness = .partial
+            queries[spec] = record
+            queryChanges[record.id] = record
+        }
+    }
+
     /// How far apart two recorded uses of a query must be: pruning needs the order of uses, not
     /// each one, and a query written to many times a second would otherwise be saved each time.
     static let lastUseResolution: Int64 = 1_000

@@ -53,7 +53,7 @@ public final class ClientStore {
     static let rows = LeafRows(table: "cache")
 
     /// A change waiting for the next commit, in order.
-    private enum Change {
+    enum Change {
         case cache(Path, Node)
         case saveWrite(PersistedWrite)
         case removeWrite(String)
@@ -68,7 +68,7 @@ public final class ClientStore {
     /// How many server updates pass between two size checks.
     public let pruneCheckInterval: Int
     let queue: DatabaseQueue
-    private var changes: [Change] = []
+    var changes: [Change] = []
     /// Tracked queries changed since the last commit (`nil`: removed), by id.
     var queryChanges: [Int64: TrackedQuery?] = [:]
     /// The tracked queries, by query (one that loads all data as the default query).

@@ -278,4 +278,34 @@ struct TrustTests {
         #expect(ember.server.value(at: "refused").isEmpty, "the refused write was applied after the restart")
         #expect(ember.server.value(at: "other") == Node(.int(1)))
     }
+
+    @Test("a large confirmed write is not copied into the client's cache, and what the cache held there stops claiming to be complete")
+    func largeWriteLeavesNoStaleCache() throws {
+        let directory = try makeDatabaseDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        do {
+            let ember = try openEmber(directory)
+            try ember.server.put(json(#"{"a":1,"b":2}"#), at: "data", hash: nil)
+            let main = client(ember, "main")
+            let handle = ref(main, "data").observe(.value) { _, _ in }
+            try ember.flush()
+            main.removeObserver(handle)
+            try ember.flush()
+            let store = try #require(main.store)
+            #expect(store.isComplete(.default(at: "data")))
+            let children = (0..<2_000).map { (ChildKey(unchecked: "c\($0)"), Node(.int(Int64($0)))) }
+            try ref(main, "data").setNode(Node(children: children))
+            try ember.flush()
+            #expect(ember.server.value(at: "data").childCount == 2_000)
+            #expect(!store.isComplete(.default(at: "data")), "the old data would be served as complete")
+            #expect(!store.isComplete(.default(at: .root)))
+            #expect(try store.cachedNode(at: "data").isEmpty)
+            try ember.close()
+        }
+        let ember = try openEmber(directory)
+        let main = client(ember, "main", startOffline: true)
+        let store = try #require(main.store)
+        #expect(!store.isComplete(.default(at: "data")))
+        #expect(try store.cachedNode(at: "data").isEmpty)
+    }
 }
