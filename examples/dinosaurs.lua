@@ -107,7 +107,8 @@ local carolTop4 = carol:ref("scores"):orderByValue():limitToLast(4)
 -- get() offline reads the cache, and carol has none: like the Firebase SDKs ("client is
 -- offline"), Ember says so with an error rather than pretending the list is empty.
 local ok, err = pcall(function() return carolTop4:get() end)
-assert(not ok and err:find("offline and has no cached data", 1, true), tostring(err))
+-- The error is an object: err.code is stable ("offline"), and it still reads as its message.
+assert(not ok and err.code == "offline" and err:find("offline and has no cached data", 1, true), tostring(err))
 print("  get() offline: error: " .. err:gsub("^.-wait: ", ""))
 -- A listener attached offline stays silent: there is nothing to report, not even "empty".
 watch("carol", carolTop4, { "child_added", "value" })

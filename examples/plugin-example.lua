@@ -101,7 +101,7 @@ assert(byName[1].key == "p005" and byName[2].key == "p004")
 
 -- A bad call is the command's error; through ember.exec it is a Lua error to catch.
 local ok, err = pcall(ember.exec, "seed lots")
-assert(not ok and err:find("usage: seed COUNT", 1, true), tostring(err))
+assert(not ok and err.code == "lua_error" and err:find("usage: seed COUNT", 1, true), tostring(err))
 print("seed lots\n  -> error: " .. err:gsub("^.-: '", "'"))
 
 -- The commands are listed with their help, like the built-in ones.

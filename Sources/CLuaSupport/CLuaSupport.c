@@ -59,6 +59,9 @@ static const char object_type_keys[EMBER_LUA_OBJECT_TYPES] = {0};
 /** The address whose light userdata is the registry key of `ember.null` (never written). */
 static const char null_registry_key = 0;
 
+/** The address whose light userdata is the registry key of the error objects' metatable. */
+static const char error_registry_key = 0;
+
 /** The one process-wide flag: set by the SIGINT handler. */
 static volatile sig_atomic_t sigint_received = 0;
 
@@ -369,6 +372,7 @@ struct swift_closure {
 };
 
 static int finish_swift_call(lua_State *L, int status);
+static int raise_error(lua_State *L, const char *code, const char *message);
 static int continue_await(lua_State *L, int status, lua_KContext context);
 static int continue_return(lua_State *L, int status, lua_KContext context);
 
@@ -402,7 +406,7 @@ static int finish_swift_call(lua_State *L, int status) {
     }
     if (status == EMBER_LUA_CALL_AWAIT || status == EMBER_LUA_CALL_RETURN_AFTER_YIELD) {
         struct ember_lua_control *control = control_of(L);
-        if (!ember_lua_can_wait(L)) return luaL_error(L, "ember: cannot wait here (not in a coroutine)");
+        if (!ember_lua_can_wait(L)) return raise_error(L, "cannot_wait", "ember: cannot wait here (not in a coroutine)");
         intptr_t ticket = control->yield_ticket;
         lua_pushlightuserdata(L, (void *)&wait_sentinel_key);
         if (status == EMBER_LUA_CALL_AWAIT) return lua_yieldk(L, 1, (lua_KContext)ticket, continue_await);
@@ -412,11 +416,17 @@ static int finish_swift_call(lua_State *L, int status) {
         return lua_yieldk(L, 1, (lua_KContext)(((intptr_t)first << 16) | count), continue_return);
     }
     if (status == EMBER_LUA_CALL_ERROR) {
-        if (lua_gettop(L) == 0) lua_pushliteral(L, "ember: a Swift function failed without an error value");
+        if (lua_gettop(L) == 0) return raise_error(L, "internal_error", "ember: a Swift function failed without an error value");
         if (lua_type(L, -1) == LUA_TSTRING) {
             luaL_where(L, 1);
             lua_insert(L, -2);
             lua_concat(L, 2);
+        } else if (ember_lua_is_error(L, -1)) {
+            /* error | where | message -> error with "where message" */
+            luaL_where(L, 1);
+            lua_getiuservalue(L, -2, EMBER_LUA_ERROR_MESSAGE);
+            lua_concat(L, 2);
+            lua_setiuservalue(L, -2, EMBER_LUA_ERROR_MESSAGE);
         }
         return lua_error(L);
     }
@@ -537,6 +547,126 @@ static int null_tostring(lua_State *L) {
     return 1;
 }
 
+/* MARK: error objects */
+
+static int error_tostring(lua_State *L) {
+    lua_getiuservalue(L, 1, EMBER_LUA_ERROR_MESSAGE);
+    return 1;
+}
+
+/** A string method called on an error object: the method (upvalue 1) gets the message as self. */
+static int error_string_method(lua_State *L) {
+    if (ember_lua_is_error(L, 1)) {
+        lua_getiuservalue(L, 1, EMBER_LUA_ERROR_MESSAGE);
+        lua_replace(L, 1);
+    }
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
+static int error_index(lua_State *L) {
+    if (lua_type(L, 2) != LUA_TSTRING) return 0;
+    const char *key = lua_tostring(L, 2);
+    if (strcmp(key, "code") == 0) return lua_getiuservalue(L, 1, EMBER_LUA_ERROR_CODE), 1;
+    if (strcmp(key, "message") == 0) return lua_getiuservalue(L, 1, EMBER_LUA_ERROR_MESSAGE), 1;
+    if (strcmp(key, "path") == 0) return lua_getiuservalue(L, 1, EMBER_LUA_ERROR_PATH), 1;
+    /* the string library, through the shared string metatable */
+    lua_pushliteral(L, "");
+    if (!lua_getmetatable(L, -1) || lua_getfield(L, -1, "__index") != LUA_TTABLE) return 0;
+    if (lua_getfield(L, -1, key) != LUA_TFUNCTION) return 0;
+    lua_pushcclosure(L, error_string_method, 1);
+    return 1;
+}
+
+static int error_concat(lua_State *L) {
+    for (int i = 1; i <= 2; i++) {
+        if (ember_lua_is_error(L, i)) {
+            lua_getiuservalue(L, i, EMBER_LUA_ERROR_MESSAGE);
+            lua_replace(L, i);
+        } else if (!lua_isstring(L, i)) {
+            return luaL_error(L, "attempt to concatenate a %s value", luaL_typename(L, i));
+        }
+    }
+    lua_concat(L, 2);
+    return 1;
+}
+
+/** Creates the metatable of error objects and keeps it in the registry. */
+static void open_errors(lua_State *L) {
+    lua_createtable(L, 0, 5);
+    lua_pushliteral(L, "ember.error");
+    lua_setfield(L, -2, "__name");
+    lua_pushliteral(L, "ember.error");
+    lua_setfield(L, -2, "__metatable");
+    lua_pushcfunction(L, error_tostring);
+    lua_setfield(L, -2, "__tostring");
+    lua_pushcfunction(L, error_index);
+    lua_setfield(L, -2, "__index");
+    lua_pushcfunction(L, error_concat);
+    lua_setfield(L, -2, "__concat");
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &error_registry_key);
+}
+
+void ember_lua_push_error(lua_State *L) {
+    /* stack: code | message | path */
+    if (!lua_isstring(L, -3)) {
+        lua_pushliteral(L, "internal_error");
+        lua_replace(L, -4);
+    }
+    if (!lua_isstring(L, -2)) {
+        lua_pushliteral(L, "(no message)");
+        lua_replace(L, -3);
+    }
+    lua_newuserdatauv(L, 0, 3);
+    lua_insert(L, -4);
+    /* stack: error | code | message | path */
+    lua_setiuservalue(L, -4, EMBER_LUA_ERROR_PATH);
+    lua_setiuservalue(L, -3, EMBER_LUA_ERROR_MESSAGE);
+    lua_setiuservalue(L, -2, EMBER_LUA_ERROR_CODE);
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &error_registry_key);
+    lua_setmetatable(L, -2);
+}
+
+int ember_lua_is_error(lua_State *L, int idx) {
+    if (lua_type(L, idx) != LUA_TUSERDATA || !lua_checkstack(L, 2)) return 0;
+    if (!lua_getmetatable(L, idx)) return 0;
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &error_registry_key);
+    int same = lua_rawequal(L, -1, -2);
+    lua_pop(L, 2);
+    return same;
+}
+
+int ember_lua_push_error_field(lua_State *L, int idx, int field) {
+    if (field < EMBER_LUA_ERROR_CODE || field > EMBER_LUA_ERROR_PATH || !ember_lua_is_error(L, idx)) return LUA_TNONE;
+    return lua_getiuservalue(L, idx, field);
+}
+
+int ember_lua_new_error(lua_State *L) {
+    luaL_checkstring(L, 1);
+    luaL_checkstring(L, 2);
+    lua_settop(L, 3);
+    if (!lua_isstring(L, 3)) {
+        lua_pushnil(L);
+        lua_replace(L, 3);
+    }
+    ember_lua_push_error(L);
+    return 1;
+}
+
+/** Raises a new error object with `code` (one of Swift's `ErrorCode`: `cannot_wait`,
+    `internal_error`) and `message`, after the caller's `chunk:line: `. */
+static int raise_error(lua_State *L, const char *code, const char *message) {
+    lua_pushstring(L, code);
+    luaL_where(L, 1);
+    lua_pushstring(L, message);
+    lua_concat(L, 2);
+    lua_pushnil(L);
+    ember_lua_push_error(L);
+    return lua_error(L);
+}
+
 static int open_ember(lua_State *L) {
     lua_newuserdatauv(L, 0, 0);
     luaL_newmetatable(L, "ember.null"); /* sets __name */
@@ -558,6 +688,7 @@ static int open_ember(lua_State *L) {
     lua_insert(L, -2);
     lua_setfield(L, -2, "null");
     lua_pop(L, 1);
+    open_errors(L);
     return 0;
 }
 

@@ -4,7 +4,8 @@
 /// clients. Every error carries a stable ``code`` (the Firebase wire code, such as
 /// `permission_denied` or `datastale`, or an Ember code such as `invalid_key`), a human
 /// message, and the ``path`` it concerns when there is one. The shell prints it as
-/// `error: <message>`; Lua receives it as a table with `code` and `message`.
+/// `error: <message>` (with `--json`, `{"error": {"code", "message", "path"}}`); Lua receives it
+/// as an error object with `err.code`, `err.message` and `err.path`.
 ///
 /// ```swift
 /// do { _ = try ChildKey(validating: "a.b") }
@@ -39,22 +40,23 @@ public struct DatabaseError: Error, Hashable, Sendable, CustomStringConvertible 
         self.path = path
     }
 
-    /// The stable, machine-readable code: a Firebase wire code or an Ember validation code.
+    /// The stable, machine-readable code: one of ``ErrorCode`` (a Firebase wire code such as
+    /// `permission_denied`, or an Ember code such as `invalid_key`; docs/ERRORS.md lists them).
     public var code: String {
         switch kind {
-        case .invalidKey: "invalid_key"
-        case .invalidPath: "invalid_path"
-        case .pathTooDeep: "path_too_deep"
-        case .invalidValue: "invalid_value"
-        case .invalidPriority: "invalid_priority"
-        case .invalidQuery: "invalid_query"
-        case .malformedJSON: "malformed_json"
-        case .permissionDenied: "permission_denied"
-        case .dataStale: "datastale"
-        case .disconnected: "disconnected"
-        case .writeCanceled: "write_canceled"
-        case .maxRetries: "max_retries"
-        case .overriddenBySet: "overridden_by_set"
+        case .invalidKey: ErrorCode.invalidKey
+        case .invalidPath: ErrorCode.invalidPath
+        case .pathTooDeep: ErrorCode.pathTooDeep
+        case .invalidValue: ErrorCode.invalidValue
+        case .invalidPriority: ErrorCode.invalidPriority
+        case .invalidQuery: ErrorCode.invalidQuery
+        case .malformedJSON: ErrorCode.malformedJSON
+        case .permissionDenied: ErrorCode.permissionDenied
+        case .dataStale: ErrorCode.dataStale
+        case .disconnected: ErrorCode.disconnected
+        case .writeCanceled: ErrorCode.writeCanceled
+        case .maxRetries: ErrorCode.maxRetries
+        case .overriddenBySet: ErrorCode.overriddenBySet
         case .other(let code, _): code
         }
     }

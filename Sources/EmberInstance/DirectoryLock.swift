@@ -1,3 +1,4 @@
+import EmberCore
 import EmberStorage
 
 #if canImport(Glibc)
@@ -38,7 +39,7 @@ final class DirectoryLock {
                 throw StoreError(
                     "the database at \(directory) is in use by \(who); only one process may open it at a time: "
                         + "close the other one, or open another directory (--db DIR) or --memory",
-                    code: "database_in_use")
+                    code: ErrorCode.databaseInUse)
             }
             throw StoreError("cannot lock the database directory \(directory): \(String(cString: strerror(reason)))")
         }

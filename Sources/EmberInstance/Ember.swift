@@ -121,7 +121,7 @@ public final class Ember {
         do {
             return try openClient(name, startOffline: startOffline)
         } catch {
-            throw .other(code: "storage_error", message: error.message)
+            throw .other(code: ErrorCode.storageError, message: error.message)
         }
     }
 
@@ -249,7 +249,7 @@ public final class Ember {
         if running { throw Self.reentrant }
         var steps = 0
         while !condition() || tickPending {
-            if Task.isCancelled { throw DatabaseError.other(code: "cancelled", message: "the wait was cancelled") }
+            if Task.isCancelled { throw DatabaseError.other(code: ErrorCode.cancelled, message: "the wait was cancelled") }
             running = true
             let stepped = network.step()
             let ended = !stepped && tickPending
@@ -280,9 +280,9 @@ public final class Ember {
     }
 
     static let deadlock = DatabaseError.other(
-        code: "would_wait_forever", message: "nothing left to happen can finish this wait (is the client offline?)")
+        code: ErrorCode.wouldWaitForever, message: "nothing left to happen can finish this wait (is the client offline?)")
     static let reentrant = DatabaseError.other(
-        code: "reentrant_wait", message: "cannot wait for the database inside a listener or completion callback")
+        code: ErrorCode.reentrantWait, message: "cannot wait for the database inside a listener or completion callback")
 
     // MARK: For the connector
 

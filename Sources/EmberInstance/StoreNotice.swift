@@ -1,4 +1,5 @@
 import EmberClient
+import EmberCore
 import EmberStorage
 
 /// Something found while opening a database directory that its user must hear of: nothing is
@@ -28,10 +29,10 @@ public enum StoreNotice: Sendable, Hashable, CustomStringConvertible {
     /// The stable code: `store_unreadable`, `store_empty`, `bad_rows`.
     public var code: String {
         switch self {
-        case .unreadableClientStore: "store_unreadable"
-        case .emptyServerStore: "store_empty"
-        case .badRows: "bad_rows"
-        case .readOnly: "read_only"
+        case .unreadableClientStore: ErrorCode.storeUnreadable
+        case .emptyServerStore: ErrorCode.storeEmpty
+        case .badRows: ErrorCode.badRows
+        case .readOnly: ErrorCode.readOnly
         }
     }
 

@@ -1,5 +1,6 @@
 import CLua
 import CLuaSupport
+import EmberCore
 
 /// A ``LuaBinding`` with its name, the context pointer of its Lua closure.
 ///
@@ -37,14 +38,16 @@ final class LuaBindingBox {
         guard let state, let context else { return EMBER_LUA_CALL_ERROR }
         let box = Unmanaged<LuaBindingBox>.fromOpaque(context).takeUnretainedValue()
         guard !box.isDetached else {
-            LuaState.push(string: "\(box.name): the Lua session has ended (its database is closed)", onto: state)
+            LuaState.push(
+                errorCode: ErrorCode.sessionEnded, message: "\(box.name): the Lua session has ended (its database is closed)",
+                onto: state)
             return EMBER_LUA_CALL_ERROR
         }
         let call = LuaCall(state: state, runtime: box.runtime, name: box.name, isMethod: box.isMethod)
         do throws(LuaBindingError) {
             return status(of: try box.body(call), on: state, runtime: box.runtime)
         } catch {
-            LuaState.push(string: error.message, onto: state)
+            LuaState.push(error: error, onto: state)
             return EMBER_LUA_CALL_ERROR
         }
     }

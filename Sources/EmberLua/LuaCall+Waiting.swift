@@ -9,6 +9,7 @@ extension LuaCall {
     func requireWaiting() throws(LuaBindingError) {
         guard ember_lua_can_wait(state) != 0 else {
             throw failure(
+                code: ErrorCode.cannotWait,
                 "cannot wait here (inside a transaction function, a metamethod, a sort comparator or a __gc finalizer, nothing may wait)")
         }
     }
@@ -47,7 +48,7 @@ extension LuaCall {
         do {
             return try body()
         } catch {
-            throw failure(error.message)
+            throw failure(error)
         }
     }
 }

@@ -36,12 +36,13 @@ struct LuaCall {
         return String(cString: lua_typename(state, lua_type(state, index)))
     }
 
-    /// An error about argument `index`: "ref:set: argument 1: expected a number, got a table".
-    func error(at index: Int32, _ problem: String) -> LuaBindingError {
+    /// An error about argument `index`: "ref:set: argument 1: expected a number, got a table",
+    /// with the code `invalid_argument` unless given another.
+    func error(at index: Int32, _ problem: String, code: String = ErrorCode.invalidArgument) -> LuaBindingError {
         if isMethod && index == 1 {
-            return LuaBindingError("\(name): \(problem) (call it with ':', as \(name)(...))")
+            return LuaBindingError(code: code, "\(name): \(problem) (call it with ':', as \(name)(...))")
         }
-        return LuaBindingError("\(name): argument \(isMethod ? index - 1 : index): \(problem)")
+        return LuaBindingError(code: code, "\(name): argument \(isMethod ? index - 1 : index): \(problem)")
     }
 
     /// An error for argument `index` being of the wrong type.
@@ -50,7 +51,12 @@ struct LuaCall {
     }
 
     /// A general error of this function: "ref:set: message".
-    func failure(_ message: String) -> LuaBindingError { LuaBindingError("\(name): \(message)") }
+    func failure(code: String, _ message: String) -> LuaBindingError { LuaBindingError(code: code, "\(name): \(message)") }
+
+    /// A database error as this function's error: its code and path, and "ref:set: message".
+    func failure(_ error: DatabaseError) -> LuaBindingError {
+        LuaBindingError(code: error.code, "\(name): \(error.message)", path: error.path)
+    }
 
     // MARK: objects
 
@@ -138,7 +144,7 @@ struct LuaCall {
         do {
             return try LuaState.json(in: state, at: index)
         } catch {
-            throw self.error(at: index, error.message())
+            throw self.error(at: index, error.message(), code: ErrorCode.invalidValue)
         }
     }
 
@@ -229,8 +235,13 @@ struct LuaCall {
         do {
             try LuaState.push(json: value, onto: state)
         } catch {
-            throw failure(error.message())
+            throw failure(code: ErrorCode.invalidValue, error.message())
         }
+    }
+
+    /// Pushes an error object for `error` (see ``LuaState/push(error:onto:)``), or `nil`.
+    func push(error: DatabaseError?) {
+        if let error { LuaState.push(error: error, onto: state) } else { lua_pushnil(state) }
     }
 
     /// Pushes a Swift object as a userdata of `type` (retained until Lua collects it).

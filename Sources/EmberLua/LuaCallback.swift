@@ -1,4 +1,5 @@
 import EmberClient
+import EmberCore
 
 /// A Lua function call queued for the runtime to make between commands or while a script
 /// waits: a listener's event, a write's completion, a transaction's `onComplete`.
@@ -8,6 +9,8 @@ struct LuaCallback {
         case snapshot(DataSnapshot)
         case string(String?)
         case boolean(Bool)
+        /// An error object (`err.code`, `err.message`), or `nil` for success.
+        case error(DatabaseError?)
     }
 
     /// The registry reference of the function.

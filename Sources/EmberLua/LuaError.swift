@@ -1,5 +1,7 @@
-/// Why running Lua code failed: the kind of failure, Lua's message and, for runtime errors, the
-/// traceback at the point of the error.
+import EmberCore
+
+/// Why running Lua code failed: the kind of failure, its stable code, Lua's message and, for
+/// runtime errors, the traceback at the point of the error.
 ///
 /// ```swift
 /// do { _ = try lua.run(chunk: "error('boom')", name: "=repl") }
@@ -39,11 +41,28 @@ public struct LuaError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The stack traceback ("stack traceback:\n\t..."), when the error was raised by running code.
     public let traceback: String?
 
-    /// Creates an error.
-    public init(_ kind: Kind, message: String, traceback: String? = nil) {
+    /// The stable code (one of ``ErrorCode``): the code of the Ember error object the code raised
+    /// and did not catch (`invalid_path` for `db:ref("a.b")`), else the kind's: `interrupted`,
+    /// `instruction_limit`, `memory_limit`, or `lua_error` for everything else (an `error("x")`
+    /// of the script's own, a syntax error).
+    public let code: String
+
+    /// Creates an error; `code` defaults to the kind's (see ``code``).
+    public init(_ kind: Kind, message: String, traceback: String? = nil, code: String? = nil) {
         self.kind = kind
         self.message = message
         self.traceback = traceback
+        self.code = code ?? Self.code(of: kind)
+    }
+
+    /// The code of an error of `kind` that carries no code of its own.
+    public static func code(of kind: Kind) -> String {
+        switch kind {
+        case .interrupted: ErrorCode.interrupted
+        case .instructionLimit: ErrorCode.instructionLimit
+        case .memory: ErrorCode.memoryLimit
+        case .syntax, .runtime, .messageHandler, .setup, .conversion, .invalidReference: ErrorCode.luaError
+        }
     }
 
     /// The message.

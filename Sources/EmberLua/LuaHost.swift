@@ -21,13 +21,16 @@ public protocol LuaHost: AnyObject {
     func report(_ error: LuaError, context: String)
 }
 
-/// A failure the host reports back to a script (raised there as a Lua error).
+/// A failure the host reports back to a script (raised there as a Lua error object).
 public struct LuaHostError: Error, Sendable {
+    /// The stable code (one of ``ErrorCode``): the failed command's own for `ember.exec`.
+    public let code: String
     /// The message.
     public let message: String
 
-    /// An error with `message`.
-    public init(_ message: String) {
+    /// An error with `code` and `message`.
+    public init(code: String, _ message: String) {
+        self.code = code
         self.message = message
     }
 }

@@ -77,7 +77,7 @@ extension LuaRuntime {
                 try call.requireWaiting()
                 let ember = call.runtime.ember
                 return call.runtime.suspend(call, on: LuaWait(isReady: { ember.isSettled }) { call, outcome throws(LuaBindingError) in
-                    if case .failed(let error) = outcome { throw call.failure(error.message) }
+                    if case .failed(let error) = outcome { throw call.failure(error) }
                     return .values(0)
                 })
             }),
@@ -87,12 +87,12 @@ extension LuaRuntime {
             }),
             ("exec", { call throws(LuaBindingError) in
                 let command = try call.string(at: 1, expected: "a command")
-                guard let host = call.runtime.host else { throw call.failure("there is no shell to run commands") }
+                guard let host = call.runtime.host else { throw call.failure(code: ErrorCode.noShell, "there is no shell to run commands") }
                 let result: JSONValue
                 do throws(LuaHostError) {
                     result = try host.execute(command: command)
                 } catch {
-                    throw call.failure(error.message)
+                    throw call.failure(code: error.code, error.message)
                 }
                 try call.push(json: result)
                 return .values(1)
@@ -108,32 +108,33 @@ extension LuaRuntime {
             defer { lua_settop(call.state, 1) }
             let type = call.pushField(key, ofTableAt: 1)
             if type == LUA_TNIL && !required { return "" }
-            guard type == LUA_TSTRING else { throw call.failure("the field '\(key)' must be a string") }
+            guard type == LUA_TSTRING else { throw call.failure(code: ErrorCode.invalidArgument, "the field '\(key)' must be a string") }
             return try call.string(at: -1)
         }
         let name = try text("name", required: true)
         guard let first = name.unicodeScalars.first, first.properties.isAlphabetic, first.isASCII,
             name.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") })
         else {
-            throw call.failure("the command name '\(name)' must be a word (a letter, then letters, digits, '-' or '_')")
+            throw call.failure(
+                code: ErrorCode.invalidArgument, "the command name '\(name)' must be a word (a letter, then letters, digits, '-' or '_')")
         }
         let syntax = try text("args", required: false)
         let summary = try text("help", required: false)
         guard call.pushField("run", ofTableAt: 1) == LUA_TFUNCTION else {
-            throw call.failure("the field 'run' must be a function")
+            throw call.failure(code: ErrorCode.invalidArgument, "the field 'run' must be a function")
         }
         let function = anchor(valueAt: -1, in: call.state)
         lua_settop(call.state, 1)
         let command = LuaCommand(name: name, syntax: syntax, summary: summary, origin: loadingPlugin ?? "lua", function: function)
         guard let host else {
             release(function)
-            throw call.failure("there is no shell to add commands to")
+            throw call.failure(code: ErrorCode.noShell, "there is no shell to add commands to")
         }
         do {
             try host.register(command)
         } catch {
             release(function)
-            throw call.failure(error.message)
+            throw call.failure(code: error.code, error.message)
         }
         if let index = commands.firstIndex(where: { $0.name.lowercased() == name.lowercased() }) {
             release(commands[index].function)

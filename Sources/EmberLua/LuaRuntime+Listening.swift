@@ -15,10 +15,10 @@ extension LuaRuntime {
         let answer = Answer()
         query.getData { answer.result = $0 }
         return suspend(call, on: LuaWait(isReady: { answer.result != nil }) { call, outcome throws(LuaBindingError) in
-            if case .failed(let error) = outcome { throw call.failure(error.message) }
+            if case .failed(let error) = outcome { throw call.failure(error) }
             switch answer.result! {
             case .success(let snapshot): call.push(snapshot)
-            case .failure(let error): throw call.failure(error.message)
+            case .failure(let error): throw call.failure(error)
             }
             return .values(1)
         })
@@ -33,12 +33,12 @@ extension LuaRuntime {
         let answer = Answer()
         query.observeOnce(type) { answer.result = $0 }
         return suspend(call, on: LuaWait(isReady: { answer.result != nil }) { call, outcome throws(LuaBindingError) in
-            if case .failed(let error) = outcome { throw call.failure(error.message) }
+            if case .failed(let error) = outcome { throw call.failure(error) }
             switch answer.result! {
             case .success(let (snapshot, previous)):
                 call.push(snapshot)
                 call.push(previous)
-            case .failure(let error): throw call.failure(error.message)
+            case .failure(let error): throw call.failure(error)
             }
             return .values(2)
         })
@@ -61,7 +61,8 @@ extension LuaRuntime {
                     context: listener.context, listener: listener))
             case .cancelled(let error):
                 self.remove(listener)
-                self.host?.report(LuaError(.runtime, message: "the listen was cancelled: \(error.message)"), context: listener.context)
+                self.host?.report(
+                    LuaError(.runtime, message: "the listen was cancelled: \(error.message)", code: error.code), context: listener.context)
             }
         }
         call.push(object: listener, as: .listener)

@@ -1,8 +1,11 @@
+import EmberCore
+
 /// The Lua half of the setup: methods written in Lua, the sandbox, and coroutines that pass
 /// Ember's waits through.
 extension LuaRuntime {
-    /// Runs once with the real global table, the wait sentinel and the object metatables;
-    /// returns the function that makes a script environment: `new_env(db, arg)`.
+    /// Runs once with the real global table, the wait sentinel, the object metatables and the
+    /// error object constructor (`new_error(code, message)`); returns the function that makes a
+    /// script environment: `new_env(db, arg)`.
     ///
     /// - Each environment is a fresh table over a read-only base (`__index`; its metatable is
     ///   locked), with its own copies of the library tables, so a script that changes
@@ -13,7 +16,7 @@ extension LuaRuntime {
     /// - `coroutine.resume`/`coroutine.wrap` pass a wait (a yield of the sentinel) on to the
     ///   coroutine around them, so `ref:get()` works inside a coroutine a script made.
     static let prelude = #"""
-    local G, WAIT, metatables = ...
+    local G, WAIT, metatables, new_error = ...
     local next, type, error, select, setmetatable, getmetatable = next, type, error, select, setmetatable, getmetatable
     local co_create, co_resume, co_yield, co_status, co_isyieldable =
         coroutine.create, coroutine.resume, coroutine.yield, coroutine.status, coroutine.isyieldable
@@ -58,7 +61,7 @@ extension LuaRuntime {
     local function relay(co, ok, ...)
       if ok and (...) == WAIT and select("#", ...) == 1 and co_status(co) == "suspended" then
         if not co_isyieldable() then
-          error("cannot wait here: this coroutine is resumed from code that cannot wait", 0)
+          error(new_error("\#(ErrorCode.cannotWait)", "cannot wait here: this coroutine is resumed from code that cannot wait"), 0)
         end
         co_yield(WAIT)
         return relay(co, co_resume(co))

@@ -86,7 +86,8 @@ extension LuaRuntime {
             }
             // the prelude's environment maker is plain Lua that cannot fail but for memory
             guard ember_lua_pcall(state, 2, 1, 0) == LUA_OK else {
-                throw LuaBindingError("cannot create the script's environment: \(LuaState.value(in: state, at: -1))")
+                throw LuaBindingError(
+                    code: ErrorCode.memoryLimit, "cannot create the script's environment: \(LuaState.value(in: state, at: -1))")
             }
         }
     }
@@ -109,7 +110,7 @@ extension LuaRuntime {
                 return try push(call) + 1
             } catch {
                 lua_settop(pushState, 0)
-                LuaState.push(string: error.message, onto: pushState)
+                LuaState.push(error: error, onto: pushState)
                 return EMBER_LUA_CALL_ERROR
             }
         }
@@ -159,7 +160,6 @@ extension LuaRuntime {
                 }
             default:
                 lua_xmove(thread, state, 1)
-                ember_lua_thread_error(state, thread)
                 let kind: LuaError.Kind =
                     switch (status, stopReason) {
                     case (_, EMBER_LUA_STOP_INTERRUPTED): .interrupted
@@ -167,19 +167,32 @@ extension LuaRuntime {
                     case (LUA_ERRMEM, _): .memory
                     default: .runtime
                     }
-                let error = lua.popError(status: LUA_ERRRUN, kind: kind)
+                // an Ember error object keeps its code; the traceback makes it a string
+                let code = kind == .runtime ? LuaState.errorObject(in: state, at: -1)?.code : nil
+                ember_lua_thread_error(state, thread)
+                let error = lua.popError(status: LUA_ERRRUN, kind: kind, code: code)
                 _ = lua_resetthread(thread)
                 throw error
             }
         }
     }
 
-    /// A result as the shell prints it.
+    /// An error object as JSON, `{"code": ..., "message": ..., "path": ...}` (no `path` when it
+    /// has none), or `nil` when the value is not an error object.
+    func errorJSON(in state: OpaquePointer, at index: Int32) -> JSONValue? {
+        guard let error = LuaState.errorObject(in: state, at: index) else { return nil }
+        var members: [(key: String, value: JSONValue)] = [("code", .string(error.code)), ("message", .string(error.message))]
+        if let path = error.path { members.append(("path", .string(path))) }
+        return .object(members)
+    }
+
+    /// A result as the shell prints it: JSON for JSON values, snapshots and error objects.
     func returnValue(in state: OpaquePointer, at index: Int32) -> LuaReturnValue {
         switch lua_type(state, index) {
         case LUA_TNIL, LUA_TNONE: return .nil
         case LUA_TUSERDATA:
             if ember_lua_is_null(state, index) != 0 { return .text("ember.null") }
+            if let error = errorJSON(in: state, at: index) { return .json(error) }
             if let pointer = ember_lua_to_object(state, index, LuaObjectType.snapshot.rawValue) {
                 return .json(Unmanaged<LuaBox<DataSnapshot>>.fromOpaque(pointer).takeUnretainedValue().value.value)
             }

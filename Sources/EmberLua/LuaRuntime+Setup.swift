@@ -85,14 +85,14 @@ extension LuaRuntime {
     }
 
     /// Runs the prelude (see `LuaRuntime+Prelude.swift`) with the real globals, the wait
-    /// sentinel and the metatables, and keeps the environment maker and the session environment.
+    /// sentinel, the metatables and the error object constructor, and keeps the environment maker and the session environment.
     func runPrelude() throws(LuaError) {
         let state = lua.state
         let base = lua_gettop(state)
         defer { lua_settop(state, base) }
         try lua.load(Self.prelude, name: "=ember", base: base)
         // stack: ... | handler | prelude
-        let pushed = lua.hostCall(resultCount: 3) { state in
+        let pushed = lua.hostCall(resultCount: 4) { state in
             ember_lua_pushglobaltable(state)
             ember_lua_push_wait_sentinel(state)
             lua_createtable(state, 0, Int32(LuaObjectType.allCases.count))
@@ -100,10 +100,11 @@ extension LuaRuntime {
                 ember_lua_push_type_metatable(state, type.rawValue)
                 lua_setfield(state, -2, type.name)
             }
-            return 3
+            ember_lua_pushcfunction(state, ember_lua_new_error)
+            return 4
         }
         guard pushed == LUA_OK else { throw lua.popError(status: pushed, kind: .setup) }
-        try lua.protectedCall(argumentCount: 3, resultCount: 1, base: base)
+        try lua.protectedCall(argumentCount: 4, resultCount: 1, base: base)
         // stack: ... | handler | new_env
         newEnvironment = anchor(valueAt: -1, in: state)
         // the session's environment

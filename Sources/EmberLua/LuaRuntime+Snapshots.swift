@@ -16,7 +16,7 @@ extension LuaRuntime {
             }),
             ("ref", { call throws(LuaBindingError) in
                 let snapshot = try call.snapshot(at: 1)
-                guard let database = snapshot.database else { throw call.failure("the snapshot's client is gone") }
+                guard let database = snapshot.database else { throw call.failure(code: ErrorCode.sessionEnded, "the snapshot's client is gone") }
                 call.push(database.reference(snapshot.path))
                 return .values(1)
             }),

@@ -13,7 +13,9 @@ extension LuaRuntime {
     /// The update function runs with a plain protected call: it cannot wait, and may run several
     /// times. Returning `nil` aborts, `ember.null` deletes. When it raises, the transaction is
     /// aborted and the error (with its location) is what the script gets: raised by the waiting
-    /// form, passed as `err` to `onComplete`.
+    /// form, passed as `err` to `onComplete`. Either way it is an error object: `err.code` is
+    /// `overridden_by_set`, `max_retries`, `disconnected`... (Firebase's `set`, `maxretry`,
+    /// `disconnect`), or `lua_error` when the update function raised.
     func transaction(_ call: LuaCall) throws(LuaBindingError) -> LuaCallResult {
         let reference = try call.reference(at: 1)
         guard call.type(at: 2) == LUA_TFUNCTION else { throw call.wrongType(at: 2, expected: "an update function") }
@@ -59,7 +61,7 @@ extension LuaRuntime {
                 outcome.result = result
                 update.release()
                 guard let self, let completion else { return }
-                var arguments: [LuaCallback.Argument] = [.string(outcome.errorMessage(at: path))]
+                var arguments: [LuaCallback.Argument] = [.error(outcome.error(at: path))]
                 if case .success(let done) = result {
                     arguments += [.boolean(done.committed), .snapshot(done.snapshot)]
                 } else {
@@ -72,12 +74,12 @@ extension LuaRuntime {
         } catch {
             update.release()
             if let completion { release(completion) }
-            throw call.failure(error.message)
+            throw call.failure(error)
         }
         if completion != nil { return deliveringFirst(0, on: call.state) }
         return suspend(call, on: LuaWait(isReady: { outcome.result != nil }) { call, waited throws(LuaBindingError) in
-            if case .failed(let error) = waited { throw call.failure(error.message) }
-            if let message = outcome.errorMessage(at: path) { throw call.failure(message) }
+            if case .failed(let error) = waited { throw call.failure(error) }
+            if let error = outcome.error(at: path) { throw call.failure(error) }
             guard case .success(let done) = outcome.result! else { return .values(0) }
             call.push(done.committed)
             call.push(done.snapshot)

@@ -8,8 +8,8 @@ import EmberInstance
 extension LuaRuntime {
     /// Starts a write: `start` gets the completion to pass to the client. Pushes the handle
     /// (after `resultsBefore` values the caller pushed) and returns what the binding returns.
-    /// The function at `callbackIndex`, if any, is called with the error message (or `nil`)
-    /// when the server answers.
+    /// The function at `callbackIndex`, if any, is called with an error object (or `nil`) when
+    /// the server answers.
     func performWrite(
         _ call: LuaCall, label: String, callbackAt callbackIndex: Int32, resultsBefore: Int32 = 0,
         pushingFirst pushFirst: () -> Void = {},
@@ -28,12 +28,12 @@ extension LuaRuntime {
                 guard let callback else { return }
                 guard let self else { return }
                 self.enqueue(LuaCallback(
-                    function: callback, releasesFunction: true, arguments: [.string(error?.message)],
+                    function: callback, releasesFunction: true, arguments: [.error(error)],
                     context: "completion of the \(label)", listener: nil))
             }
         } catch {
             if let callback { release(callback) }
-            throw call.failure(error.message)
+            throw call.failure(error)
         }
         pushFirst()
         call.push(object: handle, as: .writeHandle)
@@ -125,7 +125,8 @@ extension LuaRuntime {
         return changes
     }
 
-    /// A write's handle: `h:wait([timeout_ms]) -> true | nil, err`.
+    /// A write's handle: `h:wait([timeout_ms]) -> true | nil, err`, `err` an error object (code
+    /// `timeout` when the timeout passed first).
     func writeHandleDefinition() -> LuaTypeDefinition {
         var definition = LuaTypeDefinition(type: .writeHandle, prefix: "handle")
         definition.methods = [
@@ -142,7 +143,7 @@ extension LuaRuntime {
                         return .values(1)
                     }
                     call.pushNil()
-                    call.push(error.message)
+                    call.push(error: error)
                     return .values(2)
                 }
                 if let known = handle.answer { return answer(call, known) }
@@ -154,11 +155,14 @@ extension LuaRuntime {
                     case .ready: return answer(call, handle.answer ?? nil)
                     case .timedOut:
                         call.pushNil()
-                        call.push("timeout: the \(handle.label) was not answered within \(timeout ?? 0) ms (it stays queued)")
+                        LuaState.push(
+                            errorCode: ErrorCode.timeout,
+                            message: "timeout: the \(handle.label) was not answered within \(timeout ?? 0) ms (it stays queued)",
+                            onto: call.state)
                         return .values(2)
                     case .failed(let error):
                         call.pushNil()
-                        call.push(error.message)
+                        call.push(error: error)
                         return .values(2)
                     }
                 })

@@ -141,14 +141,14 @@ public final class LuaRuntime {
     /// Pushes the results of the wait `ticket` onto the resumed coroutine's stack.
     func finishWait(ticket: Int, on state: OpaquePointer) -> Int32 {
         guard let wait = waits.removeValue(forKey: ticket) else {
-            LuaState.push(string: "ember: a wait was lost", onto: state)
+            LuaState.push(errorCode: ErrorCode.internalError, message: "ember: a wait was lost", onto: state)
             return EMBER_LUA_CALL_ERROR
         }
         let call = LuaCall(state: state, runtime: self, name: wait.name, isMethod: wait.isMethod)
         do {
             return try LuaBindingBox.status(of: wait.finish(call, wait.outcome ?? .ready), on: state, runtime: self)
         } catch {
-            LuaState.push(string: error.message, onto: state)
+            LuaState.push(error: error, onto: state)
             return EMBER_LUA_CALL_ERROR
         }
     }
@@ -209,6 +209,7 @@ public final class LuaRuntime {
                         case .snapshot(let snapshot): call.push(snapshot)
                         case .string(let text): call.push(text)
                         case .boolean(let flag): call.push(flag)
+                        case .error(let error): call.push(error: error)
                         }
                     }
                     return Int32(callback.arguments.count)

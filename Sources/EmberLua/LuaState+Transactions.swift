@@ -24,7 +24,8 @@ extension LuaState {
             do throws(DatabaseError) {
                 return .success(try Node(json: json, at: path))
             } catch {
-                return .failure(LuaError(.conversion, message: "the update function returned an invalid value: \(error.message)"))
+                return .failure(LuaError(
+                    .conversion, message: "the update function returned an invalid value: \(error.message)", code: error.code))
             }
         }
     }

@@ -174,13 +174,21 @@ public final class LuaState {
     ///
     /// A runtime error's value comes from the message handler as "message\nstack traceback:...",
     /// which is split at its last traceback header.
-    func popError(status: Int32, kind: LuaError.Kind) -> LuaError {
-        let text: String =
-            switch value(at: -1) {
-            case .string(let string): string
-            case .other(let typeName): "(error object is a \(typeName) value)"
-            case let other: "\(other)"
-            }
+    /// An Ember error object keeps its code and gives its message.
+    func popError(status: Int32, kind: LuaError.Kind, code: String? = nil) -> LuaError {
+        var code = code
+        let text: String
+        if let object = Self.errorObject(in: state, at: -1) {
+            code = code ?? object.code
+            text = object.message
+        } else {
+            text =
+                switch value(at: -1) {
+                case .string(let string): string
+                case .other(let typeName): "(error object is a \(typeName) value)"
+                case let other: "\(other)"
+                }
+        }
         ember_lua_pop(state, 1)
         let resolvedKind: LuaError.Kind =
             switch status {
@@ -191,12 +199,13 @@ public final class LuaState {
             }
         let header = "\nstack traceback:\n"
         guard status == LUA_ERRRUN, let split = text.ranges(of: header).last else {
-            return LuaError(resolvedKind, message: text)
+            return LuaError(resolvedKind, message: text, code: code)
         }
         return LuaError(
             resolvedKind,
             message: String(text[..<split.lowerBound]),
-            traceback: String(text[text.index(after: split.lowerBound)...])
+            traceback: String(text[text.index(after: split.lowerBound)...]),
+            code: code
         )
     }
 }

@@ -1,3 +1,5 @@
+import EmberCore
+
 /// A file a command names cannot be read or written: what and why, in words ("cannot read /tmp:
 /// it is a directory"). The shell reports it with the code `io_error`.
 public struct FileAccessError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -10,7 +12,7 @@ public struct FileAccessError: Error, Hashable, Sendable, CustomStringConvertibl
     }
 
     /// The stable code the shell reports it with.
-    public var code: String { "io_error" }
+    public var code: String { ErrorCode.ioError }
 
     /// The message.
     public var description: String { message }

@@ -117,7 +117,7 @@ extension Shell {
             start = { (done) throws(DatabaseError) in try onDisconnect.setValue(value.value, priority: priority ?? nil, completion: done) }
         case .update(let value):
             guard case .object(let members) = value.value else {
-                throw .command("invalid_value", "ondisconnect update needs an object", at: value.position)
+                throw .command(ErrorCode.invalidValue, "ondisconnect update needs an object", at: value.position)
             }
             position = value.position
             start = { (done) throws(DatabaseError) in

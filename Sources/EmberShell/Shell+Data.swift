@@ -39,7 +39,7 @@ extension Shell {
             if case .some(.some(let error)) = outcome.answer { throw .database(error, at: position) }
             if database.store == nil, case .directory = ember.persistence {
                 throw .command(
-                    "not_stored",
+                    ErrorCode.notStored,
                     "the write is applied locally and queued in memory only: client \(database.name) has no store"
                         + (database.lastStoreError.map { " (\($0.message))" } ?? "")
                         + "; it is lost if ember exits before the client is online", at: position)
@@ -140,7 +140,7 @@ extension Shell {
     func update(_ expression: PathExpression, _ value: ValueExpression) throws(ShellError) {
         let path = try resolve(expression)
         guard case .object(let members) = value.value else {
-            throw .command("invalid_value", "update needs an object: {key: value, \"a/b\": value}", at: value.position)
+            throw .command(ErrorCode.invalidValue, "update needs an object: {key: value, \"a/b\": value}", at: value.position)
         }
         let reference = database.reference(path)
         let report = try performWrite(at: value.position, on: database) { (done) throws(DatabaseError) in
@@ -187,7 +187,7 @@ extension Shell {
         let delta: JSONValue
         switch amount.value {
         case .int, .double: delta = .object([(".sv", .object([("increment", amount.value)]))])
-        default: throw .command("invalid_value", "increment needs a number, found \(amount.value.serialized())", at: amount.position)
+        default: throw .command(ErrorCode.invalidValue, "increment needs a number, found \(amount.value.serialized())", at: amount.position)
         }
         let reference = database.reference(path)
         let report = try performWrite(at: amount.position, on: database) { (done) throws(DatabaseError) in
@@ -220,7 +220,7 @@ extension Shell {
             fallthrough
         default:
             throw .command(
-                "invalid_priority", "a priority is a number, a string, a server value or null, not \(value.value.serialized())",
+                ErrorCode.invalidPriority, "a priority is a number, a string, a server value or null, not \(value.value.serialized())",
                 at: value.position)
         }
     }

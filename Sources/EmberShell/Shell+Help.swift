@@ -36,7 +36,7 @@ extension Shell {
         let name = topic.text.lowercased()
         guard let command = registry.first(where: { $0.name.lowercased() == name || $0.aliases.contains { $0.lowercased() == name } }) else {
             let suggestion = Self.closest(to: name, in: registry.flatMap { [$0.name] + $0.aliases })
-            throw .command("unknown_command", "no command '\(topic.text)'" + (suggestion.map { " (did you mean \($0)?)" } ?? ""), at: topic.position)
+            throw .command(ErrorCode.unknownCommand, "no command '\(topic.text)'" + (suggestion.map { " (did you mean \($0)?)" } ?? ""), at: topic.position)
         }
         if isJSON {
             printJSON(Self.describe(command))

@@ -88,7 +88,7 @@ extension Shell {
             printOK(removed.isEmpty ? "no watches" : "removed \(removed.count) \(removed.count == 1 ? "watch" : "watches")")
         case .id(let id):
             guard let watch = watches[id] else {
-                throw .command("unknown_watch", "no watch \(id) (see watches)")
+                throw .command(ErrorCode.unknownWatch, "no watch \(id) (see watches)")
             }
             stop(watch)
             printOK("removed watch \(id)")

@@ -10,7 +10,8 @@ extension Shell: LuaHost {
     public var currentDatabase: Database { database }
 
     /// Runs `command` with its output captured in JSON form, and returns the documents it
-    /// printed: one as itself, several as an array, none as `null`.
+    /// printed: one as itself, several as an array, none as `null`. A failure keeps the
+    /// command's code (`syntax_error`, `invalid_path`...).
     public func execute(command: String) throws(LuaHostError) -> JSONValue {
         let capture = ExecOutput(console: console)
         let previousOutput = output
@@ -25,9 +26,11 @@ extension Shell: LuaHost {
             if case .object(let members)? = reported, case .object(let error)? = members.first(where: { $0.key == "error" })?.value,
                 case .string(let message)? = error.first(where: { $0.key == "message" })?.value
             {
-                throw LuaHostError("'\(command)': \(message)")
+                var code = ErrorCode.internalError
+                if case .string(let reportedCode)? = error.first(where: { $0.key == "code" })?.value { code = reportedCode }
+                throw LuaHostError(code: code, "'\(command)': \(message)")
             }
-            throw LuaHostError("'\(command)' failed")
+            throw LuaHostError(code: ErrorCode.internalError, "'\(command)' failed")
         }
         let documents = capture.text.split(separator: "\n").compactMap { try? JSONValue(parsing: String($0)) }
         switch documents.count {
@@ -41,7 +44,7 @@ extension Shell: LuaHost {
     public func register(_ command: LuaCommand) throws(LuaHostError) {
         let lowered = command.name.lowercased()
         if CommandDescription.builtins.contains(where: { $0.name.lowercased() == lowered || $0.aliases.contains { $0.lowercased() == lowered } }) {
-            throw LuaHostError("'\(command.name)' is a built-in command")
+            throw LuaHostError(code: ErrorCode.reservedName, "'\(command.name)' is a built-in command")
         }
         let description = CommandDescription(
             name: command.name, syntax: command.syntax, summary: command.summary.isEmpty ? "(added by \(command.origin))" : command.summary,
@@ -61,6 +64,6 @@ extension Shell: LuaHost {
     /// Prints an error from a listener, a completion callback or `onComplete`, with where it
     /// happened and its traceback.
     public func report(_ error: LuaError, context: String) {
-        report(.lua(LuaError(error.kind, message: "\(context): \(error.message)", traceback: error.traceback)))
+        report(.lua(LuaError(error.kind, message: "\(context): \(error.message)", traceback: error.traceback, code: error.code)))
     }
 }

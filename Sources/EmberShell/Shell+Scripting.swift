@@ -133,7 +133,7 @@ extension Shell {
         guard let command = pluginCommands.first(where: { $0.description.name.lowercased() == lowered }) else {
             let suggestion = Self.closest(to: name.text, in: commandRegistry.flatMap { [$0.name] + $0.aliases })
             throw .command(
-                "unknown_command", "unknown command '\(name.text)'" + (suggestion.map { " (did you mean \($0)?)" } ?? " (try help)"),
+                ErrorCode.unknownCommand, "unknown command '\(name.text)'" + (suggestion.map { " (did you mean \($0)?)" } ?? " (try help)"),
                 at: name.position)
         }
         try command.run(arguments?.text ?? "")

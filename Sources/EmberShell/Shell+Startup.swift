@@ -1,3 +1,4 @@
+import EmberCore
 import EmberLua
 import EmberQL
 import Foundation
@@ -22,7 +23,7 @@ extension Shell {
         if let configurationDirectory { plugins += Self.luaFiles(in: configurationDirectory + "/plugins") }
         if let directory = options.pluginDirectory {
             guard FileManager.default.fileExists(atPath: directory) else {
-                report(.command("io_error", "cannot load plugins from \(directory): no such directory"))
+                report(.command(ErrorCode.ioError, "cannot load plugins from \(directory): no such directory"))
                 return loadRCFile(configurationDirectory)
             }
             plugins += Self.luaFiles(in: directory)

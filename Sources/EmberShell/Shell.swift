@@ -85,16 +85,16 @@ public final class Shell {
         style = TextStyle(colored: colored && !options.jsonOutput)
         if let directory = options.databaseDirectory {
             if let problem = FileAccess.databaseDirectoryProblem(directory) {
-                throw .command("storage_error", "cannot open the database at \(directory): \(problem)")
+                throw .command(ErrorCode.storageError, "cannot open the database at \(directory): \(problem)")
             }
             do {
                 let settings = try PersistenceSettings(durability: options.durability, clientCacheSize: PersistenceSettings.standard.clientCacheSize)
                 ember = try Ember(persistence: .directory(directory, settings), clock: clock, random: random)
             } catch let error as StoreError {
-                if error.code == "database_in_use" { throw .command(error.code, error.message) }
+                if error.code == ErrorCode.databaseInUse { throw .command(error.code, error.message) }
                 throw .command(error.code, "cannot open the database at \(directory): \(error.message)")
             } catch {
-                throw .command("storage_error", "cannot open the database at \(directory): \(error)")
+                throw .command(ErrorCode.storageError, "cannot open the database at \(directory): \(error)")
             }
         } else {
             ember = Ember(clock: clock, random: random)

@@ -17,21 +17,16 @@ public enum ShellError: Error, Sendable {
     /// Ctrl-C stopped the command.
     case interrupted(String)
 
-    /// The machine-readable code: the database's (`permission_denied`), `syntax_error`,
-    /// `lua_error`, `interrupted`, or the command's own.
+    /// The machine-readable code (one of ``ErrorCode``): the database's (`permission_denied`),
+    /// `syntax_error`, the Lua error's (`lua_error`, `interrupted`, or the code of an Ember error
+    /// a script did not catch, such as `invalid_path`), or the command's own.
     public var code: String {
         switch self {
-        case .syntax: "syntax_error"
+        case .syntax: ErrorCode.syntaxError
         case .database(let error, _): error.code
-        case .lua(let error):
-            switch error.kind {
-            case .interrupted: "interrupted"
-            case .instructionLimit: "instruction_limit"
-            case .memory: "memory_limit"
-            default: "lua_error"
-            }
+        case .lua(let error): error.code
         case .command(let code, _, _): code
-        case .interrupted: "interrupted"
+        case .interrupted: ErrorCode.interrupted
         }
     }
 

@@ -17,7 +17,11 @@ import Testing
             """)
         #expect(results == [
             .json("main"), .json("carol"), .json("Database(carol)"), .json(true),
-            .json("test:3: ref:get: client carol is offline and has no cached data for /x at /x"), .json(true),
+            .json([
+                "code": "offline", "message": "test:3: ref:get: client carol is offline and has no cached data for /x at /x",
+                "path": "/x",
+            ]),
+            .json(true),
         ])
         #expect(try fixture.ember.client(named: "carol").connectionState == .offline)
         let error = try #require(throws: LuaError.self) { try fixture.run("ember.client('bad name')") }

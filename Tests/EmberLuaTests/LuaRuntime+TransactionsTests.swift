@@ -49,7 +49,7 @@ import Testing
             r:transaction(function() error("again") end, function(e, committed) got = {e, committed} end)
             ember.flush()
             local waited = pcall(function() r:transaction(function() return db:ref("x"):get() end) end)
-            return ok, err, got[1], got[2], r:get():val(), waited
+            return ok, tostring(err), tostring(got[1]), got[2], r:get():val(), waited
             """)
         #expect(results.count == 6)
         #expect(results[0] == .json(false))

@@ -19,12 +19,12 @@ final class RecordingHost: LuaHost {
 
     func execute(command: String) throws(LuaHostError) -> JSONValue {
         executed.append(command)
-        if command == "fail" { throw LuaHostError("'fail': unknown command") }
+        if command == "fail" { throw LuaHostError(code: ErrorCode.unknownCommand, "'fail': unknown command") }
         return .object([("ran", .string(command))])
     }
 
     func register(_ command: LuaCommand) throws(LuaHostError) {
-        if command.name == "get" { throw LuaHostError("'get' is a built-in command") }
+        if command.name == "get" { throw LuaHostError(code: ErrorCode.reservedName, "'get' is a built-in command") }
         registered.append(command)
     }
 

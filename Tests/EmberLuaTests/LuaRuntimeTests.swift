@@ -208,7 +208,10 @@ import Testing
             """)
         #expect(results == [
             .json(false),
-            .json("ember.sleep: cannot wait here (inside a transaction function, a metamethod, a sort comparator or a __gc finalizer, nothing may wait)"),
+            .json([
+                "code": "cannot_wait",
+                "message": "ember.sleep: cannot wait here (inside a transaction function, a metamethod, a sort comparator or a __gc finalizer, nothing may wait)",
+            ]),
             .json(true),
         ])
     }

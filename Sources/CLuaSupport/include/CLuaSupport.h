@@ -29,9 +29,9 @@ typedef int (*ember_lua_swift_function)(lua_State *L, void *context);
 #define EMBER_LUA_CALL_ERROR (-2)
 
 /** The trampoline (a `lua_CFunction`): calls the Swift function held in its upvalue, then returns
-    its results or raises its error from this C frame. A string error gets the caller's
-    `chunk:line: ` prefix, as `luaL_error` would add. Raises "interrupted" when an interrupt is
-    pending before the call. */
+    its results or raises its error from this C frame. A string error, or the message of an error
+    object, gets the caller's `chunk:line: ` prefix, as `luaL_error` would add. Raises
+    "interrupted" when an interrupt is pending before the call. */
 int ember_lua_call_swift(lua_State *L);
 
 /** Pushes a Lua function that calls `function(L, context)` through `ember_lua_call_swift`.
@@ -77,8 +77,9 @@ void ember_lua_push_globals(lua_State *L);
 /* MARK: the ember table and ember.null */
 
 /** Creates the state's `ember.null` sentinel and the global table `ember` (unless a table of
-    that name already exists) holding it as `ember.null`. Protected: returns a status, with the
-    error value on top on failure. Needs 3 free stack slots.
+    that name already exists) holding it as `ember.null`, and the metatable of error objects (see
+    `ember_lua_push_error`). Protected: returns a status, with the error value on top on failure.
+    Needs 3 free stack slots.
 
     `ember.null` is a zero-size full userdata whose metatable (locked: `getmetatable` returns the
     string "ember.null") has `__name` and `__tostring` = "ember.null". Lua code cannot change or
@@ -91,6 +92,41 @@ void ember_lua_push_null(lua_State *L);
 
 /** Whether the value at `idx` is the state's `ember.null` sentinel (never allocates, no stack). */
 int ember_lua_is_null(lua_State *L, int idx);
+
+/* MARK: error objects */
+
+/** Pops the three values on top — the code (a string), the message (a string) and the path (a
+    string, or nil) — and pushes an error object holding them. Allocates: call it only inside a
+    Swift function called from Lua or a host call, where the memory limit is suspended.
+
+    An error object is a full userdata whose metatable (locked: `getmetatable` returns the
+    string "ember.error") has `__name` "ember.error", and:
+    - `__index`: `err.code`, `err.message`, `err.path` read the fields (they cannot be changed);
+      any other name of a string method (`err:find(...)`, `err:gsub(...)`) is that method applied
+      to the message, so scripts written when errors were strings keep working;
+    - `__tostring`: the message, so `print(err)` and `tostring(err)` show it;
+    - `__concat`: `"failed: " .. err` concatenates the message.
+
+    When a Swift function called through `ember_lua_call_swift` fails with an error object, the
+    trampoline puts the caller's `chunk:line: ` in front of its message, as it does for strings. */
+void ember_lua_push_error(lua_State *L);
+
+/** Whether the value at `idx` is an error object (never allocates, no stack). */
+int ember_lua_is_error(lua_State *L, int idx);
+
+/** The field of an error object: 1 the code, 2 the message, 3 the path. */
+#define EMBER_LUA_ERROR_CODE 1
+#define EMBER_LUA_ERROR_MESSAGE 2
+#define EMBER_LUA_ERROR_PATH 3
+
+/** When the value at `idx` is an error object, pushes its field `field` (one of
+    `EMBER_LUA_ERROR_*`) and returns its type; otherwise pushes nothing and returns `LUA_TNONE`.
+    Never allocates. Needs 1 free stack slot. */
+int ember_lua_push_error_field(lua_State *L, int idx, int field);
+
+/** A `lua_CFunction`: `new_error(code, message [, path])` returns a new error object (for the
+    Lua prelude, which raises Ember's own errors with it). */
+int ember_lua_new_error(lua_State *L);
 
 /* MARK: print */
 
