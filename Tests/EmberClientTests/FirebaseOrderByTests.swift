@@ -17,8 +17,8 @@ struct FirebaseOrderByTests {
         var addedPrevNames: [String?] = []
 
         init(_ query: Query, value: Bool = true) {
-            if value { query.observe(.value) { [unowned self] snapshot, _ in valueOrder += snapshot.childKeys } }
-            query.observe(.childAdded) { [unowned self] snapshot, previous in
+            if value { query.observe(.value) { [self] snapshot, _ in valueOrder += snapshot.childKeys } }
+            query.observe(.childAdded) { [self] snapshot, previous in
                 addedOrder.append(snapshot.key ?? "")
                 addedPrevNames.append(previous)
             }
