@@ -99,8 +99,12 @@ extension Node {
                 throw DatabaseError(.invalidValue(reason: "an object with \".value\" must have no other children"), path: location)
             }
             switch value {
+            case .object(let inner) where inner.count == 1 && inner[0].key == ".sv":
+                // A server value may stand as ".value" (with a ".priority" beside it), as the
+                // SDKs accept: {".value": {".sv": "timestamp"}, ".priority": ...}.
+                node = try convert(value, keys: &keys)
             case .array, .object:
-                throw DatabaseError(.invalidValue(reason: "\".value\" must be a boolean, number or string"), path: location)
+                throw DatabaseError(.invalidValue(reason: "\".value\" must be a boolean, number, string or server value"), path: location)
             default:
                 node = try convert(value, keys: &keys)
             }

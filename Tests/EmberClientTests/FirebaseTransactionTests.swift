@@ -520,10 +520,14 @@ struct FirebaseTransactionTests {
         database.goOffline()
         database.goOnline()
         try await ember.run { callback != nil }
-        withKnownIssue("Ember sends a transaction in doubt again under its write key and it commits; Firebase fails it with 'disconnect' (PersistentConnection.cancelSentTransactions_)") {
-            #expect(callback?.committed == false)
-            #expect(callback?.error?.code == "disconnected")
-        }
+        // A deliberate difference (README, "Where Ember differs"): Firebase fails the
+        // transaction with `disconnect` (PersistentConnection.cancelSentTransactions_) although
+        // the server may have applied it. Ember sends it again under its write key, which the
+        // server answers exactly once, so the callback tells the true outcome: committed, once.
+        #expect(callback?.committed == true)
+        #expect(callback?.error == nil)
+        try ember.flush()
+        #expect(ember.server.value(at: "node") == Node(.string("new")))
     }
 
     // transaction.test.ts: 'Transaction without local events (1)'
@@ -845,7 +849,7 @@ struct FirebaseTransactionTests {
         try ember.flush()
 
         let now = clock.now()
-        withKnownIssue("ServerValue.TIMESTAMP as a priority is refused (issue 19)") {
+        do {
             #expect(refused == nil)
             #expect(readSnaps.count == 1 && writeSnaps.count == 2)
             guard readSnaps.count == 1, writeSnaps.count == 2 else { return }
