@@ -104,7 +104,12 @@ extension Repo {
                 continue
             }
             store.overwriteServerCache(node, at: path)
-            store.setQueryComplete(.default(at: path), keys: [], now: now)
+            // As Firebase's PersistenceManager.applyUserWriteToServerCache does
+            // (TrackedQueryManager.ensureCompleteTrackedQuery): a location already complete
+            // through itself or an ancestor needs no tracked query of its own.
+            if !store.isComplete(.default(at: path)) {
+                store.setQueryComplete(.default(at: path), keys: [], now: now)
+            }
         }
     }
 

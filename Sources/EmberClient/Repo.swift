@@ -353,8 +353,9 @@ final class Repo {
         }
         // The writes, and the transactions whose answer the last connection took, in the order
         // of their numbers: the server takes a writer's writes in increasing order.
+        let inDoubt = transactions.contains { if case .inDoubt = $0.state { true } else { false } }
         for write in outgoingWrites {
-            if let key = WriteKey(parsing: write.key), key.writer == writer {
+            if inDoubt, let key = WriteKey(parsing: write.key), key.writer == writer {
                 resendTransactionsInDoubt(below: key.sequence)
             }
             let requestID = newRequestID()

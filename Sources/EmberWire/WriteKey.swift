@@ -23,13 +23,30 @@ public struct WriteKey: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Reads a key's text form; `nil` for anything else (an older, opaque key).
+    /// - Complexity: O(n) in the length of the text, byte by byte (it runs for every write
+    ///   sent or answered).
     public init?(parsing text: String) {
-        guard let mark = text.lastIndex(of: "#") else { return nil }
-        let writer = text[..<mark]
-        guard !writer.isEmpty, writer.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == ".") }),
-            let sequence = Int64(text[text.index(after: mark)...]), sequence > 0
-        else { return nil }
-        self.writer = String(writer)
+        let bytes = Array(text.utf8)
+        guard let mark = bytes.lastIndex(of: UInt8(ascii: "#")), mark > 0, mark + 1 < bytes.count else { return nil }
+        for byte in bytes[..<mark] {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "."):
+                continue
+            default:
+                return nil
+            }
+        }
+        var sequence: Int64 = 0
+        for byte in bytes[(mark + 1)...] {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            let (shifted, overflow) = sequence.multipliedReportingOverflow(by: 10)
+            let (next, overflow2) = shifted.addingReportingOverflow(Int64(byte - UInt8(ascii: "0")))
+            if overflow || overflow2 { return nil }
+            sequence = next
+        }
+        guard sequence > 0 else { return nil }
+        self.writer = String(decoding: bytes[..<mark], as: UTF8.self)
         self.sequence = sequence
     }
 

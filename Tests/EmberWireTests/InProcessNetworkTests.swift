@@ -127,3 +127,15 @@ struct InProcessNetworkTests {
         #expect(acks == 100)
     }
 }
+
+/// Write keys: the text form round-trips; anything else is an older, opaque key.
+@Suite struct WriteKeyTests {
+    @Test func keysParseAndPrint() {
+        let key = WriteKey(writer: "k2x9.3fa1", sequence: 17)
+        #expect(key.description == "k2x9.3fa1#17")
+        #expect(WriteKey(parsing: "k2x9.3fa1#17") == key)
+        for opaque in ["s:w1", "abc:t1,2", "#1", "a#", "a#0", "a#-1", "a b#1", "a#1x", "é#1", "a#99999999999999999999"] {
+            #expect(WriteKey(parsing: opaque) == nil, "\(opaque)")
+        }
+    }
+}
