@@ -19,6 +19,13 @@ extension Repo {
             raise([]) { completion(.success(live)) }
             return
         }
+        // Not connected: what the cache can vouch for answers at once, as a listener would get
+        // it (in memory, or kept on disk by an earlier run); Repo.ts repoGetValue answers from
+        // the cache first too.
+        if connection.state != .connected, let cached = cachedData(for: query) ?? storedData(for: query) {
+            raise([]) { completion(.success(cached)) }
+            return
+        }
         let id = GetRequestID(rawValue: nextGet)
         nextGet += 1
         pendingGets[id] = PendingGet(query: query, requestID: nil, completion: completion)
@@ -27,14 +34,23 @@ extension Repo {
             let requestID = newRequestID()
             pendingGets[id]?.requestID = requestID
             send(.get(requestID: requestID, query: query), as: .get(id))
-        case .connecting, .disconnected:
+        case .connecting, .disconnected, .offline:
+            // It waits for a connection (going online sends it), as the SDKs' get does, for
+            // up to GET_CONNECT_TIMEOUT (PersistentConnection.get: 3 s, then "Client is
+            // offline"); "blocks get requests until the database is online".
             environment.schedule(after: Self.getConnectTimeout) { [weak self] in
                 guard let self, pendingGets[id]?.requestID == nil else { return }
                 finishGet(id, error: nil)
             }
-        case .offline:
-            finishGet(id, error: nil)
         }
+    }
+
+    /// What the client's store can vouch for of `query` (complete data, or a complete window)
+    /// when no view holds it in memory.
+    private func storedData(for query: QuerySpec) -> Node? {
+        guard let store, let cached = storedServerCache(for: query, in: store), cached.isComplete else { return nil }
+        let node = syncTree.pendingWrites.completeEventCache(at: query.path, server: cached.node) ?? cached.node
+        return Self.shape(node, for: query)
     }
 
     /// The server answered a get: its data, with the pending writes over it.

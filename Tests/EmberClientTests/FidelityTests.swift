@@ -1,4 +1,5 @@
 import EmberClient
+import Foundation
 import EmberCore
 import EmberInstance
 import EmberServer
@@ -101,5 +102,78 @@ struct FidelityTests {
         try ember.flush()
         if case .number? = ember.server.value(at: "u").priority {} else { Issue.record("u has no timestamp priority") }
         #expect(throws: EmberCore.DatabaseError.self) { try Node(jsonText: #"{".value":1,".priority":true}"#) }
+    }
+
+    @Test("a get made offline with nothing cached waits for the connection (\"blocks get requests until the database is online\")")
+    func getWaitsForTheConnection() throws {
+        let (ember, _) = makeEmber(seed: 8)
+        try ember.server.put(json(#"{"rex":5}"#), at: "dinos", hash: nil)
+        let main = client(ember, "main")
+        try ember.flush()
+        main.goOffline()
+        try ember.flush()
+        var result: Result<DataSnapshot, EmberCore.DatabaseError>?
+        ref(main, "dinos").query.getData { result = $0 }
+        try ember.advance(by: 1_000)
+        #expect(result == nil, "still waiting")
+        main.goOnline()
+        try ember.run { result != nil }
+        #expect(try result?.get().value == json(#"{"rex":5}"#).jsonValue())
+        // Offline for longer than the SDKs' GET_CONNECT_TIMEOUT (3 s): "Client is offline".
+        main.goOffline()
+        try ember.flush()
+        var late: Result<DataSnapshot, EmberCore.DatabaseError>?
+        ref(main, "elsewhere").query.getData { late = $0 }
+        try ember.run { late != nil }
+        if case .failure(let error)? = late { #expect(error.code == "offline") } else { Issue.record("no failure") }
+    }
+
+    @Test("get offline after a restart answers from what the store can vouch for, as a listener does")
+    func getOfflineFromTheStore() throws {
+        let directory = try makeDatabaseDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        do {
+            let ember = try openEmber(directory)
+            try ember.server.put(json(#"{"rex":5,"stego":4}"#), at: "dinos", hash: nil)
+            let main = client(ember, "main")
+            let handle = ref(main, "dinos").observe(.value) { _, _ in }
+            try ember.flush()
+            main.removeObserver(handle)
+            try ember.flush()
+            try ember.close()
+        }
+        let ember = try openEmber(directory)
+        let main = client(ember, "main", startOffline: true)
+        var result: Result<DataSnapshot, EmberCore.DatabaseError>?
+        ref(main, "dinos").query.getData { result = $0 }
+        try ember.flush()
+        #expect(try result?.get().value == json(#"{"rex":5,"stego":4}"#).jsonValue(), "answered at once from the store")
+        var child: Result<DataSnapshot, EmberCore.DatabaseError>?
+        ref(main, "dinos/rex").query.getData { child = $0 }
+        try ember.flush()
+        #expect(try child?.get().value == .int(5))
+    }
+
+    @Test("a listener for child_moved alone gets exactly the moves a listener for every kind gets")
+    func childMovedAlone() throws {
+        let (ember, _) = makeEmber(seed: 9)
+        try ember.server.put(json(#"{"a":1,"b":2,"c":3}"#), at: "s", hash: nil)
+        let main = client(ember, "main")
+        let bob = client(ember, "bob")
+        let alone = EventLog()
+        let every = EventLog()
+        alone.watch(try ref(main, "s").query.orderByValue(), [.childMoved])
+        every.watch(try ref(bob, "s").query.orderByValue(), [.childAdded, .childChanged, .childRemoved, .childMoved, .value])
+        try ember.flush()
+        _ = every.take()
+        #expect(alone.take().isEmpty)
+        // Written by someone else, so that both clients see the same changes in the same order.
+        try ember.server.put(json("10"), at: "s/a", hash: nil)
+        try ember.flush()
+        try ember.server.put(json("20"), at: "s/b", hash: nil)
+        try ember.flush()
+        let moves = every.take().filter { $0.hasPrefix("child_moved") }
+        #expect(moves.count == 2)
+        #expect(alone.take() == moves)
     }
 }
