@@ -236,7 +236,17 @@ public final class ClientStore {
                 // Ancestors whose leaf rows this transaction already deleted: several changes
                 // below one location delete its row once.
                 var cleared: Set<Path> = []
-                for change in changes { try Self.apply(change, clearing: &cleared, in: db) }
+                // Answered writes leave the queue together at the end, a few hundred per
+                // statement (a replay answers thousands in one tick).
+                var removed: [String] = []
+                for change in changes {
+                    if case .removeWrite(let key) = change {
+                        removed.append(key)
+                    } else {
+                        try Self.apply(change, clearing: &cleared, in: db)
+                    }
+                }
+                try Self.deleteWrites(removed, in: db)
                 for (id, query) in queryChanges { try Self.save(query, id: id, in: db) }
                 return .commit
             }
@@ -350,6 +360,18 @@ public final class ClientStore {
         case .unpin(let query):
             try db.cachedStatement(sql: "DELETE FROM pins WHERE path = ? AND params = ?")
                 .execute(arguments: [query.path.description, query.params.storageNode.jsonString(.export)])
+        }
+    }
+
+    /// Deletes the queued writes `keys`, 500 per statement.
+    /// - Complexity: O(k log w) for k keys among w queued writes.
+    static func deleteWrites(_ keys: [String], in db: Database) throws {
+        var start = keys.startIndex
+        while start < keys.endIndex {
+            let chunk = keys[start..<min(start + 500, keys.endIndex)]
+            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+            try db.cachedStatement(sql: "DELETE FROM writes WHERE key IN (\(marks))").execute(arguments: StatementArguments(Array(chunk)))
+            start += chunk.count
         }
     }
 

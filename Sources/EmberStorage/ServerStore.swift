@@ -58,8 +58,9 @@ public final class ServerStore {
     /// When commits reach the disk.
     public let durability: Durability
     private let queue: DatabaseQueue
-    /// The paths changed since the last commit, none below another.
-    private var changed = ImmutableTree<Bool>()
+    /// The paths changed since the last commit (some may be below others: ``changedPaths()``
+    /// keeps the outermost).
+    private var changed: Set<Path> = []
     /// Answers to writes with keys of earlier versions, recorded since the last commit.
     private var answers: [(key: String, failure: EmberCore.DatabaseError?)] = []
     /// Changes to the record of answered writes since the last commit, in order. They stay
@@ -115,14 +116,13 @@ public final class ServerStore {
     /// Forgets the data changes marked since the last commit (their tick was refused). The
     /// answers stay, for the next commit.
     public func discardChanges() {
-        changed = ImmutableTree()
+        changed = []
     }
 
     /// Records that the tree changed at `path` (and possibly below it).
-    /// - Complexity: O(d log n).
+    /// - Complexity: O(d) on average (hashing the path).
     public func markChanged(_ path: Path) {
-        if changed.findRootMostValue(on: path) != nil { return }
-        changed = changed.settingTree(ImmutableTree(true), at: path)
+        changed.insert(path)
     }
 
     /// Writes every location changed since the last commit, as `root` now holds it, in one
@@ -135,7 +135,7 @@ public final class ServerStore {
         if isReadOnly {
             // Nothing was written (the server refuses writes); the record of refusals has
             // nowhere to go.
-            changed = ImmutableTree()
+            changed = []
             answers = []
             ledger = []
             return
@@ -155,7 +155,7 @@ public final class ServerStore {
         } catch {
             throw StoreError("cannot commit \(paths.count) change(s) to the server's store at \(location)", error)
         }
-        changed = ImmutableTree()
+        changed = []
         self.answers = []
         self.ledger = []
     }
@@ -302,9 +302,16 @@ public final class ServerStore {
 
     // MARK: Writing
 
+    /// The changed paths, outermost only (one at or below another is covered by it), in
+    /// order.
+    /// - Complexity: O(c log c · d) for c paths of depth d.
     private func changedPaths() -> [Path] {
         var paths: [Path] = []
-        changed.forEach { path, _ in paths.append(path) }
+        // In path order a location's descendants follow it directly.
+        for path in changed.sorted() {
+            if let last = paths.last, last.contains(path) { continue }
+            paths.append(path)
+        }
         return paths
     }
 
