@@ -239,10 +239,11 @@ public final class ClientStore {
                 // Answered writes leave the queue together at the end, a few hundred per
                 // statement (a replay answers thousands in one tick).
                 var removed: [String] = []
-                for change in changes {
+                let superseded = Self.supersededCacheChanges(changes)
+                for (index, change) in changes.enumerated() {
                     if case .removeWrite(let key) = change {
                         removed.append(key)
-                    } else {
+                    } else if !superseded.contains(index) {
                         try Self.apply(change, clearing: &cleared, in: db)
                     }
                 }
@@ -361,6 +362,33 @@ public final class ClientStore {
             try db.cachedStatement(sql: "DELETE FROM pins WHERE path = ? AND params = ?")
                 .execute(arguments: [query.path.description, query.params.storageNode.jsonString(.export)])
         }
+    }
+
+    /// The positions of the cache changes that a later one rewrites anyway (at the same
+    /// location or above it): a replay confirms thousands of writes to one location in a tick,
+    /// and only the last needs its rows written.
+    /// - Complexity: O(c·d) for c changes of depth d.
+    static func supersededCacheChanges(_ changes: [Change]) -> Set<Int> {
+        var superseded: Set<Int> = []
+        var written: Set<Path> = []
+        for index in changes.indices.reversed() {
+            guard case .cache(let path, _) = changes[index] else { continue }
+            var covered = false
+            var current: Path? = path
+            while let location = current {
+                if written.contains(location) {
+                    covered = true
+                    break
+                }
+                current = location.parent
+            }
+            if covered {
+                superseded.insert(index)
+            } else {
+                written.insert(path)
+            }
+        }
+        return superseded
     }
 
     /// Deletes the queued writes `keys`, 500 per statement.
