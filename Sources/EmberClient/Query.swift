@@ -107,17 +107,32 @@ public struct Query {
 
     // MARK: Reading once
 
+    /// How long a get made while not connected waits for the connection by default, in
+    /// milliseconds: 3 s, the SDKs' GET_CONNECT_TIMEOUT.
+    public static let defaultGetConnectTimeout: Int64 = 3_000
+
+    /// The longest wait for the connection a get accepts (1 day, in milliseconds); a longer
+    /// `connectTimeout` is cut to it, so that the timer's `now + limit` cannot overflow.
+    public static let maximumGetConnectTimeout: Int64 = 86_400_000
+
     /// Reads the data once: from the server when connected, from the cache offline.
-    public func getData(_ completion: @escaping (Result<DataSnapshot, DatabaseError>) -> Void) {
+    ///
+    /// Not connected, it answers at once with what the cache can vouch for; otherwise it waits
+    /// for the connection up to `connectTimeout` milliseconds (by default 3 s, the SDKs'
+    /// GET_CONNECT_TIMEOUT; at most a day, negative meaning no wait), then fails with
+    /// `offline` when the cache still has nothing.
+    public func getData(connectTimeout: Int64? = nil, _ completion: @escaping (Result<DataSnapshot, DatabaseError>) -> Void) {
         let database = database
         let spec = spec
-        database.repo.get(spec) { result in
+        database.repo.get(spec, connectTimeout: connectTimeout) { result in
             completion(result.map { DataSnapshot(database: database, path: spec.path, node: $0, index: spec.params.index) })
         }
     }
 
-    /// Reads the data once: from the server when connected, from the cache offline.
-    nonisolated(nonsending) public func get() async throws(DatabaseError) -> DataSnapshot {
-        try await database.waitFor { getData($0) }
+    /// Reads the data once: from the server when connected, from the cache offline; not
+    /// connected with nothing cached, it waits up to `connectTimeout` milliseconds (3 s by
+    /// default) for the connection, as ``getData(connectTimeout:_:)`` does.
+    nonisolated(nonsending) public func get(connectTimeout: Int64? = nil) async throws(DatabaseError) -> DataSnapshot {
+        try await database.waitFor { getData(connectTimeout: connectTimeout, $0) }
     }
 }

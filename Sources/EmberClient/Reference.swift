@@ -162,7 +162,10 @@ public struct Reference {
         query.observe(type, cancelled: cancelled, callback)
     }
 
-    nonisolated(nonsending) public func get() async throws(DatabaseError) -> DataSnapshot { try await query.get() }
+    /// Reads the location once (see ``Query/get(connectTimeout:)``).
+    nonisolated(nonsending) public func get(connectTimeout: Int64? = nil) async throws(DatabaseError) -> DataSnapshot {
+        try await query.get(connectTimeout: connectTimeout)
+    }
 
     nonisolated(nonsending) public func once(_ type: EventType = .value) async throws(DatabaseError) -> (DataSnapshot, String?) {
         try await query.once(type)

@@ -3,13 +3,13 @@ import EmberSync
 import EmberWire
 
 extension Repo {
-    /// How long a `get` waits for a connection before answering from the cache.
-    static let getConnectTimeout: Int64 = 3_000
-
     /// Reads `query` once: the cache when a live listen keeps it complete, otherwise the
-    /// server when connected (waiting up to ``getConnectTimeout`` for a connection that is
-    /// being made), otherwise the cache; an error when offline with nothing cached.
-    func get(_ query: QuerySpec, completion: @escaping (Result<Node, DatabaseError>) -> Void) {
+    /// server when connected (waiting up to `connectTimeout` milliseconds, by default
+    /// ``Query/defaultGetConnectTimeout``, for a connection), otherwise the cache; an `offline` error when
+    /// not connected by then with nothing cached. A negative limit counts as 0 (no wait).
+    func get(
+        _ query: QuerySpec, connectTimeout: Int64? = nil, completion: @escaping (Result<Node, DatabaseError>) -> Void
+    ) {
         if Self.isInfo(query.path) {
             let node = Self.shape(infoData.child(at: query.path), for: query)
             raise([]) { completion(.success(node)) }
@@ -28,7 +28,8 @@ extension Repo {
         }
         let id = GetRequestID(rawValue: nextGet)
         nextGet += 1
-        pendingGets[id] = PendingGet(query: query, requestID: nil, completion: completion)
+        let limit = min(max(connectTimeout ?? Query.defaultGetConnectTimeout, 0), Query.maximumGetConnectTimeout)
+        pendingGets[id] = PendingGet(query: query, connectTimeout: limit, requestID: nil, completion: completion)
         switch connection.state {
         case .connected:
             let requestID = newRequestID()
@@ -38,7 +39,7 @@ extension Repo {
             // It waits for a connection (going online sends it), as the SDKs' get does, for
             // up to GET_CONNECT_TIMEOUT (PersistentConnection.get: 3 s, then "Client is
             // offline"); "blocks get requests until the database is online".
-            environment.schedule(after: Self.getConnectTimeout) { [weak self] in
+            environment.schedule(after: limit) { [weak self] in
                 guard let self, pendingGets[id]?.requestID == nil else { return }
                 finishGet(id, error: nil)
             }

@@ -397,13 +397,13 @@ final class Repo {
         let lost = requests
         requests.removeAll()
         writeRequests.removeAll()
-        for id in pendingGets.keys where pendingGets[id]?.requestID != nil {
+        for (id, get) in pendingGets where get.requestID != nil {
             pendingGets[id]?.requestID = nil
             if connection.state == .offline {
                 finishGet(id, error: nil)
             } else {
                 // Sent again on reconnection, unless the cache must answer first.
-                environment.schedule(after: Self.getConnectTimeout) { [weak self] in
+                environment.schedule(after: get.connectTimeout) { [weak self] in
                     guard let self, pendingGets[id]?.requestID == nil else { return }
                     finishGet(id, error: nil)
                 }

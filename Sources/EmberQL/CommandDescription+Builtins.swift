@@ -8,12 +8,12 @@ extension CommandDescription {
     /// Reads and writes.
     private static let data: [CommandDescription] = [
         .init(
-            name: "get", syntax: "[PATH] [QUERY]",
-            summary: "Reads a location once: from the server when connected, from the cache when offline.",
+            name: "get", syntax: "[PATH] [QUERY] [timeout MS]",
+            summary: "Reads a location once: from the server when connected, from the cache when offline; with nothing cached it waits for the connection up to 3 s, or MS milliseconds (at most 86400000, 1 day), then fails with offline (Ctrl-C stops the wait).",
             example: "get /users orderBy child age limitToFirst 3", group: "Data"),
         .init(
-            name: "ls", syntax: "[PATH] [QUERY]",
-            summary: "Lists the children, each key with a short summary, in query order.",
+            name: "ls", syntax: "[PATH] [QUERY] [timeout MS]",
+            summary: "Lists the children, each key with a short summary, in query order; read as get reads (timeout MS likewise).",
             example: "ls /scores orderBy value limitToLast 5", group: "Data"),
         .init(
             name: "tree", syntax: "[PATH] [depth N]",

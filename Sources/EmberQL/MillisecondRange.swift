@@ -27,6 +27,8 @@ extension MillisecondRange {
     public static let latency = MillisecondRange(0...3_600_000, span: "1 hour")
     /// `server timeout MS`: 1 ms to 1 day.
     public static let disconnectTimeout = MillisecondRange(1...86_400_000, span: "1 day")
+    /// `get ... timeout MS`: up to 1 day (the client's longest wait for the connection).
+    public static let connectTimeout = MillisecondRange(0...86_400_000, span: "1 day")
     /// `sleep MS`: up to 1 day.
     public static let sleep = MillisecondRange(0...86_400_000, span: "1 day")
 }

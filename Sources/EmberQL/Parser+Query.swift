@@ -3,14 +3,21 @@ import EmberCore
 /// Query modifiers: `orderBy ...`, limits and bounds, checked as ``EmberCore/QueryParams``
 /// checks them, with each of its errors placed on the offending word.
 extension Parser {
-    /// The modifiers (and, for `watch`, the event names) up to the end of the input, in any order.
-    /// Events repeated are kept once, in the order first written.
-    mutating func query(events allowEvents: Bool) throws(ParseFailure) -> (QueryExpression, [WatchEvent]) {
+    /// The keyword of `timeout MS` (`get` and `ls`), lowercased.
+    static let timeoutKeyword = "timeout"
+
+    /// The modifiers (and, for `watch`, the event names; for `get` and `ls`, `timeout MS`) up
+    /// to the end of the input, in any order. Events repeated are kept once, in the order first
+    /// written.
+    mutating func query(events allowEvents: Bool, timeout allowTimeout: Bool = false) throws(ParseFailure) -> (
+        QueryExpression, [WatchEvent]
+    ) {
         var params = QueryParams()
         var written: [String] = []
         var events: [WatchEvent] = []
+        var connectTimeout: Int64?
         let eventNames = WatchEvent.allCases.map(\.rawValue)
-        let candidates = QueryModifier.names + (allowEvents ? eventNames : [])
+        let candidates = QueryModifier.names + (allowEvents ? eventNames : []) + (allowTimeout ? [Self.timeoutKeyword] : [])
         while true {
             try offer { .keyword(partial: $0, candidates: candidates) }
             let keyword = try lexer.next(.word)
@@ -19,8 +26,14 @@ extension Parser {
                 if !events.contains(event) { events.append(event) }
                 continue
             }
+            if allowTimeout, keyword.keyword == Self.timeoutKeyword {
+                if connectTimeout != nil { throw .error("'timeout' is given twice", at: keyword) }
+                try offer { _ in .none }
+                connectTimeout = try milliseconds(for: Self.timeoutKeyword, in: .connectTimeout)
+                continue
+            }
             guard let name = keyword.keyword, let modifier = QueryModifier(word: name) else {
-                throw unknownModifier(keyword, allowEvents: allowEvents)
+                throw unknownModifier(keyword, allowEvents: allowEvents, allowTimeout: allowTimeout)
             }
             var tokens = [keyword]
             switch modifier {
@@ -43,7 +56,8 @@ extension Parser {
             }
             written.append(tokens.map { lexer.text($0.range) }.joined(separator: " "))
         }
-        let query = written.isEmpty ? QueryExpression.none : QueryExpression(params: params, text: written.joined(separator: " "))
+        var query = written.isEmpty ? QueryExpression.none : QueryExpression(params: params, text: written.joined(separator: " "))
+        query.connectTimeout = connectTimeout
         return (query, events)
     }
 
@@ -143,8 +157,8 @@ extension Parser {
     }
 
     /// The error for a word where a modifier (or an event) was expected.
-    private func unknownModifier(_ token: LexedToken, allowEvents: Bool) -> ParseFailure {
-        let modifiers = QueryModifier.names.joined(separator: ", ")
+    private func unknownModifier(_ token: LexedToken, allowEvents: Bool, allowTimeout: Bool) -> ParseFailure {
+        let modifiers = (QueryModifier.names + (allowTimeout ? [Self.timeoutKeyword] : [])).joined(separator: ", ")
         let events = WatchEvent.allCases.map(\.rawValue).joined(separator: ", ")
         guard token.keyword != nil else {
             return .error(

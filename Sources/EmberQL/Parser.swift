@@ -55,8 +55,8 @@ struct Parser {
         }
         switch name {
         case "get", "ls":
-            let path = try optionalPath(before: QueryModifier.lowercasedNames)
-            let (query, _) = try self.query(events: false)
+            let path = try optionalPath(before: QueryModifier.lowercasedNames.union([Self.timeoutKeyword]))
+            let (query, _) = try self.query(events: false, timeout: true)
             return name == "get" ? .get(path, query) : .ls(path, query)
         case "tree": return try tree()
         case "set":

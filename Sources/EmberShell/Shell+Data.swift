@@ -72,11 +72,19 @@ extension Shell {
         database.reference(path).query(query.params)
     }
 
-    /// Reads `query` once (server when connected, cache when offline).
-    func read(_ query: Query) throws(ShellError) -> DataSnapshot {
+    /// Reads `query` once (server when connected, cache when offline). Not connected with
+    /// nothing cached, the client waits for the connection up to `connectTimeout` ms (its
+    /// default, 3 s, when `nil`): the shell says so on stderr, and Ctrl-C stops the wait.
+    func read(_ query: Query, connectTimeout: Int64? = nil) throws(ShellError) -> DataSnapshot {
         final class Box { var result: Result<DataSnapshot, DatabaseError>? }
         let box = Box()
-        query.getData { box.result = $0 }
+        query.getData(connectTimeout: connectTimeout) { box.result = $0 }
+        // The client answers at once what it can (its cache, `.info`); a get still unanswered
+        // while not connected waits for the connection (unless its limit is 0).
+        let limit = min(max(connectTimeout ?? Query.defaultGetConnectTimeout, 0), Query.maximumGetConnectTimeout)
+        if box.result == nil && !query.database.connectionState.isConnected && limit > 0 {
+            reportWaitingForConnection(upTo: limit)
+        }
         try wait(until: { box.result != nil }, interrupted: "stopped waiting for the value")
         switch box.result! {
         case .success(let snapshot): return snapshot
@@ -84,9 +92,29 @@ extension Shell {
         }
     }
 
+    /// Says on stderr that a read waits for the connection, up to `milliseconds`: a line of
+    /// text, or in JSON mode a JSON object (`{"waiting":"connection","timeout_ms":N}`), so that
+    /// stdout holds only the result.
+    func reportWaitingForConnection(upTo milliseconds: Int64) {
+        if isJSON {
+            output.writeError(
+                JSONValue.object([("waiting", .string("connection")), ("timeout_ms", .int(milliseconds))]).serialized() + "\n")
+        } else {
+            output.writeError(
+                style.dim("waiting for the connection (up to \(Self.duration(milliseconds)); Ctrl-C stops)…") + "\n")
+        }
+    }
+
+    /// A wait in words: "3 s", "1.5 s", "100 ms".
+    static func duration(_ milliseconds: Int64) -> String {
+        if milliseconds < 1_000 { return "\(milliseconds) ms" }
+        if milliseconds % 1_000 == 0 { return "\(milliseconds / 1_000) s" }
+        return "\(Double(milliseconds) / 1_000) s"
+    }
+
     func get(_ expression: PathExpression, _ query: QueryExpression) throws(ShellError) {
         let path = try resolve(expression)
-        let snapshot = try read(makeQuery(path, query))
+        let snapshot = try read(makeQuery(path, query), connectTimeout: query.connectTimeout)
         let value = snapshot.value
         switch outputMode {
         case .json: printJSON(value)
@@ -102,7 +130,7 @@ extension Shell {
 
     func list(_ expression: PathExpression, _ query: QueryExpression) throws(ShellError) {
         let path = try resolve(expression)
-        let snapshot = try read(makeQuery(path, query))
+        let snapshot = try read(makeQuery(path, query), connectTimeout: query.connectTimeout)
         let children = snapshot.children.map { (key: $0.key ?? "", value: $0.value) }
         switch outputMode {
         case .json:

@@ -128,6 +128,40 @@ struct FidelityTests {
         if case .failure(let error)? = late { #expect(error.code == "offline") } else { Issue.record("no failure") }
     }
 
+    @Test("a get's connectTimeout sets how long it waits for the connection, in virtual time")
+    func getConnectTimeoutIsHonoured() throws {
+        let (ember, _) = makeEmber(seed: 8)
+        try ember.server.put(json(#"{"rex":5}"#), at: "dinos", hash: nil)
+        let main = client(ember, "main")
+        try ember.flush()
+        main.goOffline()
+        try ember.flush()
+        // A shorter limit: the failure comes at exactly 500 ms.
+        let start = ember.clock.now()
+        var short: Result<DataSnapshot, EmberCore.DatabaseError>?
+        ref(main, "dinos").query.getData(connectTimeout: 500) { short = $0 }
+        try ember.advance(by: 499)
+        #expect(short == nil, "still waiting at 499 ms")
+        try ember.run { short != nil }
+        #expect(ember.clock.now() - start == 500)
+        if case .failure(let error)? = short { #expect(error.code == "offline") } else { Issue.record("no failure: \(String(describing: short))") }
+        // No wait at all.
+        var none: Result<DataSnapshot, EmberCore.DatabaseError>?
+        let before = ember.clock.now()
+        ref(main, "dinos").query.getData(connectTimeout: 0) { none = $0 }
+        try ember.run { none != nil }
+        #expect(ember.clock.now() == before)
+        if case .failure(let error)? = none { #expect(error.code == "offline") } else { Issue.record("no failure") }
+        // A longer limit outlasts the default 3 s, and the connection answers it.
+        var long: Result<DataSnapshot, EmberCore.DatabaseError>?
+        ref(main, "dinos").query.getData(connectTimeout: 10_000) { long = $0 }
+        try ember.advance(by: Query.defaultGetConnectTimeout + 1_000)
+        #expect(long == nil, "still waiting after 4 s")
+        main.goOnline()
+        try ember.run { long != nil }
+        #expect(try long?.get().value == json(#"{"rex":5}"#).jsonValue())
+    }
+
     @Test("get offline after a restart answers from what the store can vouch for, as a listener does")
     func getOfflineFromTheStore() throws {
         let directory = try makeDatabaseDirectory()

@@ -55,16 +55,42 @@ import Testing
         #expect(try query("watch /a value") == .none)
     }
 
+    @Test func timeoutSetsTheWaitForTheConnection() throws {
+        #expect(try query("get /a timeout 100").connectTimeout == 100)
+        #expect(try query("get /a timeout 100") == QueryExpression(params: .default, text: "", connectTimeout: 100))
+        #expect(try query("ls /a TIMEOUT 0").connectTimeout == 0)
+        #expect(try query("get /a").connectTimeout == nil)
+        let expression = try query("get /a orderBy value timeout 250 limitToLast 2")
+        #expect(try expression.params == QueryParams().orderedBy(.value).limitedToLast(2))
+        #expect(expression.text == "orderBy value limitToLast 2", "the timeout is not a query modifier")
+        #expect(expression.connectTimeout == 250)
+        // After a bound, `timeout` is the next modifier, not the bound's key.
+        #expect(try query("get /a startAt 1 timeout 5") == QueryExpression(params: try QueryParams().startingAt(.int(1)), text: "startAt 1", connectTimeout: 5))
+        // Right after the command it is the keyword, not a path; `./timeout` is the path.
+        #expect(try parsed("get timeout 5") == .get(PathExpression("", at: at(5)), QueryExpression(params: .default, text: "", connectTimeout: 5)))
+        #expect(try parsed("get ./timeout") == .get(PathExpression("./timeout", at: at(5)), .none))
+    }
+
     static let errors: [ErrorCase] = [
         ErrorCase(
             "get /a limit 3",
-            "unknown modifier 'limit' (expected orderBy, limitToFirst, limitToLast, startAt, startAfter, endAt, endBefore, equalTo)",
+            "unknown modifier 'limit' (expected orderBy, limitToFirst, limitToLast, startAt, startAfter, endAt, endBefore, equalTo, timeout)",
             1, 8, length: 5),
         ErrorCase(
             "watch /a added",
             "unknown modifier or event 'added' (expected orderBy, limitToFirst, limitToLast, startAt, startAfter, endAt, endBefore, equalTo, or an event: value, child_added, child_changed, child_removed, child_moved)",
             1, 10, length: 5),
         ErrorCase("get /a {x}", "expected a query modifier, found '{'", 1, 8),
+        ErrorCase("get /a timeout", "'timeout' needs an integer number of milliseconds, found the end of the line", 1, 15),
+        ErrorCase("get /a timeout 1.5", "'timeout' needs an integer number of milliseconds, found '1.5'", 1, 16, length: 3),
+        ErrorCase(
+            "get /a timeout 86400001", "'timeout' must be between 0 and 86400000 milliseconds (1 day), not 86400001", 1, 16,
+            length: 8),
+        ErrorCase("get /a timeout 5 timeout 6", "'timeout' is given twice", 1, 18, length: 7),
+        ErrorCase(
+            "watch /a timeout 5",
+            "unknown modifier or event 'timeout' (expected orderBy, limitToFirst, limitToLast, startAt, startAfter, endAt, endBefore, equalTo, or an event: value, child_added, child_changed, child_removed, child_moved)",
+            1, 10, length: 7),
         ErrorCase("watch /a 'value'", "expected a query modifier or an event, found string \"value\"", 1, 10, length: 7),
         ErrorCase("get /a limitToFirst 0", "'limitToFirst' needs a positive integer, found '0'", 1, 21),
         ErrorCase("get /a limitToLast -2", "'limitToLast' needs a positive integer, found '-2'", 1, 20, length: 2),

@@ -5,6 +5,8 @@ import Testing
 
 @Suite struct CompletionContextTests {
     private static let modifiers = ["orderBy", "limitToFirst", "limitToLast", "startAt", "startAfter", "endAt", "endBefore", "equalTo"]
+    /// What `get` and `ls` offer: the modifiers and `timeout`.
+    private static let readModifiers = modifiers + ["timeout"]
     private static let events = ["value", "child_added", "child_changed", "child_removed", "child_moved"]
 
     private func context(_ prefix: String) -> CompletionContext { CommandParser.completionContext(for: prefix) }
@@ -36,17 +38,24 @@ import Testing
     }
 
     @Test func queryKeywords() {
-        #expect(context("get /users ") == .keyword(partial: "", candidates: Self.modifiers))
-        #expect(context("ls /users lim") == .keyword(partial: "lim", candidates: Self.modifiers))
-        #expect(context("get /a\n  orderBy key ") == .keyword(partial: "", candidates: Self.modifiers))
+        #expect(context("get /users ") == .keyword(partial: "", candidates: Self.readModifiers))
+        #expect(context("ls /users lim") == .keyword(partial: "lim", candidates: Self.readModifiers))
+        #expect(context("get /a\n  orderBy key ") == .keyword(partial: "", candidates: Self.readModifiers))
         #expect(context("get /a orderBy ") == .keyword(partial: "", candidates: ["key", "value", "priority", "child"]))
         #expect(context("get /a ORDERBY va") == .keyword(partial: "va", candidates: ["key", "value", "priority", "child"]))
         #expect(context("get /a orderBy child ") == .path(partial: ""))
         #expect(context("get /a orderBy child sc") == .path(partial: "sc"))
-        #expect(context("get /a startAt 5 ") == .keyword(partial: "", candidates: Self.modifiers))
-        #expect(context("get /a limitToFirst 3 ") == .keyword(partial: "", candidates: Self.modifiers))
+        #expect(context("get /a startAt 5 ") == .keyword(partial: "", candidates: Self.readModifiers))
+        #expect(context("get /a limitToFirst 3 ") == .keyword(partial: "", candidates: Self.readModifiers))
         #expect(context("watch /a ") == .keyword(partial: "", candidates: Self.modifiers + Self.events))
         #expect(context("watch /a child_added child_") == .keyword(partial: "child_", candidates: Self.modifiers + Self.events))
+    }
+
+    @Test func timeoutIsOfferedToGetAndLsOnly() {
+        #expect(context("get /a ti") == .keyword(partial: "ti", candidates: Self.readModifiers))
+        #expect(context("get /a timeout ") == .none)
+        #expect(context("get /a timeout 100 ") == .keyword(partial: "", candidates: Self.readModifiers))
+        #expect(context("watch /a ti") == .keyword(partial: "ti", candidates: Self.modifiers + Self.events))
     }
 
     @Test func fixedWords() {

@@ -70,6 +70,46 @@ import Glibc
         #expect(json.error.hasPrefix(#"{"error":{"code":"#))
     }
 
+    @Test("get offline with nothing cached says it waits for the connection, then fails with offline after its timeout (real clock)")
+    func getOfflineWaitsUpToItsTimeout() throws {
+        let started = Date()
+        let result = try ember("-q", "--memory", "-c", "offline", "-c", "get /x timeout 300")
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(result.status == 1)
+        #expect(result.output == "main is offline: writes queue until online\n")
+        #expect(result.error.hasPrefix("waiting for the connection (up to 300 ms; Ctrl-C stops)…\n"), "\(result.error)")
+        #expect(result.error.contains("client main is offline and has no cached data for /x"), "\(result.error)")
+        #expect(elapsed >= 0.3 && elapsed < 2.9, "waited \(elapsed) s, not the default 3 s")
+
+        let json = try ember("-q", "--memory", "--json", "-c", "offline", "-c", "get /x timeout 100")
+        #expect(json.status == 1)
+        #expect(json.output == "{\"ok\":true}\n", "stdout holds results only")
+        #expect(json.error.hasPrefix(#"{"waiting":"connection","timeout_ms":100}"# + "\n"), "\(json.error)")
+        #expect(json.error.contains(#""code":"offline""#), "\(json.error)")
+    }
+
+    @Test("Ctrl-C stops a get waiting for the connection")
+    func interruptedGet() throws {
+        let started = Date()
+        let getting = try start(["-q", "--memory", "-c", "offline", "-c", "get /x timeout 60000"])
+        // Wait for the announcement (the handler is installed by then), then interrupt.
+        var announced = ""
+        let reader = getting.error.fileHandleForReading
+        while !announced.contains("Ctrl-C stops"), Date().timeIntervalSince(started) < 20 {
+            let chunk = reader.availableData
+            if chunk.isEmpty { break }
+            announced += String(decoding: chunk, as: UTF8.self)
+        }
+        #expect(announced.contains("waiting for the connection (up to 60 s; Ctrl-C stops)…"), "\(announced)")
+        kill(getting.process.processIdentifier, SIGINT)
+        let rest = String(decoding: reader.readDataToEndOfFile(), as: UTF8.self)
+        _ = getting.output.fileHandleForReading.readDataToEndOfFile()
+        getting.process.waitUntilExit()
+        #expect(getting.process.terminationStatus == 1)
+        #expect(rest.contains("interrupted: stopped waiting for the value"), "\(rest)")
+        #expect(Date().timeIntervalSince(started) < 30, "stopped long before the 60 s timeout")
+    }
+
     @Test
     func usageErrorsExitWithTwo() throws {
         let conflicting = try ember("--db", "/tmp/x", "--memory")
