@@ -73,7 +73,7 @@ extension Repo {
             result = .success(cached)
         } else {
             result = .failure(.other(
-                code: "offline", message: "client \(name) is offline and has no cached data for \(get.query)",
+                code: ErrorCode.offline, message: "client \(name) is offline and has no cached data for \(get.query)",
                 at: get.query.path))
         }
         raise([]) { get.completion(result) }

@@ -30,17 +30,15 @@ extension Repo {
                 // As the server does: what is below the cancelled path goes, the rest of a
                 // queued object above it stays (SparseSnapshotTree.forget).
                 registeredOnDisconnect = registeredOnDisconnect.compactMap { registered in
-                    if request.path.contains(registered.path) { return nil }
-                    guard let relative = registered.path.relative(to: request.path) else { return registered }
                     let changes: [WireChange]
                     switch registered.operation {
                     case .put(let node): changes = [WireChange(.root, node)]
                     case .merge(let merged): changes = merged
                     case .cancel: return registered
                     }
-                    let remaining = WireChange.forgetting(relative, in: changes)
-                    if remaining == changes { return registered }
-                    return remaining.isEmpty ? nil : (registered.path, .merge(remaining))
+                    guard let remaining = WireChange.remaining(of: changes, at: registered.path, afterCancelling: request.path)
+                    else { return nil }
+                    return remaining == changes ? registered : (registered.path, .merge(remaining))
                 }
             default: registeredOnDisconnect.append((request.path, request.operation))
             }

@@ -132,7 +132,7 @@ extension Repo {
             guard connection.state != .connected else { return }
             let unstored = store.unstoredWriteKeys
             let refusal = DatabaseError.other(
-                code: "storage_error", message: "the client could not store the write, so it refused it: \(error.message)")
+                code: ErrorCode.storageError, message: "the client could not store the write, so it refused it: \(error.message)")
             for write in outgoingWrites where unstored.contains(write.key) && writeRequests[write.id] == nil {
                 writeAnswered(write.id, status: .failed(refusal))
             }

@@ -82,7 +82,7 @@ extension Repo {
     /// when the value it ran on changed meanwhile.
     func sendTransactions() {
         guard connection.state == .connected else { return }
-        resendTransactionsInDoubt(below: nil)
+        for put in putsInDoubt() { resend(put) }
         var events: [Event] = []
         while let root = nextTransactionRoot() {
             for id in transactions.filter({ root.contains($0.path) }).map(\.id) {
@@ -101,7 +101,7 @@ extension Repo {
             }
             // Keyed as a write of this session: sent again after a lost connection, it is not
             // applied twice; re-run, it is a new write with a new key.
-            let key = newWriteKey().description
+            let key = newWriteKey()
             let put = TransactionRecord.SentPut(path: root, data: data, hash: base.hashString, key: key)
             let requestID = newRequestID()
             for index in batch {
@@ -112,32 +112,27 @@ extension Repo {
         raise(events)
     }
 
-    /// Sends again, unchanged, the puts whose answer a lost connection took, in the order of
-    /// their numbers: those numbered below `limit`, or all.
-    func resendTransactionsInDoubt(below limit: Int64?) {
-        var requestForKey: [String: Int] = [:]
-        let order = transactions.indices.sorted { first, second in
-            Self.sequence(of: transactions[first].state) < Self.sequence(of: transactions[second].state)
+    /// The puts whose answer a lost connection took, each once, in the order of their numbers
+    /// (the order the server must see them in).
+    func putsInDoubt() -> [TransactionRecord.SentPut] {
+        var seen: Set<WriteKey> = []
+        var puts: [TransactionRecord.SentPut] = []
+        for record in transactions {
+            if case .inDoubt(let put, _) = record.state, seen.insert(put.key).inserted { puts.append(put) }
         }
-        for index in order {
-            guard case .inDoubt(let put, let abortWhenAnswered) = transactions[index].state else { continue }
-            if let limit, Self.sequence(of: transactions[index].state) >= limit { continue }
-            let requestID: Int
-            if let existing = requestForKey[put.key] {
-                requestID = existing
-            } else {
-                requestID = newRequestID()
-                requestForKey[put.key] = requestID
-                send(put.message(requestID: requestID), as: .transactions(requestID))
-            }
-            transactions[index].state = .sent(requestID: requestID, put: put, abortWhenAnswered: abortWhenAnswered)
-        }
+        return puts.sorted { $0.key.sequence < $1.key.sequence }
     }
 
-    /// The number of the write key of a transaction's put in doubt (others sort last).
-    private static func sequence(of state: TransactionRecord.State) -> Int64 {
-        guard case .inDoubt(let put, _) = state, let key = WriteKey(parsing: put.key) else { return .max }
-        return key.sequence
+    /// Sends `put` again, unchanged (same key, same guard): the server answers it once
+    /// whatever happened to the first.
+    func resend(_ put: TransactionRecord.SentPut) {
+        let requestID = newRequestID()
+        for index in transactions.indices {
+            if case .inDoubt(put, let abortWhenAnswered) = transactions[index].state {
+                transactions[index].state = .sent(requestID: requestID, put: put, abortWhenAnswered: abortWhenAnswered)
+            }
+        }
+        send(put.message(requestID: requestID), as: .transactions(requestID))
     }
 
     /// The location of the next batch to send: the highest location among the waiting

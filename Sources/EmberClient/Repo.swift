@@ -353,16 +353,19 @@ final class Repo {
         }
         // The writes, and the transactions whose answer the last connection took, in the order
         // of their numbers: the server takes a writer's writes in increasing order.
-        let inDoubt = transactions.contains { if case .inDoubt = $0.state { true } else { false } }
+        var inDoubt = putsInDoubt()[...]
         for write in outgoingWrites {
-            if inDoubt, let key = WriteKey(parsing: write.key), key.writer == writer {
-                resendTransactionsInDoubt(below: key.sequence)
+            if !inDoubt.isEmpty, let key = WriteKey(parsing: write.key), key.writer == writer {
+                while let put = inDoubt.first, put.key.sequence < key.sequence {
+                    resend(put)
+                    inDoubt.removeFirst()
+                }
             }
             let requestID = newRequestID()
             writeRequests[write.id] = requestID
             send(write.message(requestID: requestID), as: .write(write.id))
         }
-        resendTransactionsInDoubt(below: nil)
+        for put in inDoubt { resend(put) }
         for (id, get) in pendingGets where get.requestID == nil {
             let requestID = newRequestID()
             pendingGets[id]?.requestID = requestID
@@ -384,9 +387,7 @@ final class Repo {
             floors[key.writer] = min(floors[key.writer] ?? .max, key.sequence)
         }
         for write in outgoingWrites { note(write.key) }
-        for record in transactions {
-            if case .inDoubt(let put, _) = record.state { note(put.key) }
-        }
+        for put in putsInDoubt() { floors[put.key.writer] = min(floors[put.key.writer] ?? .max, put.key.sequence) }
         send(.resume(requestID: newRequestID(), client: identity, writers: floors), as: .resume)
     }
 

@@ -28,7 +28,8 @@ struct TransactionRecord {
         let path: Path
         let data: Node
         let hash: String
-        let key: String
+        /// A key of this session's writer, numbered when the put is first sent.
+        let key: WriteKey
     }
 
     /// Whether the transaction's put is in flight or in doubt (nothing overlapping may go).
@@ -69,6 +70,6 @@ struct TransactionRecord {
 
 extension TransactionRecord.SentPut {
     func message(requestID: Int) -> ClientMessage {
-        .put(requestID: requestID, path: path, data: data, hash: hash, writeKey: key)
+        .put(requestID: requestID, path: path, data: data, hash: hash, writeKey: key.description)
     }
 }

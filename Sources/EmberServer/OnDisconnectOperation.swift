@@ -19,16 +19,12 @@ public enum OnDisconnectOperation: Sendable, Hashable {
     /// when nothing of it is left. A put above `path` becomes a merge of what remains of its
     /// children (``WireChange/forgetting(_:in:)``).
     public func forgetting(_ path: Path) -> OnDisconnectOperation? {
-        if path.contains(self.path) { return nil }
-        guard let relative = self.path.relative(to: path) else { return self }
-        switch self {
-        case .put(let location, let node):
-            let remaining = WireChange.forgetting(relative, in: [WireChange(.root, node)])
-            if remaining == [WireChange(.root, node)] { return self }
-            return remaining.isEmpty ? nil : .merge(location, remaining)
-        case .merge(let location, let changes):
-            let remaining = WireChange.forgetting(relative, in: changes)
-            return remaining.isEmpty ? nil : .merge(location, remaining)
-        }
+        let changes: [WireChange] =
+            switch self {
+            case .put(_, let node): [WireChange(.root, node)]
+            case .merge(_, let changes): changes
+            }
+        guard let remaining = WireChange.remaining(of: changes, at: self.path, afterCancelling: path) else { return nil }
+        return remaining == changes ? self : .merge(self.path, remaining)
     }
 }

@@ -304,7 +304,7 @@ public final class Server {
             }
         }
         let refusal = DatabaseError.other(
-            code: "storage_error", message: "the server could not save the write, so it refused it: \(error)")
+            code: ErrorCode.storageError, message: "the server could not save the write, so it refused it: \(error)")
         for held in ended.held {
             switch held {
             case .update:
@@ -395,7 +395,7 @@ public final class Server {
     private func checkWrite(_ node: Node, at path: Path) throws(DatabaseError) {
         if let store, store.isReadOnly {
             throw .other(
-                code: "read_only", message: "the database at \(store.location) is read-only (its directory cannot be written)",
+                code: ErrorCode.readOnly, message: "the database at \(store.location) is read-only (its directory cannot be written)",
                 at: path)
         }
         try Self.checkPath(path)

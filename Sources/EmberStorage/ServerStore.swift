@@ -148,8 +148,7 @@ public final class ServerStore {
             try queue.inTransaction { db in
                 for path in paths { try Self.rewrite(path, from: root, in: db) }
                 try Self.fixAncestors(of: paths, from: root, in: db)
-                if !answers.isEmpty { try Self.insert(answers, capacity: capacity, in: db) }
-                for change in Self.coalesced(ledger) { try Self.apply(change, in: db) }
+                try Self.record(answers, ledger, capacity: capacity, in: db)
                 return .commit
             }
         } catch {
@@ -173,8 +172,7 @@ public final class ServerStore {
         let capacity = answerCapacity
         do {
             try queue.inTransaction { db in
-                if !answers.isEmpty { try Self.insert(answers, capacity: capacity, in: db) }
-                for change in Self.coalesced(ledger) { try Self.apply(change, in: db) }
+                try Self.record(answers, ledger, capacity: capacity, in: db)
                 return .commit
             }
         } catch {
@@ -205,6 +203,15 @@ public final class ServerStore {
                 StoredWriter(writer: row[0], watermark: row[1], refusals: refusals[row[0]] ?? [:])
             }
         }
+    }
+
+    /// Writes the record of answered writes: the answers to keys of earlier versions, and the
+    /// ledger's changes (watermarks folded per writer).
+    private static func record(
+        _ answers: [(key: String, failure: EmberCore.DatabaseError?)], _ ledger: [LedgerChange], capacity: Int, in db: Database
+    ) throws {
+        if !answers.isEmpty { try insert(answers, capacity: capacity, in: db) }
+        for change in coalesced(ledger) { try apply(change, in: db) }
     }
 
     /// `changes` with each writer's successive watermarks folded into its last one (a tick of

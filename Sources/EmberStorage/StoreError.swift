@@ -1,3 +1,4 @@
+import EmberCore
 import GRDB
 
 /// A ``Store`` operation failed: what was attempted, on which store, and SQLite's reason.
@@ -10,7 +11,7 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     public let message: String
 
     /// Creates an error with a message (and a code, `storage_error` unless given).
-    public init(_ message: String, code: String = "storage_error") {
+    public init(_ message: String, code: String = ErrorCode.storageError) {
         self.code = code
         self.message = message
     }
@@ -22,14 +23,14 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         if let sqliteError = underlying as? GRDB.DatabaseError,
             [.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(sqliteError.resultCode)
         {
-            code = "store_unreadable"
+            code = ErrorCode.storeUnreadable
         } else {
-            code = "storage_error"
+            code = ErrorCode.storageError
         }
     }
 
     /// Whether the file is not a readable store (not a database, or damaged).
-    public var isUnreadable: Bool { code == "store_unreadable" }
+    public var isUnreadable: Bool { code == ErrorCode.storeUnreadable }
 
     /// The message.
     public var description: String { message }

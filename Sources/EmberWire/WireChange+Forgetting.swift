@@ -25,4 +25,17 @@ extension WireChange {
         }
         return result
     }
+
+    /// What is left of a queued write at `location` (its `changes`, relative to it; a set is one
+    /// change at the root) after a cancel at `cancelled`: `nil` when nothing is left, `changes`
+    /// unchanged when the cancel does not reach it, else the changes of what remains (see
+    /// ``forgetting(_:in:)``). Server and client both queue onDisconnect writes and apply a
+    /// cancel to them with this.
+    /// - Complexity: as ``forgetting(_:in:)``.
+    public static func remaining(of changes: [WireChange], at location: Path, afterCancelling cancelled: Path) -> [WireChange]? {
+        if cancelled.contains(location) { return nil }
+        guard let relative = location.relative(to: cancelled) else { return changes }
+        let remaining = forgetting(relative, in: changes)
+        return remaining.isEmpty ? nil : remaining
+    }
 }

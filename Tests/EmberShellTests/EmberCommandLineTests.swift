@@ -12,41 +12,20 @@ import Glibc
 /// `swift test` builds every product, so the binary sits next to the test executable.
 @Suite struct EmberCommandLineTests {
     /// The built `ember`, next to the test executable.
-    static let executable = URL(fileURLWithPath: CommandLine.arguments[0])
-        .deletingLastPathComponent().appendingPathComponent("ember")
+    static var executable: URL { EmberProcess.executable }
 
     /// Runs `ember` with `arguments`; returns its status, stdout and stderr.
     private func ember(_ arguments: String...) throws -> (status: Int32, output: String, error: String) {
-        try ember(arguments)
+        try EmberProcess.run(arguments)
     }
 
     private func ember(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-        let process = try start(arguments)
-        let outData = process.output.fileHandleForReading.readDataToEndOfFile()
-        let errData = process.error.fileHandleForReading.readDataToEndOfFile()
-        process.process.waitUntilExit()
-        return (process.process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+        try EmberProcess.run(arguments)
     }
 
     /// Starts `ember` with `arguments`, its output and errors into pipes.
     private func start(_ arguments: [String]) throws -> (process: Process, output: Pipe, error: Pipe) {
-        try #require(
-            FileManager.default.isExecutableFile(atPath: Self.executable.path),
-            "ember is not built at \(Self.executable.path)")
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["HOME"] = "/home/ada"
-        environment["XDG_DATA_HOME"] = nil
-        process.environment = environment
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        return (process, output, error)
+        try EmberProcess.start(arguments)
     }
 
     @Test

@@ -5,36 +5,17 @@ import Testing
 /// directory, a client store damaged between runs, an empty server store.
 @Suite("Store trust, as processes")
 struct StoreTrustTests {
-    /// The built `ember`, next to the test executable.
-    static let executable = URL(fileURLWithPath: CommandLine.arguments[0])
-        .deletingLastPathComponent().appendingPathComponent("ember")
+    static var executable: URL { EmberProcess.executable }
 
-    /// Starts `ember` with `arguments` and standard input from `input` (`nil`: nothing).
+    /// Starts `ember` with `arguments` (no rc file, quiet) and standard input from `input`.
     private func start(_ arguments: [String], input: Pipe? = nil) throws -> (Process, Pipe, Pipe) {
-        try #require(FileManager.default.isExecutableFile(atPath: Self.executable.path), "ember is not built")
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = ["--no-rc", "-q"] + arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["HOME"] = "/nonexistent-ember-home"
-        environment["XDG_CONFIG_HOME"] = nil
-        process.environment = environment
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = input ?? FileHandle.nullDevice
-        try process.run()
-        return (process, output, error)
+        let started = try EmberProcess.start(["--no-rc", "-q"] + arguments, input: input)
+        return (started.process, started.output, started.error)
     }
 
     /// Runs `ember` to the end; returns its status, stdout and stderr.
     private func ember(_ arguments: String...) throws -> (status: Int32, output: String, error: String) {
-        let (process, output, error) = try start(arguments)
-        let outData = output.fileHandleForReading.readDataToEndOfFile()
-        let errData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+        try EmberProcess.run(["--no-rc", "-q"] + arguments)
     }
 
     private func makeDirectory() throws -> String {
