@@ -48,7 +48,7 @@ extension ClientStore {
     /// more than it holds.
     /// - Complexity: O(q) for q tracked queries, plus the rows deleted at the commit.
     public func forgetServerCache(at path: Path) {
-        changes.append(.cache(path, .empty))
+        overwriteServerCache(.empty, at: path)
         for (spec, var record) in queries where record.isComplete && (spec.path.contains(path) || path.contains(spec.path)) {
             record.completeness = .partial
             queries[spec] = record

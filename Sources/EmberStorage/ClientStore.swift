@@ -53,7 +53,7 @@ public final class ClientStore {
     static let rows = LeafRows(table: "cache")
 
     /// A change waiting for the next commit, in order.
-    enum Change {
+    private enum Change {
         case cache(Path, Node)
         case saveWrite(PersistedWrite)
         case removeWrite(String)
@@ -68,7 +68,7 @@ public final class ClientStore {
     /// How many server updates pass between two size checks.
     public let pruneCheckInterval: Int
     let queue: DatabaseQueue
-    var changes: [Change] = []
+    private var changes: [Change] = []
     /// Tracked queries changed since the last commit (`nil`: removed), by id.
     var queryChanges: [Int64: TrackedQuery?] = [:]
     /// The tracked queries, by query (one that loads all data as the default query).
@@ -368,7 +368,7 @@ public final class ClientStore {
     /// location or above it): a replay confirms thousands of writes to one location in a tick,
     /// and only the last needs its rows written.
     /// - Complexity: O(c·d) for c changes of depth d.
-    static func supersededCacheChanges(_ changes: [Change]) -> Set<Int> {
+    private static func supersededCacheChanges(_ changes: [Change]) -> Set<Int> {
         var superseded: Set<Int> = []
         var written: Set<Path> = []
         for index in changes.indices.reversed() {
