@@ -58,7 +58,9 @@ let package = Package(
         ),
         .target(
             name: "EmberStorage",
-            dependencies: ["EmberCore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "EmberCore", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
             swiftSettings: swiftSettings
         ),
         .target(name: "EmberWire", dependencies: ["EmberCore"], swiftSettings: swiftSettings),

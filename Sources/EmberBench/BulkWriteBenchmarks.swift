@@ -54,6 +54,18 @@ struct BulkWriteBenchmarks {
         }
     }
 
+    /// The last replay's phases: open and restore, online until all answered, flush, close.
+    nonisolated(unsafe) static var lastReplayPhases: [Duration] = []
+    /// The CPU time the last replay took (user and system, all threads), in seconds.
+    nonisolated(unsafe) static var lastReplayCPU = 0.0
+
+    /// The CPU time this process has used so far, in seconds.
+    static func processCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
     static let increment = try! Node(jsonText: #"{".sv":{"increment":1}}"#)
 
     /// Queues `count` writes offline on a fresh directory (timed: every write made and the
@@ -72,15 +84,29 @@ struct BulkWriteBenchmarks {
             precondition(client.pendingWriteCount == count)
             try! ember.close()
         }
+        var phases: [Duration] = []
+        let cpuBefore = processCPUSeconds()
+        defer { lastReplayCPU = processCPUSeconds() - cpuBefore }
         let replay = Stopwatch.measure {
+            var lap = ContinuousClock.now
+            func phase() {
+                let now = ContinuousClock.now
+                phases.append(now - lap)
+                lap = now
+            }
             let ember = try! Ember(persistence: .directory(directory, settings), clock: SystemClock(), random: SeededRandom(seed: 2))
             let client = try! ember.client(named: "c", startOffline: true)
             precondition(client.pendingWriteCount == count, "every queued write restored")
+            phase()
             client.goOnline()
             try! ember.run { client.pendingWriteCount == 0 }
+            phase()
             try! ember.flush()
+            phase()
             try! ember.close()
+            phase()
         }
+        lastReplayPhases = phases
         // Every write landed, once (checked after the timing).
         let ember = try! Ember(persistence: .directory(directory, settings), clock: SystemClock(), random: SeededRandom(seed: 3))
         precondition(ember.server.value(at: "queue/counter") == Node(.int(Int64(count / 3))), "each increment counted once")

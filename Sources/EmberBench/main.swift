@@ -1,6 +1,7 @@
 import EmberCore
 import EmberStorage
 import EmberSync
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,6 +20,20 @@ if arguments.first == "peers-smoke" {
     } catch {
         print(error)
         exit(2)
+    }
+    exit(0)
+}
+
+if arguments.first == "replay" {
+    // `ember-bench replay [N] [RUNS]`: issue 18's queue-and-replay alone (default 100,000 writes,
+    // 3 runs), each run's queue and replay times on a line: for profiling the replay.
+    let rest = Array(arguments.dropFirst())
+    let count = rest.first.flatMap { Int($0) } ?? 100_000
+    let runs = rest.dropFirst().first.flatMap { Int($0) } ?? 3
+    for _ in 0..<runs {
+        let (queue, replay) = BulkWriteBenchmarks.queueAndReplayOnce(count: count)
+        let phases = BulkWriteBenchmarks.lastReplayPhases.map { String(format: "%.3f", $0.seconds) }.joined(separator: " / ")
+        print("queue \(count): \(queue.seconds) s, replay: \(replay.seconds) s (restore / online / flush / close: \(phases)), CPU \(String(format: "%.3f", BulkWriteBenchmarks.lastReplayCPU)) s")
     }
     exit(0)
 }

@@ -21,6 +21,8 @@ struct OutgoingWrite {
     let key: String
     let path: Path
     let change: Change
+    /// The row of the client's store that keeps it (`nil` without a store).
+    var storeRow: Int64? = nil
     /// Called once with the server's answer (`nil`: accepted).
     let completion: (DatabaseError?) -> Void
 

@@ -11,7 +11,8 @@ extension Repo {
     /// - Throws: ``StoreError`` when the store cannot be read.
     func restoreFromStore() throws(StoreError) {
         guard let store else { return }
-        for persisted in try store.loadWrites() {
+        for queued in try store.loadQueue() {
+            let persisted = queued.write
             let id = newWriteID()
             let change: OutgoingWrite.Change
             switch persisted.change {
@@ -24,7 +25,8 @@ extension Repo {
                 _ = syncTree.applyUserMerge(resolved, at: persisted.path, writeID: id)
             }
             // Already in the store: only the in-memory queue takes it.
-            outgoingWrites.append(OutgoingWrite(id: id, key: persisted.key, path: persisted.path, change: change) { _ in })
+            outgoingWrites.append(
+                OutgoingWrite(id: id, key: persisted.key, path: persisted.path, change: change, storeRow: queued.row, completion: { _ in }))
         }
         for query in store.pins.sorted(by: { $0.path < $1.path }) {
             keepSyncedRegistrations[query] = addListener(query, types: []) { _ in }

@@ -55,8 +55,9 @@ extension Repo {
 
     /// Adds a write to the queue (and the store's) and sends it if connected.
     func enqueue(_ write: OutgoingWrite) {
+        var write = write
+        write.storeRow = store?.saveWrite(write.persisted)
         outgoingWrites.append(write)
-        store?.saveWrite(write.persisted)
         guard connection.state == .connected else { return }
         let requestID = newRequestID()
         writeRequests[write.id] = requestID
@@ -69,7 +70,7 @@ extension Repo {
         guard let index = outgoingWrites.firstIndex(where: { $0.id == writeID }) else { return }
         let write = outgoingWrites.remove(at: index)
         writeRequests[writeID] = nil
-        store?.removeWrite(key: write.key, at: write.path)
+        if let row = write.storeRow { store?.removeWrite(key: write.key, row: row, at: write.path) }
         switch status {
         case .ok:
             if let record = syncTree.pendingWrites.write(writeID) { persistConfirmedWrite(record) }

@@ -237,7 +237,7 @@ public final class Server {
         let ended = tick
         tick = ServerTick()
         do {
-            try store.commit(root)
+            try store.commit(root, committed: ended.snapshot)
         } catch {
             store.discardChanges()
             undo(ended, because: error)
@@ -380,14 +380,14 @@ public final class Server {
             resolved.append(WireChange(change.path, node))
         }
         willWrite()
-        var newRoot = root
+        indexes.willWrite(at: changes.map { path.appending($0.path) }, root: root)
+        // Every change is checked: they all land. In place, so that only the nodes on each
+        // changed path are copied, and only when the tick's snapshot still shares them.
         for change in resolved {
             let full = path.appending(change.path)
-            newRoot.set(change.node, at: full)
+            root.set(change.node, at: full)
             store?.markChanged(full)
         }
-        indexes.willWrite(at: changes.map { path.appending($0.path) }, root: root)
-        root = newRoot
         indexes.didWrite(root: root)
         broadcastMerge(resolved, at: path)
     }

@@ -30,7 +30,7 @@ extension ClientStore {
             let count = max(1, Int((Double(prunable.count - pruned) * Self.pruneShare).rounded(.up)))
             let victims = prunable[pruned..<pruned + count]
             for victim in victims {
-                queries[victim.query] = nil
+                setTracked(nil, for: victim.query)
                 queryChanges[victim.id] = .some(nil)
                 for path in Self.keptPaths(of: victim) { kept.remove(path) }
             }

@@ -38,7 +38,7 @@ extension ClientStore {
         let tracked = Self.tracked(query)
         guard !tracked.loadsAllData, var record = queries[tracked], record.isComplete, record.keys != keys else { return }
         record.keys = keys
-        queries[tracked] = record
+        setTracked(record, for: tracked)
         queryChanges[record.id] = record
     }
 
@@ -51,7 +51,7 @@ extension ClientStore {
         overwriteServerCache(.empty, at: path)
         for (spec, var record) in queries where record.isComplete && (spec.path.contains(path) || path.contains(spec.path)) {
             record.completeness = .partial
-            queries[spec] = record
+            setTracked(record, for: spec)
             queryChanges[record.id] = record
         }
     }
@@ -70,31 +70,23 @@ extension ClientStore {
         change(&record)
         if record == before && now - record.lastUse < Self.lastUseResolution { return }
         record.lastUse = max(record.lastUse, now)
-        queries[tracked] = record
+        setTracked(record, for: tracked)
         queryChanges[record.id] = record
     }
 
     /// Whether an active default query at or above `path` keeps its data synced.
-    /// - Complexity: O(d) lookups for a path of depth d.
+    /// - Complexity: O(d) for a path of depth d.
     public func hasActiveDefaultQuery(at path: Path) -> Bool {
-        var current: Path? = path
-        while let location = current {
-            if queries[.default(at: location)]?.isActive == true { return true }
-            current = location.parent
-        }
-        return false
+        activeDefaultCovers(path)
     }
 
     // MARK: Reading the cache for a query
 
     /// Whether the cache holds all of `query`'s data: a default query at or above its location
     /// completed, or the query itself did.
+    /// - Complexity: O(d) for a path of depth d.
     public func isComplete(_ query: QuerySpec) -> Bool {
-        var path: Path? = query.path
-        while let current = path {
-            if queries[.default(at: current)]?.isComplete == true { return true }
-            path = current.parent
-        }
+        if completeDefaultCovers(query.path) { return true }
         return !query.loadsAllData && queries[query]?.isComplete == true
     }
 

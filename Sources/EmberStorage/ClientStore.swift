@@ -55,8 +55,10 @@ public final class ClientStore {
     /// A change waiting for the next commit, in order.
     private enum Change {
         case cache(Path, Node)
-        case saveWrite(PersistedWrite)
-        case removeWrite(String)
+        /// A write joins the queue as row `seq`.
+        case saveWrite(PersistedWrite, seq: Int64)
+        /// An answered write leaves it: row `seq`.
+        case removeWrite(key: String, seq: Int64)
         case pin(QuerySpec)
         case unpin(QuerySpec)
     }
@@ -71,16 +73,42 @@ public final class ClientStore {
     private var changes: [Change] = []
     /// Tracked queries changed since the last commit (`nil`: removed), by id.
     var queryChanges: [Int64: TrackedQuery?] = [:]
-    /// The tracked queries, by query (one that loads all data as the default query).
-    var queries: [QuerySpec: TrackedQuery] = [:]
+    /// The tracked queries, by query (one that loads all data as the default query). Changed
+    /// only through ``setTracked(_:for:)``, which keeps the two indexes below.
+    private(set) var queries: [QuerySpec: TrackedQuery] = [:]
+    /// The locations of the complete default queries: every confirmed write asks whether one
+    /// at or above its location is complete.
+    private var completeDefaults = PathSet()
+    /// The locations of the active default queries: every confirmed write asks whether one at
+    /// or above its location keeps its data synced.
+    private var activeDefaults = PathSet()
     var nextQueryID: Int64 = 1
     /// The kept-synced queries.
     public private(set) var pins: Set<QuerySpec> = []
     /// The locations of the queued writes, with how many are queued at each.
     var writeLocations: [Path: Int] = [:]
+    /// The row the next queued write takes: after every row in the table.
+    private var nextWriteRow: Int64 = 1
     var serverUpdatesSinceCheck = 0
     /// The keys of the writes saved since the last commit (not on disk yet).
     public private(set) var unstoredWriteKeys: Set<String> = []
+
+    /// Sets the tracked query `spec` (`nil`: forgets it), and the indexes of default queries.
+    /// - Complexity: O(d) for a path of depth d.
+    func setTracked(_ record: TrackedQuery?, for spec: QuerySpec) {
+        queries[spec] = record
+        guard spec.loadsAllData else { return }
+        if record?.isComplete == true { completeDefaults.insert(spec.path) } else { completeDefaults.remove(spec.path) }
+        if record?.isActive == true { activeDefaults.insert(spec.path) } else { activeDefaults.remove(spec.path) }
+    }
+
+    /// Whether a complete default query at or above `path` holds its data whole.
+    /// - Complexity: O(d) for a path of depth d.
+    func completeDefaultCovers(_ path: Path) -> Bool { completeDefaults.covers(path) }
+
+    /// Whether an active default query at or above `path` keeps its data synced.
+    /// - Complexity: O(d) for a path of depth d.
+    func activeDefaultCovers(_ path: Path) -> Bool { activeDefaults.covers(path) }
 
     /// The client's lasting identity, which the keys of its writes carry: made when the store
     /// is created (from `newIdentity`) and kept for its life.
@@ -165,15 +193,20 @@ public final class ClientStore {
     // MARK: Writes
 
     /// Adds a write to the end of the queue.
-    public func saveWrite(_ write: PersistedWrite) {
-        changes.append(.saveWrite(write))
+    /// - Returns: its row, which ``removeWrite(key:row:at:)`` takes.
+    @discardableResult
+    public func saveWrite(_ write: PersistedWrite) -> Int64 {
+        let seq = nextWriteRow
+        nextWriteRow += 1
+        changes.append(.saveWrite(write, seq: seq))
         unstoredWriteKeys.insert(write.key)
         writeLocations[write.path, default: 0] += 1
+        return seq
     }
 
     /// Removes the write `key` at `path` (answered by the server).
-    public func removeWrite(key: String, at path: Path) {
-        changes.append(.removeWrite(key))
+    public func removeWrite(key: String, row: Int64, at path: Path) {
+        changes.append(.removeWrite(key: key, seq: row))
         unstoredWriteKeys.remove(key)
         if let count = writeLocations[path] {
             writeLocations[path] = count > 1 ? count - 1 : nil
@@ -183,25 +216,43 @@ public final class ClientStore {
     /// The queued writes, oldest first.
     /// - Throws: ``StoreError`` when the file cannot be read or holds a write that is not JSON.
     public func loadWrites() throws(StoreError) -> [PersistedWrite] {
+        try loadQueue().map(\.write)
+    }
+
+    /// The queued writes with their rows, oldest first.
+    /// - Throws: ``StoreError`` when the file cannot be read or holds a write that is not JSON.
+    public func loadQueue() throws(StoreError) -> [QueuedWrite] {
         try commit()
         return try read("read the write queue") { db in
-            var writes: [PersistedWrite] = []
-            let rows = try Row.fetchCursor(db, sql: "SELECT key, path, kind, value FROM writes ORDER BY seq")
+            var writes: [QueuedWrite] = []
+            let rows = try Row.fetchCursor(db, sql: "SELECT key, path, kind, value, seq FROM writes ORDER BY seq")
             while let row = try rows.next() {
+                let seq: Int64 = row[4]
                 let path = Path(unchecked: row[1] as String)
-                let value = try Node(jsonText: row[3], at: path)
                 let kind: String = row[2]
                 if kind == "merge" {
-                    var changed: [PersistedWrite.Changed] = []
-                    for child in value.children.sorted(by: { Int($0.key.name) ?? 0 < Int($1.key.name) ?? 0 }) {
-                        guard case .string(let relative)? = child.node.child("p").leafValue else {
+                    // {"0": {"p": relative path, "v": value}, "1": …}, read from the parsed JSON
+                    // straight into the changes (no tree of the whole object is built).
+                    guard case .object(let entries) = try JSONParser.parse(row[3]) else {
+                        throw StoreError("a queued update at \(path) is not an object")
+                    }
+                    var changed: [(index: Int, change: PersistedWrite.Changed)] = []
+                    for entry in entries {
+                        guard case .object(let fields) = entry.value,
+                            case .string(let relative)? = fields.first(where: { $0.key == "p" })?.value
+                        else {
                             throw StoreError("a queued update at \(path) has a change without a path")
                         }
-                        changed.append(.init(Path(unchecked: relative), child.node.child("v")))
+                        let relativePath = Path(unchecked: relative)
+                        let value = fields.first(where: { $0.key == "v" })?.value ?? .null
+                        changed.append((Int(entry.key) ?? 0, .init(relativePath, try Node(json: value, at: path.appending(relativePath)))))
                     }
-                    writes.append(PersistedWrite(key: row[0], path: path, change: .merge(changed)))
+                    changed.sort { $0.index < $1.index }
+                    writes.append(
+                        QueuedWrite(row: seq, write: PersistedWrite(key: row[0], path: path, change: .merge(changed.map(\.change)))))
                 } else {
-                    writes.append(PersistedWrite(key: row[0], path: path, change: .put(value)))
+                    let value = try Node(jsonText: row[3], at: path)
+                    writes.append(QueuedWrite(row: seq, write: PersistedWrite(key: row[0], path: path, change: .put(value))))
                 }
             }
             return writes
@@ -236,19 +287,20 @@ public final class ClientStore {
                 // Ancestors whose leaf rows this transaction already deleted: several changes
                 // below one location delete its row once.
                 var cleared: Set<Path> = []
-                // Answered writes leave the queue together at the end, a few hundred per
-                // statement (a replay answers thousands in one tick).
-                var removed: [String] = []
+                // Answered writes leave the queue together at the end, by ranges of rows (a
+                // replay answers thousands in one tick, in order).
+                var removed: [Int64] = []
                 let superseded = Self.supersededCacheChanges(changes)
+                let statements = try Statements(db)
                 for (index, change) in changes.enumerated() {
-                    if case .removeWrite(let key) = change {
-                        removed.append(key)
+                    if case .removeWrite(_, let seq) = change {
+                        removed.append(seq)
                     } else if !superseded.contains(index) {
-                        try Self.apply(change, clearing: &cleared, in: db)
+                        try Self.apply(change, clearing: &cleared, with: statements)
                     }
                 }
-                try Self.deleteWrites(removed, in: db)
-                for (id, query) in queryChanges { try Self.save(query, id: id, in: db) }
+                try Self.deleteWrites(rows: removed, in: db)
+                for (id, query) in queryChanges { try Self.save(query, id: id, with: statements) }
                 return .commit
             }
         } catch {
@@ -269,17 +321,16 @@ public final class ClientStore {
     /// since the last commit was never stored: both changes are dropped.
     /// - Throws: ``StoreError`` when even that fails (the removals stay, for the next commit).
     public func commitRemovals() throws(StoreError) {
-        var removed: Set<String> = []
-        for case .removeWrite(let key) in changes { removed.insert(key) }
+        var removed: Set<Int64> = []
+        for case .removeWrite(_, let seq) in changes { removed.insert(seq) }
         guard !removed.isEmpty else { return }
-        var neverStored: Set<String> = []
-        for case .saveWrite(let write) in changes where removed.contains(write.key) { neverStored.insert(write.key) }
+        var neverStored: Set<Int64> = []
+        for case .saveWrite(_, let seq) in changes where removed.contains(seq) { neverStored.insert(seq) }
         let deletions = removed.subtracting(neverStored)
         if !deletions.isEmpty {
             do {
                 try queue.inTransaction { db in
-                    let statement = try db.cachedStatement(sql: "DELETE FROM writes WHERE key = ?")
-                    for key in deletions { try statement.execute(arguments: [key]) }
+                    try Self.deleteWrites(rows: Array(deletions), in: db)
                     return .commit
                 }
             } catch {
@@ -288,8 +339,8 @@ public final class ClientStore {
         }
         changes.removeAll { change in
             switch change {
-            case .removeWrite(let key): removed.contains(key)
-            case .saveWrite(let write): neverStored.contains(write.key)
+            case .removeWrite(_, let seq): removed.contains(seq)
+            case .saveWrite(_, let seq): neverStored.contains(seq)
             default: false
             }
         }
@@ -317,21 +368,43 @@ public final class ClientStore {
         try queue.reading(action, of: "the client's store", at: location, body)
     }
 
-    private static func apply(_ change: Change, clearing cleared: inout Set<Path>, in db: Database) throws {
+    /// The statements a commit runs per change, prepared once for it.
+    private struct Statements {
+        let db: Database
+        let cache: LeafRows.Writer
+        let insertWrite: BulkStatement
+        let upsertQuery: BulkStatement
+        let deleteQuery: BulkStatement
+
+        init(_ db: Database) throws {
+            self.db = db
+            cache = try ClientStore.rows.writer(in: db)
+            insertWrite = try BulkStatement("INSERT INTO writes (seq, key, path, kind, value) VALUES (?, ?, ?, ?, ?)", in: db)
+            upsertQuery = try BulkStatement(
+                """
+                INSERT INTO queries (id, path, params, complete, active, lastUse, keys) VALUES (?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(id) DO UPDATE SET
+                    complete = excluded.complete, active = excluded.active, lastUse = excluded.lastUse, keys = excluded.keys
+                """, in: db)
+            deleteQuery = try BulkStatement("DELETE FROM queries WHERE id = ?", in: db)
+        }
+    }
+
+    private static func apply(_ change: Change, clearing cleared: inout Set<Path>, with statements: Statements) throws {
+        let db = statements.db
         switch change {
         case .cache(let path, let node):
-            try rows.deleteSubtree(path, in: db)
+            try statements.cache.deleteSubtree(path)
             // A leaf above is replaced by the object this makes (its priority stays).
             var ancestor = path
-            while let parent = ancestor.parent {
-                ancestor = parent
+            while ancestor.removeLastKey() != nil {
                 guard cleared.insert(ancestor).inserted else { break }
-                try rows.deleteRow(LeafRows.rowPath(ancestor), in: db)
+                try statements.cache.deleteRow(LeafRows.rowPath(ancestor))
             }
             // Rows written here may be leaves above a later change.
             if !node.isEmpty { cleared = cleared.filter { !path.contains($0) } }
-            try rows.insertRows(of: node, at: path, in: db)
-        case .saveWrite(let write):
+            try statements.cache.insertRows(of: node, at: path)
+        case .saveWrite(let write, let seq):
             let kind: String
             let value: Node
             switch write.change {
@@ -351,10 +424,10 @@ public final class ClientStore {
                         )
                     })
             }
-            try db.cachedStatement(sql: "INSERT INTO writes (key, path, kind, value) VALUES (?, ?, ?, ?)")
-                .execute(arguments: [write.key, write.path.description, kind, value.jsonString(.export)])
-        case .removeWrite(let key):
-            try db.cachedStatement(sql: "DELETE FROM writes WHERE key = ?").execute(arguments: [key])
+            try statements.insertWrite.run(
+                .integer(seq), .text(write.key), .text(write.path.description), .text(kind), .text(value.jsonString(.export)))
+        case .removeWrite(_, let seq):
+            try deleteWrites(rows: [seq], in: db)
         case .pin(let query):
             try db.cachedStatement(sql: "INSERT OR IGNORE INTO pins (path, params) VALUES (?, ?)")
                 .execute(arguments: [query.path.description, query.params.storageNode.jsonString(.export)])
@@ -370,60 +443,51 @@ public final class ClientStore {
     /// - Complexity: O(c·d) for c changes of depth d.
     private static func supersededCacheChanges(_ changes: [Change]) -> Set<Int> {
         var superseded: Set<Int> = []
-        var written: Set<Path> = []
+        var written = PathSet()
         for index in changes.indices.reversed() {
             guard case .cache(let path, _) = changes[index] else { continue }
-            var covered = false
-            var current: Path? = path
-            while let location = current {
-                if written.contains(location) {
-                    covered = true
-                    break
-                }
-                current = location.parent
-            }
-            if covered {
-                superseded.insert(index)
-            } else {
-                written.insert(path)
-            }
+            if !written.fold(path) { superseded.insert(index) }
         }
         return superseded
     }
 
-    /// Deletes the queued writes `keys`, 500 per statement.
-    /// - Complexity: O(k log w) for k keys among w queued writes.
-    static func deleteWrites(_ keys: [String], in db: Database) throws {
-        var start = keys.startIndex
-        while start < keys.endIndex {
-            let chunk = keys[start..<min(start + 500, keys.endIndex)]
-            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-            try db.cachedStatement(sql: "DELETE FROM writes WHERE key IN (\(marks))").execute(arguments: StatementArguments(Array(chunk)))
-            start += chunk.count
+    /// Deletes the queued writes in `rows`, one statement per run of consecutive rows.
+    /// - Complexity: O(k log k) to sort k rows, plus O(log w + k) for the deletes among w
+    ///   queued writes.
+    static func deleteWrites(rows: [Int64], in db: Database) throws {
+        let sorted = rows.sorted()
+        var index = sorted.startIndex
+        let statement = try db.cachedStatement(sql: "DELETE FROM writes WHERE seq BETWEEN ? AND ?")
+        while index < sorted.endIndex {
+            let first = sorted[index]
+            var last = first
+            index += 1
+            while index < sorted.endIndex, sorted[index] == last + 1 {
+                last = sorted[index]
+                index += 1
+            }
+            try statement.execute(arguments: [first, last])
         }
     }
 
-    private static func save(_ query: TrackedQuery?, id: Int64, in db: Database) throws {
+    /// How the default query's parameters are stored (most tracked queries have them).
+    private static let defaultParamsText = QueryParams.default.storageNode.jsonString(.export)
+
+    private static func save(_ query: TrackedQuery?, id: Int64, with statements: Statements) throws {
         guard let query else {
-            try db.cachedStatement(sql: "DELETE FROM queries WHERE id = ?").execute(arguments: [id])
+            try statements.deleteQuery.run(.integer(id))
             return
         }
-        let keys = query.keys.map(\.name).sorted().joined(separator: "/")
-        try db.cachedStatement(
-            sql: """
-                INSERT INTO queries (id, path, params, complete, active, lastUse, keys) VALUES (?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT(id) DO UPDATE SET
-                    complete = excluded.complete, active = excluded.active, lastUse = excluded.lastUse, keys = excluded.keys
-                """
-        ).execute(arguments: [
-            id, query.query.path.description, query.query.params.storageNode.jsonString(.export), query.isComplete,
-            query.isActive, query.lastUse, keys,
-        ])
+        let keys = query.keys.isEmpty ? "" : query.keys.map(\.name).sorted().joined(separator: "/")
+        let params = query.query.params.isDefault ? defaultParamsText : query.query.params.storageNode.jsonString(.export)
+        try statements.upsertQuery.run(
+            .integer(id), .text(query.query.path.description), .text(params), .integer(query.isComplete ? 1 : 0),
+            .integer(query.isActive ? 1 : 0), .integer(query.lastUse), .text(keys))
     }
 
     /// Reads the tracked queries, pins and write locations.
     private func loadState(now: Int64) throws(StoreError) {
-        let (queries, pins, locations) = try read("read the tracked queries") { db in
+        let (queries, pins, locations, lastRow) = try read("read the tracked queries") { db in
             var queries: [TrackedQuery] = []
             for row in try Row.fetchAll(db, sql: "SELECT id, path, params, complete, active, lastUse, keys FROM queries") {
                 let params = try QueryParams(storageNode: try Node(jsonText: row[2]))
@@ -444,7 +508,8 @@ public final class ClientStore {
             for path in try String.fetchAll(db, sql: "SELECT path FROM writes") {
                 locations[Path(unchecked: path), default: 0] += 1
             }
-            return (queries, pins, locations)
+            let lastRow = try Int64.fetchOne(db, sql: "SELECT max(seq) FROM writes") ?? 0
+            return (queries, pins, locations, lastRow)
         }
         for var query in queries {
             if query.isActive {
@@ -453,10 +518,11 @@ public final class ClientStore {
                 query.lastUse = max(query.lastUse, now)
                 queryChanges[query.id] = query
             }
-            self.queries[query.query] = query
+            setTracked(query, for: query.query)
             nextQueryID = max(nextQueryID, query.id + 1)
         }
         self.pins = Set(pins)
         writeLocations = locations
+        nextWriteRow = lastRow + 1
     }
 }

@@ -11,43 +11,84 @@ struct LeafRows {
     let table: String
 
     /// The row path of `path`.
+    /// - Complexity: O(k) in the length of the path's text.
     static func rowPath(_ path: Path) -> String {
-        path.keys.map(\.name).joined(separator: "/")
+        var text = ""
+        for (index, key) in path.keys.enumerated() {
+            if index > 0 { text += "/" }
+            text += key.name
+        }
+        return text
+    }
+
+    /// The statements that change the table's rows, prepared for one transaction.
+    /// - Throws: SQLite's error when they cannot be prepared.
+    func writer(in db: Database) throws -> Writer {
+        try Writer(table: table, db: db)
+    }
+
+    /// Changes the rows of one table inside one transaction (see ``BulkStatement``).
+    struct Writer {
+        private let table: String
+        private let db: Database
+        private let deleteAtAndBelow: BulkStatement
+        private let deleteOne: BulkStatement
+        private let upsertOne: BulkStatement
+
+        fileprivate init(table: String, db: Database) throws {
+            self.table = table
+            self.db = db
+            deleteAtAndBelow = try BulkStatement("DELETE FROM \(table) WHERE path = ? OR (path > ? AND path < ?)", in: db)
+            deleteOne = try BulkStatement("DELETE FROM \(table) WHERE path = ?", in: db)
+            upsertOne = try BulkStatement(
+                "INSERT INTO \(table) (path, value) VALUES (?, ?) ON CONFLICT(path) DO UPDATE SET value = excluded.value", in: db)
+        }
+
+        /// Deletes the rows at and below `path`.
+        /// - Complexity: O(log r + k) for k rows deleted.
+        func deleteSubtree(_ path: Path) throws {
+            if path.isEmpty {
+                try db.execute(sql: "DELETE FROM \(table)")
+                return
+            }
+            let text = LeafRows.rowPath(path)
+            try deleteAtAndBelow.run(.text(text), .text(text + "/"), .text(text + "0"))
+        }
+
+        /// Deletes the row at exactly `path` (a leaf there).
+        /// - Complexity: O(log r).
+        func deleteRow(_ path: String) throws {
+            try deleteOne.run(.text(path))
+        }
+
+        /// Inserts (or replaces) the rows of `node` at `path`.
+        /// - Complexity: O(r log R) for the r rows of `node`.
+        func insertRows(of node: Node, at path: Path) throws {
+            if node.isEmpty { return }
+            if node.priority != nil { try upsert(LeafRows.rowPath(path.child(.priority)), node.child(.priority)) }
+            if node.isLeaf {
+                try upsert(LeafRows.rowPath(path), node.withPriority(nil))
+                return
+            }
+            for child in node.children { try insertRows(of: child.node, at: path.child(child.key)) }
+        }
+
+        /// Inserts or replaces the row at `path` with `leaf`'s JSON.
+        /// - Complexity: O(log r).
+        func upsert(_ path: String, _ leaf: Node) throws {
+            try upsertOne.run(.text(path), .text(leaf.jsonString()))
+        }
     }
 
     /// Deletes the rows at and below `path`.
     /// - Complexity: O(log r + k) for k rows deleted.
     func deleteSubtree(_ path: Path, in db: Database) throws {
-        if path.isEmpty {
-            try db.execute(sql: "DELETE FROM \(table)")
-            return
-        }
-        let text = Self.rowPath(path)
-        try db.cachedStatement(sql: "DELETE FROM \(table) WHERE path = ? OR (path > ? AND path < ?)")
-            .execute(arguments: [text, text + "/", text + "0"])
+        try writer(in: db).deleteSubtree(path)
     }
 
     /// Deletes the row at exactly `path` (a leaf there).
     func deleteRow(_ path: String, in db: Database) throws {
-        try db.cachedStatement(sql: "DELETE FROM \(table) WHERE path = ?").execute(arguments: [path])
-    }
-
-    /// Inserts (or replaces) the rows of `node` at `path`.
-    /// - Complexity: O(r log R) for the r rows of `node`.
-    func insertRows(of node: Node, at path: Path, in db: Database) throws {
-        if node.isEmpty { return }
-        if node.priority != nil { try upsert(Self.rowPath(path.child(.priority)), node.child(.priority), in: db) }
-        if node.isLeaf {
-            try upsert(Self.rowPath(path), node.withPriority(nil), in: db)
-            return
-        }
-        for child in node.children { try insertRows(of: child.node, at: path.child(child.key), in: db) }
-    }
-
-    func upsert(_ path: String, _ leaf: Node, in db: Database) throws {
-        try db.cachedStatement(
-            sql: "INSERT INTO \(table) (path, value) VALUES (?, ?) ON CONFLICT(path) DO UPDATE SET value = excluded.value"
-        ).execute(arguments: [path, leaf.jsonString()])
+        try writer(in: db).deleteRow(path)
     }
 
     /// The tree the rows at and below `path` make, relative to `path`.

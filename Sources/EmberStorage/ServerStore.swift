@@ -58,9 +58,12 @@ public final class ServerStore {
     /// When commits reach the disk.
     public let durability: Durability
     private let queue: DatabaseQueue
-    /// The paths changed since the last commit (some may be below others: ``changedPaths()``
-    /// keeps the outermost).
-    private var changed: Set<Path> = []
+    /// The paths changed since the last commit, outermost only (a change below a changed
+    /// location is part of it).
+    private var changed = PathSet()
+    /// Whether the rows hold exactly the tree that ``load()`` returned (no row was left out), so
+    /// that a commit given the tree as committed knows which rows exist without asking.
+    private var rowsMatchTree = false
     /// Answers to writes with keys of earlier versions, recorded since the last commit.
     private var answers: [(key: String, failure: EmberCore.DatabaseError?)] = []
     /// Changes to the record of answered writes since the last commit, in order. They stay
@@ -116,13 +119,13 @@ public final class ServerStore {
     /// Forgets the data changes marked since the last commit (their tick was refused). The
     /// answers stay, for the next commit.
     public func discardChanges() {
-        changed = []
+        changed.removeAll()
     }
 
     /// Records that the tree changed at `path` (and possibly below it).
-    /// - Complexity: O(d) on average (hashing the path).
+    /// - Complexity: O(d) for a path of depth d.
     public func markChanged(_ path: Path) {
-        changed.insert(path)
+        changed.fold(path)
     }
 
     /// Writes every location changed since the last commit, as `root` now holds it, in one
@@ -130,31 +133,36 @@ public final class ServerStore {
     /// - Throws: ``StoreError`` with SQLite's reason (disk full, read-only file, I/O error).
     /// - Complexity: O(c·d + r) statements for c changed locations of depth d and r rows
     ///   written.
-    public func commit(_ root: Node) throws(StoreError) {
+    /// - Parameter committed: the tree as the last commit (or the load) left it, when the caller
+    ///   knows it: a changed location that held a leaf or nothing there needs no search of the
+    ///   rows below it.
+    public func commit(_ root: Node, committed: Node? = nil) throws(StoreError) {
         guard hasChanges else { return }
         if isReadOnly {
             // Nothing was written (the server refuses writes); the record of refusals has
             // nowhere to go.
-            changed = []
+            changed.removeAll()
             answers = []
             ledger = []
             return
         }
-        let paths = changedPaths()
+        let paths = changed.outermost
         let answers = self.answers
         let ledger = self.ledger
         let capacity = answerCapacity
         do {
             try queue.inTransaction { db in
-                for path in paths { try Self.rewrite(path, from: root, in: db) }
-                try Self.fixAncestors(of: paths, from: root, in: db)
+                let writer = try Self.rows.writer(in: db)
+                let previous = rowsMatchTree ? committed : nil
+                for path in paths { try Self.rewrite(path, from: root, previous: previous, with: writer) }
+                try Self.fixAncestors(of: paths, from: root, with: writer)
                 try Self.record(answers, ledger, capacity: capacity, in: db)
                 return .commit
             }
         } catch {
             throw StoreError("cannot commit \(paths.count) change(s) to the server's store at \(location)", error)
         }
-        changed = []
+        changed.removeAll()
         self.answers = []
         self.ledger = []
     }
@@ -284,11 +292,13 @@ public final class ServerStore {
     /// - Throws: ``StoreError`` when the file cannot be read.
     /// - Complexity: O(r log r) for r rows.
     public func load() throws(StoreError) -> (root: Node, badRows: [BadRow]) {
-        try queue.reading("read the tree", of: "the server's store", at: location) { db in
+        let loaded = try queue.reading("read the tree", of: "the server's store", at: location) { db in
             var problems: [BadRow] = []
             let root = try Self.rows.load(at: .root, in: db, problems: &problems)
             return (root, problems)
         }
+        rowsMatchTree = loaded.1.isEmpty
+        return loaded
     }
 
     /// How many rows (leaves and priorities) the store holds.
@@ -309,44 +319,36 @@ public final class ServerStore {
 
     // MARK: Writing
 
-    /// The changed paths, outermost only (one at or below another is covered by it), in
-    /// order.
-    /// - Complexity: O(c log c · d) for c paths of depth d.
-    private func changedPaths() -> [Path] {
-        var paths: [Path] = []
-        // In path order a location's descendants follow it directly.
-        for path in changed.sorted() {
-            if let last = paths.last, last.contains(path) { continue }
-            paths.append(path)
-        }
-        return paths
-    }
-
     private static let rows = LeafRows(table: "leaves")
 
     /// Makes the rows at and below `path` match `root`.
-    private static func rewrite(_ path: Path, from root: Node, in db: Database) throws {
-        try rows.deleteSubtree(path, in: db)
-        try rows.insertRows(of: root.child(at: path), at: path, in: db)
+    private static func rewrite(_ path: Path, from root: Node, previous: Node?, with writer: LeafRows.Writer) throws {
+        let node = root.child(at: path)
+        if let old = previous?.child(at: path), old.priority == nil, old.isEmpty || old.isLeaf {
+            // No row below `path`: at most a leaf's row at it, which an upsert replaces.
+            if old.isLeaf && !node.isLeaf { try writer.deleteRow(LeafRows.rowPath(path)) }
+        } else {
+            try writer.deleteSubtree(path)
+        }
+        try writer.insertRows(of: node, at: path)
     }
 
     /// Makes the rows of every ancestor of `paths` match `root`, each ancestor once however many
     /// changed paths share it: a leaf keeps its row, an object has none, and a priority row
     /// follows its node.
-    private static func fixAncestors(of paths: [Path], from root: Node, in db: Database) throws {
+    private static func fixAncestors(of paths: [Path], from root: Node, with writer: LeafRows.Writer) throws {
         var done: Set<Path> = []
         for path in paths {
             var ancestor = path
-            while let parent = ancestor.parent {
-                ancestor = parent
+            while ancestor.removeLastKey() != nil {
                 guard done.insert(ancestor).inserted else { break }
                 let node = root.child(at: ancestor)
-                if !node.isLeaf { try rows.deleteRow(LeafRows.rowPath(ancestor), in: db) }
+                if !node.isLeaf { try writer.deleteRow(LeafRows.rowPath(ancestor)) }
                 let priorityPath = LeafRows.rowPath(ancestor.child(.priority))
                 if node.priority != nil {
-                    try rows.upsert(priorityPath, node.child(.priority), in: db)
+                    try writer.upsert(priorityPath, node.child(.priority))
                 } else {
-                    try rows.deleteRow(priorityPath, in: db)
+                    try writer.deleteRow(priorityPath)
                 }
             }
         }

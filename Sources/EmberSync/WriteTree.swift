@@ -18,8 +18,7 @@ public struct WriteTree: Sendable {
     /// no scan of the list to know whether later writes shadow it or others overlap it.
     /// Kept only while two or more writes are pending (`isCounting`): a lone write, the
     /// common case of a client that waits for each answer, needs no bookkeeping.
-    private var visibleAt: [Path: Deque<WriteID>] = [:]
-    private var visibleBelow: [Path: Int] = [:]
+    private var visible = VisibleWriteIndex()
     private var isCounting = false
     /// How many pending writes are hidden: while none is, the visible layer is every write, and
     /// a question that includes hidden writes is answered from it without a walk of the list.
@@ -83,61 +82,28 @@ public struct WriteTree: Sendable {
     /// Lists a visible write at each path it changes (it is the newest there).
     /// - Complexity: O(k d) hash updates for k changed paths.
     private mutating func count(_ write: WriteRecord) {
-        for path in write.changedPaths {
-            visibleAt[path, default: []].append(write.id)
-            var ancestor = path
-            while let parent = ancestor.parent {
-                visibleBelow[parent, default: 0] += 1
-                ancestor = parent
-            }
-        }
+        for path in write.changedPaths { visible.add(write.id, at: path) }
     }
 
     /// Takes a removed visible write off the lists.
     /// - Complexity: O(k d) hash updates, plus a search of the list at each changed path (O(1)
     ///   for the oldest write there).
     private mutating func uncount(_ write: WriteRecord) {
-        for path in write.changedPaths {
-            if var ids = visibleAt.removeValue(forKey: path) {
-                if ids.first == write.id {
-                    ids.removeFirst()
-                } else if let index = ids.firstIndex(of: write.id) {
-                    ids.remove(at: index)
-                }
-                if !ids.isEmpty { visibleAt[path] = ids }
-            }
-            var ancestor = path
-            while let parent = ancestor.parent {
-                let below = (visibleBelow[parent] ?? 0) - 1
-                visibleBelow[parent] = below <= 0 ? nil : below
-                ancestor = parent
-            }
-        }
+        for path in write.changedPaths { visible.remove(write.id, at: path) }
     }
 
     /// Whether a visible write other than the one being removed changes `path`, a location
     /// above it or one below it.
     /// - Complexity: O(d) hash lookups.
     private func visibleWriteOverlaps(_ path: Path) -> Bool {
-        if (visibleAt[path]?.count ?? 0) > 1 || visibleBelow[path] != nil { return true }
-        var ancestor = path
-        while let parent = ancestor.parent {
-            if visibleAt[parent] != nil { return true }
-            ancestor = parent
-        }
-        return false
+        visible.othersOverlap(path)
     }
 
     /// Whether a visible write later than `id` changes `path` or a location above it, so that
     /// it decides what shows at `path`.
     /// - Complexity: O(d) hash lookups.
     private func isShadowed(_ path: Path, after id: WriteID) -> Bool {
-        var current: Path? = path
-        while let location = current {
-            if let newest = visibleAt[location]?.last, newest > id { return true }
-            current = location.parent
-        }
-        return false
+        visible.hasNewer(than: id, atOrAbove: path)
     }
 
     /// Removes a write that the server confirmed or refused.
@@ -155,8 +121,7 @@ public struct WriteTree: Sendable {
             // The last pending write: nothing is left to show or to count.
             visibleWrites = .empty
             if isCounting {
-                visibleAt.removeAll(keepingCapacity: true)
-                visibleBelow.removeAll(keepingCapacity: true)
+                visible.removeAll()
                 isCounting = false
             }
             return removed.visibility == .visible

@@ -13,15 +13,15 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("client.sqlite").path
         let store = try ClientStore(at: .file(file), durability: .normal, now: 0)
-        store.saveWrite(PersistedWrite(key: "c.s#1", path: "a", change: .put(json("1"))))
+        let first = store.saveWrite(PersistedWrite(key: "c.s#1", path: "a", change: .put(json("1"))))
         store.saveWrite(PersistedWrite(key: "c.s#2", path: "b", change: .put(json("2"))))
         try store.commit()
         // The disk is full: a commit that needs a page fails.
         try store.setMaximumSize(0)
-        store.removeWrite(key: "c.s#1", at: "a")
+        store.removeWrite(key: "c.s#1", row: first, at: "a")
         store.overwriteServerCache(json(#""\#(String(repeating: "x", count: 100_000))""#), at: "big")
-        store.saveWrite(PersistedWrite(key: "c.s#3", path: "c", change: .put(json(#""\#(String(repeating: "y", count: 100_000))""#))))
-        store.removeWrite(key: "c.s#3", at: "c")
+        let third = store.saveWrite(PersistedWrite(key: "c.s#3", path: "c", change: .put(json(#""\#(String(repeating: "y", count: 100_000))""#))))
+        store.removeWrite(key: "c.s#3", row: third, at: "c")
         #expect(throws: StoreError.self) { try store.commit() }
         try store.commitRemovals()
         try store.setMaximumSize(nil)

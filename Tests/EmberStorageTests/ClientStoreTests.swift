@@ -54,9 +54,9 @@ import Testing
                 change: .merge([.init("b/c", json(#"{".sv":{"increment":2}}"#)), .init("d", .empty), .init("e", json("[1,2]"))])),
             PersistedWrite(key: "s1:w3", path: "f", change: .put(.empty)),
         ]
-        for write in writes { store.saveWrite(write) }
+        let rows = writes.map { store.saveWrite($0) }
         try store.commit()
-        store.removeWrite(key: "s1:w1", at: "a")
+        store.removeWrite(key: "s1:w1", row: rows[0], at: "a")
         try store.close()
         let reopened = try ClientStore(at: .file(file), durability: .full, now: 0)
         #expect(try reopened.loadWrites() == Array(writes.dropFirst()))

@@ -1,0 +1,65 @@
+import GRDB
+import GRDBSQLite
+
+/// A statement that a commit runs thousands of times with text and integer arguments, bound
+/// straight to SQLite.
+///
+/// The stores write one row per leaf, per queued write and per tracked query: a replay of
+/// 100,000 queued writes runs some 300,000 statements in two commits. GRDB's general path
+/// (looking the statement up by its SQL, boxing each argument, observing each execution) cost
+/// more than SQLite's own work there (measured in BENCHMARKS.md, issue 18), so these few
+/// statements are prepared once per transaction through GRDB and then bound and stepped
+/// through SQLite's C API. They run only inside a transaction that GRDB opened, and nothing
+/// observes the tables they write.
+struct BulkStatement {
+    /// One argument.
+    enum Argument {
+        case text(String)
+        case integer(Int64)
+    }
+
+    private let statement: Statement
+    private let db: Database
+
+    /// Prepares `sql` (from GRDB's cache of statements) on `db`.
+    /// - Throws: GRDB's error when `sql` does not compile.
+    init(_ sql: String, in db: Database) throws {
+        statement = try db.cachedStatement(sql: sql)
+        self.db = db
+    }
+
+    /// Runs the statement once with `arguments`, in order.
+    /// - Throws: GRDB's ``GRDB/DatabaseError`` with SQLite's code and message (a full disk, an
+    ///   I/O error).
+    /// - Complexity: O(1) beyond SQLite's own work.
+    func run(_ arguments: Argument...) throws {
+        let handle = statement.sqliteStatement
+        sqlite3_reset(handle)
+        for (offset, argument) in arguments.enumerated() {
+            let index = Int32(offset + 1)
+            let code: Int32
+            switch argument {
+            case .integer(let value):
+                code = sqlite3_bind_int64(handle, index, value)
+            case .text(var value):
+                code = value.withUTF8 { bytes in
+                    sqlite3_bind_text(handle, index, bytes.baseAddress, Int32(bytes.count), Self.transient)
+                }
+            }
+            guard code == SQLITE_OK else { throw failure(code) }
+        }
+        let code = sqlite3_step(handle)
+        guard code == SQLITE_DONE else { throw failure(code) }
+        sqlite3_reset(handle)
+    }
+
+    private func failure(_ code: Int32) -> GRDB.DatabaseError {
+        let message = db.lastErrorMessage
+        sqlite3_reset(statement.sqliteStatement)
+        return GRDB.DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: statement.sql)
+    }
+
+    /// SQLite's `SQLITE_TRANSIENT`: it copies the bytes before the call returns (the macro does
+    /// not cross into Swift).
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+}
