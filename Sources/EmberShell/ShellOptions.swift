@@ -7,10 +7,9 @@ import EmberStorage
 /// (`--db` against `--memory`, durability names, the default directory, colour) live here, where
 /// they are tested.
 public struct ShellOptions: Sendable, Hashable {
-    /// Shell commands to run in order (`-c`), then exit unless ``staysInteractive``.
-    public var commands: [String] = []
-    /// Lua chunks to run in order (`-e`), then exit unless ``staysInteractive``.
-    public var luaChunks: [String] = []
+    /// Shell commands (`-c`) and Lua chunks (`-e`) to run, in the order given on the command
+    /// line; then exit unless ``staysInteractive``.
+    public var inputs: [ShellInput] = []
     /// A file to run (`-f`): Lua if it ends in `.lua`, else shell commands line by line.
     public var file: String?
     /// A Lua script given as the first positional argument.
@@ -94,6 +93,44 @@ public struct ShellOptions: Sendable, Hashable {
 
     /// Whether the session ends after running the commands, chunks, file or script.
     public var runsBatchOnly: Bool {
-        !staysInteractive && (!commands.isEmpty || !luaChunks.isEmpty || file != nil || script != nil)
+        !staysInteractive && (!inputs.isEmpty || file != nil || script != nil)
+    }
+
+    /// The `-c` commands and `-e` chunks in the order `arguments` gave them (an argument parser
+    /// collects each option's values apart): the order of the `-c`/`--command` and
+    /// `-e`/`--eval` options among `arguments`, matched to `commands` and `luaChunks`. When
+    /// the count of options found does not match (a script's own arguments that look like
+    /// them), the commands run first, then the chunks.
+    /// - Complexity: O(n) in the number of arguments.
+    public static func inputs(arguments: [String], commands: [String], luaChunks: [String]) -> [ShellInput] {
+        var isCommand: [Bool] = []
+        var index = arguments.startIndex
+        while index < arguments.endIndex {
+            let argument = arguments[index]
+            if argument == "--" { break }
+            switch argument {
+            case "-c", "--command":
+                isCommand.append(true)
+                index += 2
+                continue
+            case "-e", "--eval":
+                isCommand.append(false)
+                index += 2
+                continue
+            default:
+                if argument.hasPrefix("--command=") {
+                    isCommand.append(true)
+                } else if argument.hasPrefix("--eval=") {
+                    isCommand.append(false)
+                }
+            }
+            index += 1
+        }
+        guard isCommand.filter({ $0 }).count == commands.count, isCommand.filter({ !$0 }).count == luaChunks.count else {
+            return commands.map(ShellInput.command) + luaChunks.map(ShellInput.lua)
+        }
+        var nextCommand = commands.makeIterator()
+        var nextChunk = luaChunks.makeIterator()
+        return isCommand.compactMap { $0 ? nextCommand.next().map(ShellInput.command) : nextChunk.next().map(ShellInput.lua) }
     }
 }

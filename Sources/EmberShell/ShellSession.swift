@@ -42,9 +42,13 @@ public enum ShellSession {
         if !shell.reportNotices() && options.runsBatchOnly { return 1 }
         shell.loadStartupScripts(configurationDirectory: Shell.configurationDirectory(environment: environment))
 
-        // -c, -e, -f, SCRIPT, in that order; the first failure stops the run
-        for command in options.commands where !shell.execute(command) { return 1 }
-        for chunk in options.luaChunks where !shell.executeLua(chunk) { return 1 }
+        // -c and -e in the order given, then -f, then SCRIPT; the first failure stops the run
+        for input in options.inputs {
+            switch input {
+            case .command(let command): if !shell.execute(command) { return 1 }
+            case .lua(let chunk): if !shell.executeLua(chunk) { return 1 }
+            }
+        }
         if let file = options.file, !shell.runFile(file) { return 1 }
         if let script = options.script, !shell.runFile(script, arguments: options.scriptArguments) { return 1 }
         if shell.exitRequested || options.runsBatchOnly { return 0 }

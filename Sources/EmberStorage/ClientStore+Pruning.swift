@@ -20,7 +20,7 @@ extension ClientStore {
         // Least recently used first; the order does not change while pruning.
         let prunable = trackedQueries.filter { !$0.isActive && !pins.contains($0.query) }
         var kept = KeptPaths()
-        for record in queries.values {
+        for record in queries.records {
             for path in Self.keptPaths(of: record) { kept.insert(path) }
         }
         for pin in pins { kept.insert(pin.path) }

@@ -10,7 +10,7 @@ extension ClientStore {
     public func trackedQuery(_ query: QuerySpec) -> TrackedQuery? { queries[Self.tracked(query)] }
 
     /// The tracked queries, oldest use first.
-    public var trackedQueries: [TrackedQuery] { queries.values.sorted { ($0.lastUse, $0.id) < ($1.lastUse, $1.id) } }
+    public var trackedQueries: [TrackedQuery] { queries.records.sorted { ($0.lastUse, $0.id) < ($1.lastUse, $1.id) } }
 
     /// A listener holds `query` now: it is tracked (if new), active, and used `now`.
     /// - Complexity: O(1).
@@ -49,9 +49,9 @@ extension ClientStore {
     /// - Complexity: O(q) for q tracked queries, plus the rows deleted at the commit.
     public func forgetServerCache(at path: Path) {
         overwriteServerCache(.empty, at: path)
-        for (spec, var record) in queries where record.isComplete && (spec.path.contains(path) || path.contains(spec.path)) {
+        for var record in queries.records where record.isComplete && (record.query.path.contains(path) || path.contains(record.query.path)) {
             record.completeness = .partial
-            setTracked(record, for: spec)
+            setTracked(record, for: record.query)
             queryChanges[record.id] = record
         }
     }
@@ -94,7 +94,7 @@ extension ClientStore {
     /// filtered queries there, and those with a complete default query of their own.
     func knownCompleteChildren(of path: Path) -> Set<ChildKey> {
         var keys: Set<ChildKey> = []
-        for record in queries.values where record.isComplete {
+        for record in queries.records where record.isComplete {
             if record.query.path == path, !record.query.loadsAllData {
                 keys.formUnion(record.keys)
             } else if record.query.loadsAllData, record.query.path.parent == path, let key = record.query.path.back {

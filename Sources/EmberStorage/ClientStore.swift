@@ -47,6 +47,19 @@ public final class ClientStore {
                 table.column("value", .text).notNull()
             }
         }
+        migrator.registerMigration("v3-writes-by-row") { db in
+            // Answered writes leave the queue by their rows (ranges of `seq`), never by key: the
+            // unique index on the key only cost every insert and delete a second B-tree.
+            try db.execute(
+                sql: """
+                    CREATE TABLE writes_by_row (
+                        seq INTEGER PRIMARY KEY AUTOINCREMENT, key TEXT NOT NULL, path TEXT NOT NULL,
+                        kind TEXT NOT NULL, value TEXT NOT NULL);
+                    INSERT INTO writes_by_row (seq, key, path, kind, value) SELECT seq, key, path, kind, value FROM writes;
+                    DROP TABLE writes;
+                    ALTER TABLE writes_by_row RENAME TO writes;
+                    """)
+        }
         return migrator
     }()
 
@@ -74,14 +87,8 @@ public final class ClientStore {
     /// Tracked queries changed since the last commit (`nil`: removed), by id.
     var queryChanges: [Int64: TrackedQuery?] = [:]
     /// The tracked queries, by query (one that loads all data as the default query). Changed
-    /// only through ``setTracked(_:for:)``, which keeps the two indexes below.
-    private(set) var queries: [QuerySpec: TrackedQuery] = [:]
-    /// The locations of the complete default queries: every confirmed write asks whether one
-    /// at or above its location is complete.
-    private var completeDefaults = PathSet()
-    /// The locations of the active default queries: every confirmed write asks whether one at
-    /// or above its location keeps its data synced.
-    private var activeDefaults = PathSet()
+    /// only through ``setTracked(_:for:)``.
+    let queries = TrackedQueryTable()
     var nextQueryID: Int64 = 1
     /// The kept-synced queries.
     public private(set) var pins: Set<QuerySpec> = []
@@ -93,22 +100,19 @@ public final class ClientStore {
     /// The keys of the writes saved since the last commit (not on disk yet).
     public private(set) var unstoredWriteKeys: Set<String> = []
 
-    /// Sets the tracked query `spec` (`nil`: forgets it), and the indexes of default queries.
+    /// Sets the tracked query `spec` (`nil`: forgets it).
     /// - Complexity: O(d) for a path of depth d.
     func setTracked(_ record: TrackedQuery?, for spec: QuerySpec) {
         queries[spec] = record
-        guard spec.loadsAllData else { return }
-        if record?.isComplete == true { completeDefaults.insert(spec.path) } else { completeDefaults.remove(spec.path) }
-        if record?.isActive == true { activeDefaults.insert(spec.path) } else { activeDefaults.remove(spec.path) }
     }
 
     /// Whether a complete default query at or above `path` holds its data whole.
     /// - Complexity: O(d) for a path of depth d.
-    func completeDefaultCovers(_ path: Path) -> Bool { completeDefaults.covers(path) }
+    func completeDefaultCovers(_ path: Path) -> Bool { queries.completeDefaultCovers(path) }
 
     /// Whether an active default query at or above `path` keeps its data synced.
     /// - Complexity: O(d) for a path of depth d.
-    func activeDefaultCovers(_ path: Path) -> Bool { activeDefaults.covers(path) }
+    func activeDefaultCovers(_ path: Path) -> Bool { queries.activeDefaultCovers(path) }
 
     /// The client's lasting identity, which the keys of its writes carry: made when the store
     /// is created (from `newIdentity`) and kept for its life.
@@ -207,7 +211,7 @@ public final class ClientStore {
     /// Removes the write `key` at `path` (answered by the server).
     public func removeWrite(key: String, row: Int64, at path: Path) {
         changes.append(.removeWrite(key: key, seq: row))
-        unstoredWriteKeys.remove(key)
+        if !unstoredWriteKeys.isEmpty { unstoredWriteKeys.remove(key) }
         if let count = writeLocations[path] {
             writeLocations[path] = count > 1 ? count - 1 : nil
         }

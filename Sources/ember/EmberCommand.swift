@@ -95,8 +95,8 @@ struct EmberCommand: ParsableCommand {
     /// The options for the shell, or a usage error.
     func shellOptions() throws(ShellUsageError) -> ShellOptions {
         var options = ShellOptions(environment: ProcessInfo.processInfo.environment)
-        options.commands = commands
-        options.luaChunks = luaChunks
+        options.inputs = ShellOptions.inputs(
+            arguments: Array(CommandLine.arguments.dropFirst()), commands: commands, luaChunks: luaChunks)
         options.file = file
         options.staysInteractive = interactive
         try options.setStorage(directory: databaseDirectory, memory: memory)

@@ -11,8 +11,10 @@ struct PathSetTests {
     @Test func insertRemoveContainsCovers() {
         var set = PathSet()
         #expect(set.isEmpty)
-        #expect(set.insert("a/b"))
-        #expect(!set.insert("a/b"), "already there")
+        let r1 = set.insert("a/b")
+        #expect(r1)
+        let r2 = set.insert("a/b")
+        #expect(!r2, "already there")
         #expect(set.contains("a/b"))
         #expect(!set.contains("a"), "an ancestor is not a member")
         #expect(!set.contains("a/b/c"))
@@ -20,11 +22,15 @@ struct PathSetTests {
         #expect(set.covers("a/b"))
         #expect(!set.covers("a"))
         #expect(!set.covers("ab/c"), "keys are compared whole, not as prefixes of text")
-        #expect(set.insert("a/b/c"))
-        #expect(set.remove("a/b"))
-        #expect(!set.remove("a/b"))
+        let r3 = set.insert("a/b/c")
+        #expect(r3)
+        let r4 = set.remove("a/b")
+        #expect(r4)
+        let r5 = set.remove("a/b")
+        #expect(!r5)
         #expect(set.contains("a/b/c"), "removing a path keeps its descendants")
-        #expect(set.remove("a/b/c"))
+        let r6 = set.remove("a/b/c")
+        #expect(r6)
         #expect(set.isEmpty, "emptied nodes are pruned")
     }
 
@@ -37,11 +43,16 @@ struct PathSetTests {
 
     @Test func foldKeepsOutermostOnly() {
         var set = PathSet()
-        #expect(set.fold("a/b/c"))
-        #expect(set.fold("b"))
-        #expect(set.fold("a/b"), "an ancestor replaces its descendants")
-        #expect(!set.fold("a/b/c"), "a covered path is not added")
-        #expect(!set.fold("b/a"))
+        let r7 = set.fold("a/b/c")
+        #expect(r7)
+        let r8 = set.fold("b")
+        #expect(r8)
+        let r9 = set.fold("a/b")
+        #expect(r9, "an ancestor replaces its descendants")
+        let r10 = set.fold("a/b/c")
+        #expect(!r10, "a covered path is not added")
+        let r11 = set.fold("b/a")
+        #expect(!r11)
         #expect(Set(set.outermost) == ["a/b", "b"])
         #expect(!set.contains("a/b/c"))
     }
@@ -55,12 +66,17 @@ struct PathSetTests {
         for _ in 0..<200 {
             let path = universe[Int(random.next() % UInt64(universe.count))]
             switch random.next() % 3 {
-            case 0: #expect(set.insert(path) == model.insert(path).inserted)
-            case 1: #expect(set.remove(path) == (model.remove(path) != nil))
+            case 0:
+                let inserted = set.insert(path)
+                #expect(inserted == model.insert(path).inserted)
+            case 1:
+                let removed = set.remove(path)
+                #expect(removed == (model.remove(path) != nil))
             default:
                 // fold: added unless covered; then its descendants go.
                 let covered = model.contains { $0.contains(path) }
-                #expect(set.fold(path) == !covered)
+                let folded = set.fold(path)
+                #expect(folded == !covered)
                 if !covered {
                     model = model.filter { !path.contains($0) }
                     model.insert(path)

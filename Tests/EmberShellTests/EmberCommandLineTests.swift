@@ -126,6 +126,13 @@ import Glibc
     }
 
     /// Issue 18, item 9: `--lua-memory -1` said "Missing value" (the parser took -1 for an option).
+    /// Issue 20: `-e A -c B -e C` ran B, A, C (each option's values were run apart).
+    @Test func commandsAndChunksRunInTheOrderGiven() throws {
+        let result = try ember("--memory", "-q", "-e", "print('A')", "-c", "set /b 1", "-e", "print('C')", "--command", "get /b")
+        #expect(result.status == 0)
+        #expect(result.output == "A\nok\nC\n1\n")
+    }
+
     @Test func negativeLuaLimitsAreRefusedInWords() throws {
         let memory = try ember("--memory", "--lua-memory", "-1", "-c", "get /")
         #expect(memory.status == 2)

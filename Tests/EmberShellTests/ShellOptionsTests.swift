@@ -51,9 +51,23 @@ import Testing
         #expect(!options.usesColor(environment: [:], outputIsTerminal: true))
     }
 
+    /// `-e A -c B -e C` runs A, B, C: the parser collects each option's values apart, and the
+    /// order comes back from the arguments.
+    @Test func commandsAndChunksRunInTheOrderGiven() {
+        let arguments = ["-e", "A", "--memory", "-c", "B", "--eval=C", "--db", "-x", "--command", "-e"]
+        #expect(
+            ShellOptions.inputs(arguments: arguments, commands: ["B", "-e"], luaChunks: ["A", "C"])
+                == [.lua("A"), .command("B"), .lua("C"), .command("-e")])
+        // A script's own arguments that look like options: the counts differ, commands first.
+        #expect(
+            ShellOptions.inputs(arguments: ["-e", "A", "-c", "B", "script.lua", "-c", "x"], commands: ["B"], luaChunks: ["A"])
+                == [.command("B"), .lua("A")])
+        #expect(ShellOptions.inputs(arguments: ["-c", "B", "--", "-e", "x"], commands: ["B"], luaChunks: []) == [.command("B")])
+    }
+
     @Test func batchOnlyUnlessInteractive() {
         var options = ShellOptions(environment: [:])
-        options.commands = ["get /"]
+        options.inputs = [.command("get /")]
         #expect(options.runsBatchOnly)
         options.staysInteractive = true
         #expect(!options.runsBatchOnly)

@@ -1,0 +1,66 @@
+import EmberCore
+
+/// A client store's tracked queries, by query, with the two questions every confirmed write asks
+/// of them answered by walking its path once: is a default query at or above it complete, and
+/// is one active.
+///
+/// A replay tracks one default query per confirmed location (Firebase's
+/// `ensureCompleteTrackedQuery`): tens of thousands. Default queries are kept by path and each
+/// record in a box, so that the tables stay small as they grow (a dictionary keyed by the whole
+/// query, holding whole records, spent a tenth of a 100,000-write replay growing and touching
+/// new pages). One owner: ``ClientStore``.
+final class TrackedQueryTable {
+    private final class Entry {
+        var record: TrackedQuery
+        init(_ record: TrackedQuery) { self.record = record }
+    }
+
+    /// Default queries, by location.
+    private var defaults: [Path: Entry] = [:]
+    /// Filtered queries.
+    private var filtered: [QuerySpec: Entry] = [:]
+    /// The locations of the complete default queries.
+    private var completeDefaults = PathSet()
+    /// The locations of the active default queries.
+    private var activeDefaults = PathSet()
+
+    init() {}
+
+    /// The record of `spec` (a tracked query: one that loads all data is the default query),
+    /// or `nil`; setting `nil` forgets it.
+    /// - Complexity: O(d) for a path of depth d.
+    subscript(spec: QuerySpec) -> TrackedQuery? {
+        get {
+            spec.loadsAllData ? defaults[spec.path]?.record : filtered[spec]?.record
+        }
+        set {
+            if spec.loadsAllData {
+                if let newValue {
+                    if let entry = defaults[spec.path] { entry.record = newValue } else { defaults[spec.path] = Entry(newValue) }
+                } else {
+                    defaults[spec.path] = nil
+                }
+                if newValue?.isComplete == true { completeDefaults.insert(spec.path) } else { completeDefaults.remove(spec.path) }
+                if newValue?.isActive == true { activeDefaults.insert(spec.path) } else { activeDefaults.remove(spec.path) }
+            } else if let newValue {
+                if let entry = filtered[spec] { entry.record = newValue } else { filtered[spec] = Entry(newValue) }
+            } else {
+                filtered[spec] = nil
+            }
+        }
+    }
+
+    /// Every record, in no particular order.
+    /// - Complexity: O(q) for q tracked queries.
+    var records: [TrackedQuery] {
+        defaults.values.map(\.record) + filtered.values.map(\.record)
+    }
+
+    /// Whether a complete default query at or above `path` holds its data whole.
+    /// - Complexity: O(d) for a path of depth d.
+    func completeDefaultCovers(_ path: Path) -> Bool { completeDefaults.covers(path) }
+
+    /// Whether an active default query at or above `path` keeps its data synced.
+    /// - Complexity: O(d) for a path of depth d.
+    func activeDefaultCovers(_ path: Path) -> Bool { activeDefaults.covers(path) }
+}
