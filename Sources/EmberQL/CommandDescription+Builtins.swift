@@ -141,7 +141,7 @@ extension CommandDescription {
     private static let scripting: [CommandDescription] = [
         .init(
             name: "lua", syntax: "[CODE]",
-            summary: "Runs one Lua chunk; alone, enters Lua mode (prompt lua>, leave with .q).",
+            summary: "Runs one Lua chunk; alone, enters Lua mode (prompt lua>; .q or Ctrl-D returns to commands, exit leaves).",
             example: "lua for i = 1, 3 do print(i) end", group: "Scripting and the rest"),
         .init(
             name: "run", syntax: "FILE [ARGS...]",
@@ -172,8 +172,8 @@ extension CommandDescription {
             summary: "Clears the screen.",
             example: "clear", group: "Scripting and the rest"),
         .init(
-            name: "exit", aliases: ["quit"], syntax: "",
-            summary: "Leaves the shell.",
+            name: "exit", aliases: ["quit", "\\q"], syntax: "",
+            summary: "Leaves the shell (also Ctrl-D at an empty prompt; \\q as in psql).",
             example: "exit", group: "Scripting and the rest"),
     ]
 }

@@ -164,10 +164,12 @@ extension Parser {
             return .error(
                 "expected a query modifier\(allowEvents ? " or an event" : ""), found \(token.token.shown)", at: token)
         }
+        let candidates = QueryModifier.names + (allowTimeout ? [Self.timeoutKeyword] : []) + (allowEvents ? WatchEvent.allCases.map(\.rawValue) : [])
+        let typo = token.text.flatMap { Suggestion.closest(to: $0, in: candidates) }.map { "did you mean \($0)? " } ?? ""
         if allowEvents {
             return .error(
-                "unknown modifier or event \(token.token.shown) (expected \(modifiers), or an event: \(events))", at: token)
+                "unknown modifier or event \(token.token.shown) (\(typo)expected \(modifiers), or an event: \(events))", at: token)
         }
-        return .error("unknown modifier \(token.token.shown) (expected \(modifiers))", at: token)
+        return .error("unknown modifier \(token.token.shown) (\(typo)expected \(modifiers))", at: token)
     }
 }

@@ -156,7 +156,7 @@ struct Parser {
     static let simpleCommands: [String: Command] = [
         "watches": .watches, "offline": .offline, "online": .online, "drop": .drop, "status": .status,
         "pwd": .pwd, "clients": .clients, "plugins": .plugins, "history": .history, "clear": .clear,
-        "exit": .exit, "quit": .exit,
+        "exit": .exit, "quit": .exit, "\\q": .exit,
     ]
 
     // MARK: Pieces

@@ -68,6 +68,12 @@ public final class Repl {
                     editor.write("\n")
                     continue
                 }
+                if luaMode {
+                    // Ctrl-D leaves Lua mode, as .q does; a second one leaves the shell.
+                    luaMode = false
+                    editor.write("\nback to commands\n")
+                    continue
+                }
                 editor.write("\n")
                 return 0
             case .interrupted:
@@ -75,9 +81,19 @@ public final class Repl {
                 continue
             case .line(let line):
                 let text = entry.map { $0 + "\n" + line } ?? line
-                if luaMode && entry == nil && text.trimmingCharacters(in: .whitespaces) == ".q" {
-                    luaMode = false
-                    continue
+                if luaMode && entry == nil {
+                    switch text.trimmingCharacters(in: .whitespaces) {
+                    case ".q":
+                        luaMode = false
+                        continue
+                    case "exit", "quit", "\\q":
+                        // Not Lua: the shell's own way out, at either prompt.
+                        remember(text)
+                        _ = shell.execute("exit")
+                        continue
+                    default:
+                        break
+                    }
                 }
                 let complete = luaMode ? shell.luaChunkIsComplete(text) : shell.isComplete(text)
                 if !complete {
@@ -91,7 +107,7 @@ public final class Repl {
                 if shell.luaModeRequested {
                     shell.luaModeRequested = false
                     luaMode = true
-                    editor.write("Lua mode: each line is a Lua chunk; .q returns to commands\n")
+                    editor.write("Lua mode: each line is a Lua chunk; .q or Ctrl-D returns to commands, exit leaves\n")
                 }
             }
         }

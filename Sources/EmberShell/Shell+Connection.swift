@@ -139,11 +139,17 @@ extension Shell {
         if isJSON { printJSON(.object([("path", .string(location.description))])) }
     }
 
-    func switchClient(_ name: Word) throws(ShellError) {
-        var existing = ember.clientNames.contains { $0.rawValue == name.text }
+    /// Whether a client named `name` exists: open now, or kept in the database directory.
+    func clientExists(_ name: String) -> Bool {
+        if ember.clientNames.contains(where: { $0.rawValue == name }) { return true }
         if case .directory(let directory, _) = ember.persistence {
-            existing = existing || FileManager.default.fileExists(atPath: Persistence.clientFile(name.text, in: directory))
+            return FileManager.default.fileExists(atPath: Persistence.clientFile(name, in: directory))
         }
+        return false
+    }
+
+    func switchClient(_ name: Word) throws(ShellError) {
+        let existing = clientExists(name.text)
         let client: Database
         do {
             client = try ember.client(named: name.text, startOffline: options.startsOffline)
@@ -174,18 +180,24 @@ extension Shell {
             }))
             return
         }
+        // Columns: each name and state padded to the widest (styles add no width).
+        let nameWidth = names.map(\.rawValue.count).max() ?? 0
+        let stateWidth = names.map { ember.client($0).connectionState.description.count }.max() ?? 0
+        func padded(_ text: String, to width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
         for name in names {
             let client = ember.client(name)
             let marker = name == currentClient ? "* " : "  "
             let state = client.connectionState
             let pending = client.pendingWriteCount
             let listeners = watches.values.filter { $0.client == name }.count
-            print(marker + name.rawValue + "  " + (state.isConnected ? style.ok(state.description) : style.warning(state.description))
+            let stateText = padded(state.description, to: stateWidth)
+            print(marker + padded(name.rawValue, to: nameWidth) + "  " + (state.isConnected ? style.ok(stateText) : style.warning(stateText))
                 + style.dim("  \(pending) pending, \(listeners) \(listeners == 1 ? "watch" : "watches")"))
         }
     }
 
     func runAs(_ name: Word, _ command: Command) throws(ShellError) {
+        let isNew = !clientExists(name.text)
         let client: Database
         do {
             client = try ember.client(named: name.text, startOffline: options.startsOffline)
@@ -193,6 +205,16 @@ extension Shell {
             throw .database(error, at: name.position)
         }
         if !client.connectionState.isConnected { settle() }
+        if isNew {
+            // `as` creates the client it names: said on stderr (a line of text, or a JSON
+            // object), so that a typo does not pass unnoticed and stdout holds only the result.
+            if isJSON {
+                output.writeError(
+                    JSONValue.object([("client", .string(client.name.rawValue)), ("created", .bool(true))]).serialized() + "\n")
+            } else {
+                output.writeError(style.dim("client \(client.name) (new): \(client.connectionState)") + "\n")
+            }
+        }
         let previous = clientOverride
         clientOverride = client.name
         defer { clientOverride = previous }

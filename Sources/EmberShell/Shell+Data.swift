@@ -135,8 +135,13 @@ extension Shell {
         switch outputMode {
         case .json:
             printJSON(.array(children.map { .object([("key", .string($0.key)), ("value", $0.value)]) }))
-        case .table:
-            if !children.isEmpty { print(formatter.table(children)) }
+        case .table, .pretty where children.isEmpty:
+            // Said, not left blank: nothing there, or a value without children.
+            if children.isEmpty {
+                print(style.dim(snapshot.exists ? "(\(path) holds a value, no children: get \(path) shows it)" : "(nothing at \(path))"))
+            } else {
+                print(formatter.table(children))
+            }
         case .pretty:
             let width = children.map(\.key.count).max() ?? 0
             for child in children {

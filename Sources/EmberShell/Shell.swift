@@ -160,7 +160,17 @@ public final class Shell {
     /// Prints `error`: pretty (with a caret under the input's offending word) or as one JSON
     /// document on stderr.
     public func report(_ error: ShellError, source: String? = nil) {
-        output.writeError(error.rendered(source: source, json: isJSON, style: style) + "\n")
+        output.writeError(explained(error).rendered(source: source, json: isJSON, style: style) + "\n")
+    }
+
+    /// `error`, with what the user can do about it where that is the shell's to say: a Lua
+    /// script out of memory names the limit and `--lua-memory`.
+    func explained(_ error: ShellError) -> ShellError {
+        guard case .lua(let lua) = error, lua.kind == .memory else { return error }
+        let limit =
+            options.luaMemoryLimit.map { "Lua may use at most \($0 >> 20) MiB here; --lua-memory MiB raises it, 0 removes the limit" }
+            ?? "the machine has no more memory to give Lua"
+        return .lua(LuaError(.memory, message: "\(lua.message) (\(limit))", traceback: lua.traceback, code: lua.code))
     }
 
     /// Runs a compiled command.

@@ -48,6 +48,8 @@ public enum ShellSession {
             case .command(let command): if !shell.execute(command) { return 1 }
             case .lua(let chunk): if !shell.executeLua(chunk) { return 1 }
             }
+            // `exit` (`quit`, `\\q`) ends the run: nothing after it runs.
+            if shell.exitRequested { return 0 }
         }
         if let file = options.file, !shell.runFile(file) { return 1 }
         if let script = options.script, !shell.runFile(script, arguments: options.scriptArguments) { return 1 }

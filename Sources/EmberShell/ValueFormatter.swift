@@ -36,9 +36,12 @@ public struct ValueFormatter: Sendable {
 
     /// A short description of a child: a scalar or a small container as compact JSON, a larger
     /// container by its size (`{3 children}`, `[2 items]`).
+    /// - Complexity: O(min(n, ``inlineLimit``)) for a container: its size is measured only as
+    ///   far as the limit (`ls` of a location whose children hold thousands of children each
+    ///   must not serialize them).
     public func summary(_ value: JSONValue) -> String {
         switch value {
-        case .object where value.serialized().count <= Self.inlineLimit, .array where value.serialized().count <= Self.inlineLimit:
+        case .object where Self.fitsInline(value), .array where Self.fitsInline(value):
             compact(value)
         case .object(let members):
             style.dim(members.count == 1 ? "{1 child}" : "{\(members.count) children}")
@@ -47,6 +50,37 @@ public struct ValueFormatter: Sendable {
         default:
             scalar(value)
         }
+    }
+
+    /// Whether `value`'s compact JSON is at most ``inlineLimit`` long, measured no further than
+    /// that.
+    /// - Complexity: O(min(n, ``inlineLimit``)).
+    static func fitsInline(_ value: JSONValue) -> Bool {
+        var budget = inlineLimit
+        return spend(value, from: &budget)
+    }
+
+    /// Subtracts `value`'s compact length from `budget`; false as soon as it runs out.
+    private static func spend(_ value: JSONValue, from budget: inout Int) -> Bool {
+        switch value {
+        case .object(let members):
+            budget -= 2 + max(0, members.count - 1)
+            for member in members {
+                // The key's quotes and colon, then the key (its escapes only make it longer).
+                budget -= 3 + member.key.utf8.count
+                if budget < 0 || !spend(member.value, from: &budget) { return false }
+            }
+        case .array(let elements):
+            budget -= 2 + max(0, elements.count - 1)
+            for element in elements where budget < 0 || !spend(element, from: &budget) { return false }
+        case .string(let text):
+            // Long strings are ruled out before they are escaped.
+            budget -= 2 + text.utf8.count
+            if budget >= 0 { budget += 2 + text.utf8.count - value.serialized().utf8.count }
+        default:
+            budget -= value.serialized().utf8.count
+        }
+        return budget >= 0
     }
 
     /// An indented tree of `node` under the label `name`, `depth` levels deep (all when `nil`);

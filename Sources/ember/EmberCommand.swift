@@ -75,12 +75,12 @@ struct EmberCommand: ParsableCommand {
     @Option(
         name: .customLong("lua-instructions"), parsing: .unconditional,
         help: ArgumentHelp(
-            "Stop a script that runs N VM instructions without waiting (0: no limit; default 1000000000).", valueName: "N"))
+            "Stop a script that runs N VM instructions without waiting (0: no limit).", valueName: "N"))
     var luaInstructions: Int = 1_000_000_000
 
     @Option(
         name: .customLong("lua-memory"), parsing: .unconditional,
-        help: ArgumentHelp("How much memory Lua may use, in MiB (0: no limit; default 512).", valueName: "MIB"))
+        help: ArgumentHelp("How much memory Lua may use, in MiB (0: no limit).", valueName: "MIB"))
     var luaMemory: Int = 512
 
     @Flag(name: [.customShort("q"), .customLong("quiet")], help: "No banner.")

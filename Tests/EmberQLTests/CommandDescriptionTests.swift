@@ -16,7 +16,7 @@ import Testing
         let names = CommandDescription.builtins.flatMap { [$0.name] + $0.aliases }
         #expect(Set(names).count == names.count)
         #expect(CommandDescription.builtins.first { $0.name == "remove" }?.aliases == ["rm"])
-        #expect(CommandDescription.builtins.first { $0.name == "exit" }?.aliases == ["quit"])
+        #expect(CommandDescription.builtins.first { $0.name == "exit" }?.aliases == ["quit", "\\q"])
     }
 
     @Test func everyAliasParsesAsItsCommand() throws {

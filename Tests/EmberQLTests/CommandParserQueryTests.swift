@@ -80,6 +80,15 @@ import Testing
             "watch /a added",
             "unknown modifier or event 'added' (expected orderBy, limitToFirst, limitToLast, startAt, startAfter, endAt, endBefore, equalTo, or an event: value, child_added, child_changed, child_removed, child_moved)",
             1, 10, length: 5),
+        // Issue 20: a typo gets a "did you mean".
+        ErrorCase(
+            "watch /a valu",
+            "unknown modifier or event 'valu' (did you mean value? expected orderBy, limitToFirst, limitToLast, startAt, startAfter, endAt, endBefore, equalTo, or an event: value, child_added, child_changed, child_removed, child_moved)",
+            1, 10, length: 4),
+        ErrorCase(
+            "get /a limitToFrist 3",
+            "unknown modifier 'limitToFrist' (did you mean limitToFirst? expected orderBy, limitToFirst, limitToLast, startAt, startAfter, endAt, endBefore, equalTo, timeout)",
+            1, 8, length: 12),
         ErrorCase("get /a {x}", "expected a query modifier, found '{'", 1, 8),
         ErrorCase("get /a timeout", "'timeout' needs an integer number of milliseconds, found the end of the line", 1, 15),
         ErrorCase("get /a timeout 1.5", "'timeout' needs an integer number of milliseconds, found '1.5'", 1, 16, length: 3),

@@ -133,6 +133,20 @@ import Glibc
         #expect(result.output == "A\nok\nC\n1\n")
     }
 
+    /// Issue 20: `\\q` leaves the shell as `quit` and `exit` do (psql's way).
+    @Test func backslashQLeaves() throws {
+        let result = try ember("--memory", "-q", "-c", "set /a 1", "-c", "\\q", "-c", "get /a")
+        #expect(result.status == 0)
+        #expect(result.output == "ok\n", "nothing runs after it")
+    }
+
+    /// Issue 20: Lua out of memory says which limit and how to change it.
+    @Test func luaOutOfMemoryNamesTheLimit() throws {
+        let result = try ember("--memory", "-q", "--lua-memory", "1", "-e", "local t = {} for i = 1, 1e7 do t[i] = i end")
+        #expect(result.status == 1)
+        #expect(result.error.hasPrefix("error: not enough memory (Lua may use at most 1 MiB here; --lua-memory MiB raises it, 0 removes the limit)"))
+    }
+
     @Test func negativeLuaLimitsAreRefusedInWords() throws {
         let memory = try ember("--memory", "--lua-memory", "-1", "-c", "get /")
         #expect(memory.status == 2)

@@ -116,6 +116,32 @@ import Testing
         #expect(exit(session) == 0)
     }
 
+    /// Issue 20: in Lua mode Ctrl-D returns to commands (it left the shell), and `exit`,
+    /// `quit` and `\\q` leave the shell (they were Lua syntax errors).
+    @Test func luaModeCtrlDReturnsToCommandsAndExitLeaves() throws {
+        let home = try makeHome()
+        let session = try start(home: home)
+        var mark = session.mark
+        typeAtPrompt(session, "lua\r")
+        #expect(session.waitFor("lua> ", after: mark), "the screen: \(session.screen)")
+        mark = session.mark
+        typeAtPrompt(session, "\u{4}")
+        #expect(session.waitFor("back to commands", after: mark), "the screen: \(session.screen)")
+        #expect(session.waitFor("main:/> ", after: mark))
+        mark = session.mark
+        typeAtPrompt(session, "get /nothing\r")
+        #expect(session.waitFor("null", after: mark), "a command runs again; the screen: \(session.screen)")
+        for word in ["quit", "exit", "\\q"] {
+            let again = try start(home: home)
+            let before = again.mark
+            typeAtPrompt(again, "lua\r")
+            #expect(again.waitFor("lua> ", after: before))
+            typeAtPrompt(again, word + "\r")
+            #expect(again.waitForExit() == 0, "\(word) at the Lua prompt; the screen: \(again.screen)")
+        }
+        #expect(exit(session) == 0)
+    }
+
     @Test func ctrlCInterruptsARunningCommandAndAScript() throws {
         let home = try makeHome()
         let session = try start(home: home)
