@@ -1,7 +1,7 @@
 // swift-tools-version: 6.0
 //
 // Ember: an embedded realtime JSON database that behaves like the Firebase Realtime Database,
-// with an interactive, scriptable shell. See ../shared/design/ARCHITECTURE.md for the layering: imports point
+// with an interactive, scriptable shell. See docs/ARCHITECTURE.md for the layering: imports point
 // down the module list only, and each C module is imported by exactly one Swift module.
 
 import PackageDescription
@@ -86,7 +86,7 @@ let package = Package(
         .target(
             name: "EmberLua",
             dependencies: [
-                "CLua", "CLuaSupport", "EmberCore", "EmberSync", "EmberWire", "EmberClient", "EmberInstance", "EmberQL",
+                "CLua", "CLuaSupport", "EmberCore", "EmberSync", "EmberWire", "EmberClient", "EmberInstance",
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
             swiftSettings: swiftSettings

@@ -8,21 +8,26 @@ extension Shell {
     /// unfinished Lua chunk after `lua`/`transaction`) continues on the next. Stops at the
     /// first entry that fails, or at `exit`.
     /// - Returns: whether every entry succeeded.
-    public func runLines(_ lines: some Sequence<String>) -> Bool {
+    /// - Parameter file: the file the lines come from, named with the line in an error.
+    public func runLines(_ lines: some Sequence<String>, file: String? = nil) -> Bool {
         var entry: String?
+        var entryStart = 1
+        var number = 0
         for line in lines {
+            number += 1
+            if entry == nil { entryStart = number }
             let text = entry.map { $0 + "\n" + line } ?? line
             if !isComplete(text) {
                 entry = text
                 continue
             }
             entry = nil
-            if !execute(text) { return false }
+            if !execute(text, from: file.map { InputOrigin(file: $0, line: entryStart) }) { return false }
             if exitRequested { return true }
         }
         if let entry {
             // the input ended inside an entry: run it to report what is missing
-            return execute(entry)
+            return execute(entry, from: file.map { InputOrigin(file: $0, line: entryStart) })
         }
         return true
     }
@@ -75,6 +80,6 @@ extension Shell {
         }
         var lines = text.components(separatedBy: "\n")
         if lines.last == "" { lines.removeLast() }
-        return runLines(lines)
+        return runLines(lines, file: path)
     }
 }

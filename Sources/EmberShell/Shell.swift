@@ -129,8 +129,9 @@ public final class Shell {
     /// Runs one entry (a line, or several lines of one multi-line entry): parses it, runs it,
     /// prints its result or its error.
     /// - Returns: whether it succeeded (a blank line or a comment succeeds).
+    /// - Parameter origin: the file and line the entry was read from, named in its error.
     @discardableResult
-    public func execute(_ source: String) -> Bool {
+    public func execute(_ source: String, from origin: InputOrigin? = nil) -> Bool {
         InterruptSignal.clear()
         let started = ember.clock.now()
         defer {
@@ -143,7 +144,7 @@ public final class Shell {
             // A client opened by the command may have found its store unreadable.
             return reportNotices()
         } catch {
-            report(error, source: source)
+            report(error, source: source, from: origin)
             return false
         }
     }
@@ -159,8 +160,8 @@ public final class Shell {
 
     /// Prints `error`: pretty (with a caret under the input's offending word) or as one JSON
     /// document on stderr.
-    public func report(_ error: ShellError, source: String? = nil) {
-        output.writeError(explained(error).rendered(source: source, json: isJSON, style: style) + "\n")
+    public func report(_ error: ShellError, source: String? = nil, from origin: InputOrigin? = nil) {
+        output.writeError(explained(error).rendered(source: source, json: isJSON, style: style, origin: origin) + "\n")
     }
 
     /// `error`, with what the user can do about it where that is the shell's to say: a Lua

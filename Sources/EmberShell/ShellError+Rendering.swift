@@ -10,14 +10,17 @@ extension ShellError {
     ///   - source: the entry that failed, for the caret; `nil` when no input caused it.
     ///   - json: machine output.
     ///   - style: colours for pretty output.
-    public func rendered(source: String?, json: Bool, style: TextStyle) -> String {
+    ///   - origin: the file and line the entry was read from: the error names `FILE:LINE`
+    ///     (in JSON, `file`, and `line` counts the file's lines).
+    public func rendered(source: String?, json: Bool, style: TextStyle, origin: InputOrigin? = nil) -> String {
+        // The line of the offending word: in the entry, or in the file the entry came from.
+        let line = (origin?.line ?? 1) + (position?.line ?? 1) - 1
         if json {
             var fields: [(key: String, value: JSONValue)] = [("code", .string(code)), ("message", .string(message))]
             if let path { fields.append(("path", .string(path.description))) }
-            if let position {
-                fields.append(("line", .int(Int64(position.line))))
-                fields.append(("column", .int(Int64(position.column))))
-            }
+            if let origin { fields.append(("file", .string(origin.file))) }
+            if position != nil || origin != nil { fields.append(("line", .int(Int64(line)))) }
+            if let position { fields.append(("column", .int(Int64(position.column)))) }
             return JSONValue.object([("error", .object(fields))]).serialized()
         }
         var text: String
@@ -39,6 +42,7 @@ extension ShellError {
             text = "interrupted: " + message
         }
         if style.colored, text.hasPrefix("error:") { text = style.error("error:") + text.dropFirst(6) }
+        if let origin { text = "\(origin.file):\(line): " + text }
         return text
     }
 

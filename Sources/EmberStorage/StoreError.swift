@@ -1,7 +1,7 @@
 import EmberCore
 import GRDB
 
-/// A ``Store`` operation failed: what was attempted, on which store, and SQLite's reason.
+/// A store operation failed: what was attempted, on which store, and SQLite's reason.
 public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The stable code: `storage_error` for a failed operation, `database_in_use` when another
     /// process holds the database directory, `store_unreadable` for a file that is not a

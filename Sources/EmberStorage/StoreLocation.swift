@@ -1,4 +1,4 @@
-/// Where a ``Store`` keeps its data.
+/// Where a store (``ServerStore``, ``ClientStore``) keeps its data.
 public enum StoreLocation: Sendable, Hashable, CustomStringConvertible {
     /// An SQLite file at this path (created when missing; its directory must exist).
     case file(String)

@@ -133,6 +133,23 @@ import Glibc
         #expect(result.output == "A\nok\nC\n1\n")
     }
 
+    /// Issue 20: an error in a command file names the file and the line, as sqlite3 and psql
+    /// do (in JSON, `file` and `line`, the file's line), and the run stops there.
+    @Test func anErrorInACommandFileNamesFileAndLine() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("ember-lines-\(UUID().uuidString).ember").path
+        try Data("set /a 1\n\n# a comment\nset /b {bad\nget /a\nget /a\n".utf8).write(to: URL(fileURLWithPath: file))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let text = try ember("--memory", "-q", "-f", file)
+        #expect(text.status == 1)
+        #expect(text.output == "ok\n", "nothing after the error runs")
+        #expect(text.error == "\(file):5: error: expected ':' after key 'bad', found 'get'\n  get /a\n  ^^^\n")
+        let json = try ember("--memory", "-q", "--json", "-f", file)
+        #expect(json.status == 1)
+        #expect(
+            json.error
+                == #"{"error":{"code":"syntax_error","message":"expected ':' after key 'bad', found 'get'","file":"\#(file)","line":5,"column":1}}"# + "\n")
+    }
+
     /// Issue 20: `\\q` leaves the shell as `quit` and `exit` do (psql's way).
     @Test func backslashQLeaves() throws {
         let result = try ember("--memory", "-q", "-c", "set /a 1", "-c", "\\q", "-c", "get /a")

@@ -56,6 +56,66 @@ import Testing
         #expect(loaded.child(at: "pi") == (try Node(jsonText: #"{"digits":14}"#)))
     }
 
+    /// A commit given the tree as last committed skips the search of rows below a location that
+    /// held a leaf or nothing (issue 18's replay): random writes over leaves, objects and
+    /// priorities, each tick committed that way, reopen to exactly the tree, row for row.
+    @Test(arguments: 1...12) func commitsGivenTheCommittedTreeReopenExactly(seed: UInt64) throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("server.sqlite").path
+        var random = SeededRandom(seed: seed)
+        let paths: [Path] = ["a", "a/b", "a/b/c", "a/d", "e", "e/f", "a/b/.priority", "e/.priority"]
+        let values = [
+            "1", #""text""#, "null", #"{"x":1,"y":{"z":2}}"#, #"{".value":3,".priority":1}"#, #"{"c":5,".priority":"p"}"#,
+            #"{"f":{"g":true}}"#, "true",
+        ]
+        var store = try ServerStore(at: .file(file), durability: .normal)
+        _ = try store.load()
+        var root = Node.empty
+        for tick in 0..<40 {
+            let committed = root
+            for _ in 0...(random.next() % 3) {
+                let path = paths[Int(random.next() % UInt64(paths.count))]
+                var value = try Node(jsonText: values[Int(random.next() % UInt64(values.count))])
+                if path.isPriority {
+                    // A priority needs a node to hang on, and is a number or a string.
+                    guard let owner = path.parent, !root.child(at: owner).isEmpty else { continue }
+                    value = random.next() % 2 == 0 ? Node(.int(Int64(tick))) : Node(.string("p\(tick)"))
+                }
+                root.set(value, at: path)
+                store.markChanged(path)
+            }
+            try store.commit(root, committed: committed)
+            if tick % 10 == 9 {
+                try store.close()
+                store = try ServerStore(at: .file(file), durability: .normal)
+                let loaded = try store.load()
+                #expect(loaded.badRows.isEmpty)
+                #expect(loaded.root == root, "tick \(tick)")
+            }
+        }
+        try store.close()
+    }
+
+    @Test func openingInAMissingDirectoryNamesThePath() throws {
+        let error = try #require(throws: StoreError.self) {
+            try ServerStore(at: .file("/nonexistent-ember-dir/server.sqlite"), durability: .normal)
+        }
+        #expect(error.message.contains("/nonexistent-ember-dir/server.sqlite"))
+        #expect(error.message.hasSuffix("unable to open database file"))
+    }
+
+    @Test func aFileThatIsNotADatabaseIsRefused() throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("notes.txt")
+        try String(repeating: "not a database\n", count: 100).write(to: file, atomically: true, encoding: .utf8)
+        let error = try #require(throws: StoreError.self) { try ServerStore(at: .file(file.path), durability: .normal) }
+        #expect(error.message.contains(file.path))
+        #expect(error.message.hasSuffix("file is not a database"))
+        #expect(error.isUnreadable)
+    }
+
     @Test func removingEverythingBelowALocationLeavesNoRows() throws {
         let store = try ServerStore(at: .memory, durability: .normal)
         var root = Node.empty
