@@ -54,10 +54,17 @@ struct BulkWriteBenchmarks {
         }
     }
 
-    /// The last replay's phases: open and restore, online until all answered, flush, close.
-    nonisolated(unsafe) static var lastReplayPhases: [Duration] = []
-    /// The CPU time the last replay took (user and system, all threads), in seconds.
-    nonisolated(unsafe) static var lastReplayCPU = 0.0
+    /// One queue-and-replay run's times.
+    struct QueueAndReplay {
+        /// Queueing the writes offline, committed.
+        let queue: Duration
+        /// The restart and replay, until every write is answered and the instance closed.
+        let replay: Duration
+        /// The replay's phases: open and restore, online until all answered, flush, close.
+        let phases: [Duration]
+        /// The CPU time the replay took (user and system, all threads), in seconds.
+        let replayCPU: Double
+    }
 
     /// The CPU time this process has used so far, in seconds.
     static func processCPUSeconds() -> Double {
@@ -72,7 +79,7 @@ struct BulkWriteBenchmarks {
     /// client's store committed), then restarts the instance and the client and takes it
     /// online until the server has acknowledged every write (timed: open, restore, send, all
     /// answered, committed). Returns both times.
-    static func queueAndReplayOnce(count: Int) -> (queue: Duration, replay: Duration) {
+    static func queueAndReplayOnce(count: Int) -> QueueAndReplay {
         let directory = TemporaryDirectory.make("queue")
         defer { TemporaryDirectory.remove(directory) }
         let settings = try! PersistenceSettings(durability: .normal)
@@ -86,7 +93,6 @@ struct BulkWriteBenchmarks {
         }
         var phases: [Duration] = []
         let cpuBefore = processCPUSeconds()
-        defer { lastReplayCPU = processCPUSeconds() - cpuBefore }
         let replay = Stopwatch.measure {
             var lap = ContinuousClock.now
             func phase() {
@@ -106,12 +112,12 @@ struct BulkWriteBenchmarks {
             try! ember.close()
             phase()
         }
-        lastReplayPhases = phases
+        let replayCPU = processCPUSeconds() - cpuBefore
         // Every write landed, once (checked after the timing).
         let ember = try! Ember(persistence: .directory(directory, settings), clock: SystemClock(), random: SeededRandom(seed: 3))
         precondition(ember.server.value(at: "queue/counter") == Node(.int(Int64(count / 3))), "each increment counted once")
         precondition(ember.server.value(at: "queue/items").childCount == (count + 2) / 3)
         try! ember.close()
-        return (queue, replay)
+        return QueueAndReplay(queue: queue, replay: replay, phases: phases, replayCPU: replayCPU)
     }
 }

@@ -31,9 +31,11 @@ if arguments.first == "replay" {
     let count = rest.first.flatMap { Int($0) } ?? 100_000
     let runs = rest.dropFirst().first.flatMap { Int($0) } ?? 3
     for _ in 0..<runs {
-        let (queue, replay) = BulkWriteBenchmarks.queueAndReplayOnce(count: count)
-        let phases = BulkWriteBenchmarks.lastReplayPhases.map { String(format: "%.3f", $0.seconds) }.joined(separator: " / ")
-        print("queue \(count): \(queue.seconds) s, replay: \(replay.seconds) s (restore / online / flush / close: \(phases)), CPU \(String(format: "%.3f", BulkWriteBenchmarks.lastReplayCPU)) s")
+        let run = BulkWriteBenchmarks.queueAndReplayOnce(count: count)
+        let phases = run.phases.map { String(format: "%.3f", $0.seconds) }.joined(separator: " / ")
+        print(
+            "queue \(count): \(String(format: "%.3f", run.queue.seconds)) s, replay: \(String(format: "%.3f", run.replay.seconds)) s "
+                + "(restore / online / flush / close: \(phases)), CPU \(String(format: "%.3f", run.replayCPU)) s")
     }
     exit(0)
 }
