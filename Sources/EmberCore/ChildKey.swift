@@ -205,10 +205,8 @@ extension ChildKey: Hashable {
             // ["a", "bc"] in a path's hash.
             hasher.combine(1 as UInt8)
             hasher.combine(name.utf8.count)
-            let hashed: Void? = name.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-            if hashed == nil {
-                for byte in name.utf8 { hasher.combine(byte) }
-            }
+            var name = name
+            name.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
         }
     }
 }

@@ -132,16 +132,16 @@ extension Shell {
         let path = try resolve(expression)
         let snapshot = try read(makeQuery(path, query), connectTimeout: query.connectTimeout)
         let children = snapshot.children.map { (key: $0.key ?? "", value: $0.value) }
+        if children.isEmpty && outputMode != .json {
+            // Said, not left blank: nothing there, or a value without children.
+            print(style.dim(snapshot.exists ? "(\(path) holds a value, no children: get \(path) shows it)" : "(nothing at \(path))"))
+            return
+        }
         switch outputMode {
         case .json:
             printJSON(.array(children.map { .object([("key", .string($0.key)), ("value", $0.value)]) }))
-        case .table, .pretty where children.isEmpty:
-            // Said, not left blank: nothing there, or a value without children.
-            if children.isEmpty {
-                print(style.dim(snapshot.exists ? "(\(path) holds a value, no children: get \(path) shows it)" : "(nothing at \(path))"))
-            } else {
-                print(formatter.table(children))
-            }
+        case .table:
+            print(formatter.table(children))
         case .pretty:
             let width = children.map(\.key.count).max() ?? 0
             for child in children {

@@ -30,7 +30,7 @@ extension ClientStore {
             let count = max(1, Int((Double(prunable.count - pruned) * Self.pruneShare).rounded(.up)))
             let victims = prunable[pruned..<pruned + count]
             for victim in victims {
-                setTracked(nil, for: victim.query)
+                queries[victim.query] = nil
                 queryChanges[victim.id] = .some(nil)
                 for path in Self.keptPaths(of: victim) { kept.remove(path) }
             }
@@ -64,6 +64,7 @@ extension ClientStore {
         var removed = 0
         do {
             try queue.inTransaction { db in
+                let writer = try Self.rows.writer(in: db)
                 for path in rowByRow {
                     let text = LeafRows.rowPath(path)
                     let rows = try Row.fetchAll(
@@ -72,13 +73,13 @@ extension ClientStore {
                     for row in rows {
                         let rowPath: String = row[0]
                         if kept.keeps(Path(unchecked: rowPath)) { continue }
-                        try Self.rows.deleteRow(rowPath, in: db)
+                        try writer.deleteRow(rowPath)
                         removed += row[1] as Int
                     }
                 }
                 if whole.first?.isEmpty == true {
                     removed += try Int.fetchOne(db, sql: "SELECT coalesce(sum(length(path) + length(value)), 0) FROM cache") ?? 0
-                    try Self.rows.deleteSubtree(.root, in: db)
+                    try writer.deleteSubtree(.root)
                 } else if !whole.isEmpty {
                     // Each location's rows by a range of the primary key, all in one statement.
                     let list = JSONValue.array(whole.map { .string(LeafRows.rowPath($0)) }).serialized()

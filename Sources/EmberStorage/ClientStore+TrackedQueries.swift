@@ -38,7 +38,7 @@ extension ClientStore {
         let tracked = Self.tracked(query)
         guard !tracked.loadsAllData, var record = queries[tracked], record.isComplete, record.keys != keys else { return }
         record.keys = keys
-        setTracked(record, for: tracked)
+        queries[tracked] = record
         queryChanges[record.id] = record
     }
 
@@ -51,7 +51,7 @@ extension ClientStore {
         overwriteServerCache(.empty, at: path)
         for var record in queries.records where record.isComplete && (record.query.path.contains(path) || path.contains(record.query.path)) {
             record.completeness = .partial
-            setTracked(record, for: record.query)
+            queries[record.query] = record
             queryChanges[record.id] = record
         }
     }
@@ -70,14 +70,14 @@ extension ClientStore {
         change(&record)
         if record == before && now - record.lastUse < Self.lastUseResolution { return }
         record.lastUse = max(record.lastUse, now)
-        setTracked(record, for: tracked)
+        queries[tracked] = record
         queryChanges[record.id] = record
     }
 
     /// Whether an active default query at or above `path` keeps its data synced.
     /// - Complexity: O(d) for a path of depth d.
     public func hasActiveDefaultQuery(at path: Path) -> Bool {
-        activeDefaultCovers(path)
+        queries.activeDefaultCovers(path)
     }
 
     // MARK: Reading the cache for a query
@@ -86,7 +86,7 @@ extension ClientStore {
     /// completed, or the query itself did.
     /// - Complexity: O(d) for a path of depth d.
     public func isComplete(_ query: QuerySpec) -> Bool {
-        if completeDefaultCovers(query.path) { return true }
+        if queries.completeDefaultCovers(query.path) { return true }
         return !query.loadsAllData && queries[query]?.isComplete == true
     }
 

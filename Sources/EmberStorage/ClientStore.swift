@@ -49,11 +49,12 @@ public final class ClientStore {
         }
         migrator.registerMigration("v3-writes-by-row") { db in
             // Answered writes leave the queue by their rows (ranges of `seq`), never by key: the
-            // unique index on the key only cost every insert and delete a second B-tree.
+            // unique index on the key only cost every insert and delete a second B-tree. The
+            // store numbers the rows itself (after the last one), so no AUTOINCREMENT either.
             try db.execute(
                 sql: """
                     CREATE TABLE writes_by_row (
-                        seq INTEGER PRIMARY KEY AUTOINCREMENT, key TEXT NOT NULL, path TEXT NOT NULL,
+                        seq INTEGER PRIMARY KEY, key TEXT NOT NULL, path TEXT NOT NULL,
                         kind TEXT NOT NULL, value TEXT NOT NULL);
                     INSERT INTO writes_by_row (seq, key, path, kind, value) SELECT seq, key, path, kind, value FROM writes;
                     DROP TABLE writes;
@@ -71,7 +72,7 @@ public final class ClientStore {
         /// A write joins the queue as row `seq`.
         case saveWrite(PersistedWrite, seq: Int64)
         /// An answered write leaves it: row `seq`.
-        case removeWrite(key: String, seq: Int64)
+        case removeWrite(seq: Int64)
         case pin(QuerySpec)
         case unpin(QuerySpec)
     }
@@ -86,8 +87,7 @@ public final class ClientStore {
     private var changes: [Change] = []
     /// Tracked queries changed since the last commit (`nil`: removed), by id.
     var queryChanges: [Int64: TrackedQuery?] = [:]
-    /// The tracked queries, by query (one that loads all data as the default query). Changed
-    /// only through ``setTracked(_:for:)``.
+    /// The tracked queries, by query (one that loads all data as the default query).
     let queries = TrackedQueryTable()
     var nextQueryID: Int64 = 1
     /// The kept-synced queries.
@@ -99,20 +99,6 @@ public final class ClientStore {
     var serverUpdatesSinceCheck = 0
     /// The keys of the writes saved since the last commit (not on disk yet).
     public private(set) var unstoredWriteKeys: Set<String> = []
-
-    /// Sets the tracked query `spec` (`nil`: forgets it).
-    /// - Complexity: O(d) for a path of depth d.
-    func setTracked(_ record: TrackedQuery?, for spec: QuerySpec) {
-        queries[spec] = record
-    }
-
-    /// Whether a complete default query at or above `path` holds its data whole.
-    /// - Complexity: O(d) for a path of depth d.
-    func completeDefaultCovers(_ path: Path) -> Bool { queries.completeDefaultCovers(path) }
-
-    /// Whether an active default query at or above `path` keeps its data synced.
-    /// - Complexity: O(d) for a path of depth d.
-    func activeDefaultCovers(_ path: Path) -> Bool { queries.activeDefaultCovers(path) }
 
     /// The client's lasting identity, which the keys of its writes carry: made when the store
     /// is created (from `newIdentity`) and kept for its life.
@@ -210,7 +196,7 @@ public final class ClientStore {
 
     /// Removes the write `key` at `path` (answered by the server).
     public func removeWrite(key: String, row: Int64, at path: Path) {
-        changes.append(.removeWrite(key: key, seq: row))
+        changes.append(.removeWrite(seq: row))
         if !unstoredWriteKeys.isEmpty { unstoredWriteKeys.remove(key) }
         if let count = writeLocations[path] {
             writeLocations[path] = count > 1 ? count - 1 : nil
@@ -297,7 +283,7 @@ public final class ClientStore {
                 let superseded = Self.supersededCacheChanges(changes)
                 let statements = try Statements(db)
                 for (index, change) in changes.enumerated() {
-                    if case .removeWrite(_, let seq) = change {
+                    if case .removeWrite(let seq) = change {
                         removed.append(seq)
                     } else if !superseded.contains(index) {
                         try Self.apply(change, clearing: &cleared, with: statements)
@@ -326,7 +312,7 @@ public final class ClientStore {
     /// - Throws: ``StoreError`` when even that fails (the removals stay, for the next commit).
     public func commitRemovals() throws(StoreError) {
         var removed: Set<Int64> = []
-        for case .removeWrite(_, let seq) in changes { removed.insert(seq) }
+        for case .removeWrite(let seq) in changes { removed.insert(seq) }
         guard !removed.isEmpty else { return }
         var neverStored: Set<Int64> = []
         for case .saveWrite(_, let seq) in changes where removed.contains(seq) { neverStored.insert(seq) }
@@ -343,7 +329,7 @@ public final class ClientStore {
         }
         changes.removeAll { change in
             switch change {
-            case .removeWrite(_, let seq): removed.contains(seq)
+            case .removeWrite(let seq): removed.contains(seq)
             case .saveWrite(_, let seq): neverStored.contains(seq)
             default: false
             }
@@ -430,7 +416,7 @@ public final class ClientStore {
             }
             try statements.insertWrite.run(
                 .integer(seq), .text(write.key), .text(write.path.description), .text(kind), .text(value.jsonString(.export)))
-        case .removeWrite(_, let seq):
+        case .removeWrite(let seq):
             try deleteWrites(rows: [seq], in: db)
         case .pin(let query):
             try db.cachedStatement(sql: "INSERT OR IGNORE INTO pins (path, params) VALUES (?, ?)")
@@ -522,7 +508,7 @@ public final class ClientStore {
                 query.lastUse = max(query.lastUse, now)
                 queryChanges[query.id] = query
             }
-            setTracked(query, for: query.query)
+            self.queries[query.query] = query
             nextQueryID = max(nextQueryID, query.id + 1)
         }
         self.pins = Set(pins)

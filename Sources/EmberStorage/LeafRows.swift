@@ -80,17 +80,6 @@ struct LeafRows {
         }
     }
 
-    /// Deletes the rows at and below `path`.
-    /// - Complexity: O(log r + k) for k rows deleted.
-    func deleteSubtree(_ path: Path, in db: Database) throws {
-        try writer(in: db).deleteSubtree(path)
-    }
-
-    /// Deletes the row at exactly `path` (a leaf there).
-    func deleteRow(_ path: String, in db: Database) throws {
-        try writer(in: db).deleteRow(path)
-    }
-
     /// The tree the rows at and below `path` make, relative to `path`.
     ///
     /// Each row is checked by the rule every write passes (``Node/validate(at:)``), so that what

@@ -150,6 +150,16 @@ import Glibc
                 == #"{"error":{"code":"syntax_error","message":"expected ':' after key 'bad', found 'get'","file":"\#(file)","line":5,"column":1}}"# + "\n")
     }
 
+    /// Issue 20: `--help` printed each default twice ("default 512). (default: 512)").
+    @Test func helpPrintsEachDefaultOnce() throws {
+        let help = try ember("--help")
+        #expect(help.status == 0)
+        let text = help.output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        #expect(text.components(separatedBy: "512").count == 2, "the Lua memory default once: \(text)")
+        #expect(text.components(separatedBy: "1000000000").count == 2, "the instruction limit's default once")
+        #expect(text.components(separatedBy: "(default: normal)").count == 2)
+    }
+
     /// Issue 20: `\\q` leaves the shell as `quit` and `exit` do (psql's way).
     @Test func backslashQLeaves() throws {
         let result = try ember("--memory", "-q", "-c", "set /a 1", "-c", "\\q", "-c", "get /a")

@@ -33,6 +33,48 @@ import Testing
         #expect(try reopened.cachedNode(at: "elsewhere").isEmpty)
     }
 
+    /// A store written before `v3-writes-by-row` (its queue keyed by a unique key, rows numbered
+    /// by AUTOINCREMENT) keeps its queue, in order, and answered writes leave it by their rows.
+    @Test func aQueueFromBeforeTheRowMigrationComesBackAndDrains() throws {
+        let (directory, file) = try makeFile()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // The schema as v1 and v2 left it, with two queued writes at rows 7 and 9.
+        let old = try DatabaseQueue(path: file)
+        try old.write { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+                    INSERT INTO grdb_migrations VALUES ('v1-client'), ('v2-identity');
+                    CREATE TABLE cache (path TEXT NOT NULL PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+                    CREATE TABLE writes (seq INTEGER PRIMARY KEY AUTOINCREMENT, key TEXT NOT NULL UNIQUE, path TEXT NOT NULL,
+                        kind TEXT NOT NULL, value TEXT NOT NULL);
+                    CREATE TABLE queries (id INTEGER PRIMARY KEY, path TEXT NOT NULL, params TEXT NOT NULL, complete BOOLEAN NOT NULL,
+                        active BOOLEAN NOT NULL, lastUse INTEGER NOT NULL, keys TEXT NOT NULL);
+                    CREATE TABLE pins (path TEXT NOT NULL, params TEXT NOT NULL, PRIMARY KEY (path, params)) WITHOUT ROWID;
+                    CREATE TABLE meta (key TEXT NOT NULL PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+                    INSERT INTO meta VALUES ('identity', 'old');
+                    INSERT INTO writes VALUES (7, 'old.s#1', 'a', 'put', '1');
+                    INSERT INTO writes VALUES (9, 'old.s#2', 'b', 'merge', '{"0":{"p":"c","v":2}}');
+                    """)
+        }
+        try old.close()
+        let store = try ClientStore(at: .file(file), durability: .normal, now: 0)
+        #expect(store.identity == "old")
+        let queue = try store.loadQueue()
+        #expect(queue.map(\.row) == [7, 9])
+        #expect(queue.map(\.write) == [
+            PersistedWrite(key: "old.s#1", path: "a", change: .put(json("1"))),
+            PersistedWrite(key: "old.s#2", path: "b", change: .merge([.init("c", json("2"))])),
+        ])
+        let added = store.saveWrite(PersistedWrite(key: "new.s#1", path: "d", change: .put(json("3"))))
+        #expect(added == 10, "after the last row")
+        store.removeWrite(key: "old.s#1", row: 7, at: "a")
+        store.removeWrite(key: "old.s#2", row: 9, at: "b")
+        try store.close()
+        let reopened = try ClientStore(at: .file(file), durability: .normal, now: 0)
+        #expect(try reopened.loadQueue() == [QueuedWrite(row: 10, write: PersistedWrite(key: "new.s#1", path: "d", change: .put(json("3"))))])
+    }
+
     @Test func changesInOneCommitLandInOrderWhereLeavesAndObjectsAlternate() throws {
         let store = try ClientStore(at: .memory, durability: .normal, now: 0)
         store.overwriteServerCache(json("1"), at: "x/y")
