@@ -18,6 +18,7 @@ let package = Package(
     products: [
         .executable(name: "ember", targets: ["ember"]),
         .library(name: "EmberCore", targets: ["EmberCore"]),
+        .library(name: "EmberEngine", targets: ["EmberEngine"]),
         .library(name: "EmberClient", targets: ["EmberClient"]),
         .library(name: "EmberServer", targets: ["EmberServer"]),
         .library(name: "EmberInstance", targets: ["EmberInstance"]),
@@ -37,8 +38,9 @@ let package = Package(
         ),
         .target(
             name: "CLuaSupport",
-            dependencies: ["CLua"]
+            dependencies: ["CLua", "CInterrupt"]
         ),
+        .target(name: "CInterrupt"),
         .systemLibrary(
             name: "CEditLine",
             pkgConfig: "libedit",
@@ -49,6 +51,11 @@ let package = Package(
         .target(
             name: "EmberCore",
             dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "EmberEngine",
+            dependencies: ["EmberCore", "CInterrupt", .product(name: "DequeModule", package: "swift-collections")],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -63,7 +70,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .target(name: "EmberWire", dependencies: ["EmberCore"], swiftSettings: swiftSettings),
+        .target(name: "EmberWire", dependencies: ["EmberCore", "EmberEngine"], swiftSettings: swiftSettings),
         .target(
             name: "EmberServer",
             dependencies: ["EmberCore", "EmberWire", "EmberStorage"],
@@ -72,21 +79,21 @@ let package = Package(
         .target(
             name: "EmberClient",
             dependencies: [
-                "EmberCore", "EmberSync", "EmberWire", "EmberStorage",
+                "EmberCore", "EmberEngine", "EmberSync", "EmberWire", "EmberStorage",
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "EmberInstance",
-            dependencies: ["EmberCore", "EmberWire", "EmberStorage", "EmberServer", "EmberClient"],
+            dependencies: ["EmberCore", "EmberEngine", "EmberWire", "EmberStorage", "EmberServer", "EmberClient"],
             swiftSettings: swiftSettings
         ),
         .target(name: "EmberQL", dependencies: ["EmberCore"], swiftSettings: swiftSettings),
         .target(
             name: "EmberLua",
             dependencies: [
-                "CLua", "CLuaSupport", "EmberCore", "EmberSync", "EmberWire", "EmberClient", "EmberInstance",
+                "CLua", "CLuaSupport", "EmberCore", "EmberEngine", "EmberSync", "EmberWire", "EmberClient", "EmberInstance",
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
             swiftSettings: swiftSettings
@@ -94,7 +101,7 @@ let package = Package(
         .target(
             name: "EmberShell",
             dependencies: [
-                "CEditLine", "EmberCore", "EmberSync", "EmberStorage", "EmberWire", "EmberServer",
+                "CEditLine", "EmberCore", "EmberEngine", "EmberSync", "EmberStorage", "EmberWire", "EmberServer",
                 "EmberClient", "EmberInstance", "EmberQL", "EmberLua",
             ],
             swiftSettings: swiftSettings
@@ -137,18 +144,23 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "EmberEngineTests",
+            dependencies: ["EmberEngine", "EmberCore", "EmberWire", "EmberClient", "EmberInstance", "EmberTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "EmberSyncTests",
             dependencies: ["EmberCore", "EmberSync", "EmberTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "EmberWireTests",
-            dependencies: ["EmberCore", "EmberWire", "EmberTestSupport"],
+            dependencies: ["EmberEngine", "EmberCore", "EmberWire", "EmberTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "EmberServerTests",
-            dependencies: [
+            dependencies: ["EmberEngine", 
                 "EmberCore", "EmberWire", "EmberStorage", "EmberServer", "EmberTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
@@ -156,19 +168,19 @@ let package = Package(
         ),
         .testTarget(
             name: "EmberClientTests",
-            dependencies: [
+            dependencies: ["EmberEngine", 
                 "EmberCore", "EmberSync", "EmberWire", "EmberServer", "EmberStorage", "EmberClient", "EmberInstance",
                 "EmberTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
-            name: "EmberLuaTests", dependencies: ["EmberLua", "EmberCore", "EmberWire", "EmberServer", "EmberClient", "EmberInstance", "EmberTestSupport"],
+            name: "EmberLuaTests", dependencies: ["EmberEngine", "EmberLua", "EmberCore", "EmberWire", "EmberServer", "EmberClient", "EmberInstance", "EmberTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(name: "EmberQLTests", dependencies: ["EmberQL", "EmberCore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "EmberShellTests",
-            dependencies: ["EmberShell", "EmberCore", "EmberInstance", "EmberQL", "EmberTestSupport"],
+            dependencies: ["EmberEngine", "EmberShell", "EmberCore", "EmberInstance", "EmberQL", "EmberTestSupport"],
             exclude: ["Transcripts"],
             swiftSettings: swiftSettings
         ),

@@ -5,6 +5,7 @@
  * values) happens in a C frame of this file, or inside a protected call started here.
  */
 #include "CLuaSupport.h"
+#include "CInterrupt.h"
 
 #include <lauxlib.h>
 #include <lualib.h>
@@ -62,8 +63,6 @@ static const char null_registry_key = 0;
 /** The address whose light userdata is the registry key of the error objects' metatable. */
 static const char error_registry_key = 0;
 
-/** The one process-wide flag: set by the SIGINT handler. */
-static volatile sig_atomic_t sigint_received = 0;
 
 static struct ember_lua_control *control_of(lua_State *L) {
     return *(struct ember_lua_control **)lua_getextraspace(L);
@@ -71,7 +70,7 @@ static struct ember_lua_control *control_of(lua_State *L) {
 
 static int interrupt_pending(const struct ember_lua_control *control) {
     if (atomic_load_explicit(&control->interrupt_requested, memory_order_relaxed)) return 1;
-    return control->observes_sigint && sigint_received;
+    return control->observes_sigint && ember_sigint_pending();
 }
 
 /* MARK: the allocator */
@@ -753,27 +752,6 @@ int ember_lua_install_print(lua_State *L, ember_lua_print_function function, voi
     lua_pushlightuserdata(L, &spec);
     return lua_pcall(L, 1, 0, 0);
 }
-
-/* MARK: SIGINT */
-
-static void on_sigint(int signo) {
-    (void)signo;
-    sigint_received = 1;
-}
-
-int ember_lua_install_sigint_handler(void) {
-    struct sigaction action;
-    memset(&action, 0, sizeof action);
-    action.sa_handler = on_sigint;
-    sigemptyset(&action.sa_mask);
-    action.sa_flags = 0;
-    return sigaction(SIGINT, &action, NULL);
-}
-
-int ember_lua_sigint_pending(void) { return sigint_received != 0; }
-
-void ember_lua_clear_sigint(void) { sigint_received = 0; }
-
 
 /* MARK: waiting */
 

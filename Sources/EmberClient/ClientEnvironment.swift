@@ -19,6 +19,14 @@ public protocol ClientEnvironment: AnyObject {
     /// Runs `action` on the engine `milliseconds` from now.
     func schedule(after milliseconds: Int64, _ action: @escaping () -> Void)
 
+    /// Posts `callback` (listener events, completions) to run on the engine once the current
+    /// operation is over: never inside an operation, never inside another callback.
+    func post(_ callback: @escaping () -> Void)
+
+    /// Runs the posted callbacks now if the caller is outside the engine's own work (a public
+    /// operation returning to its caller's code); inside an operation or a callback, nothing.
+    func deliverPosted()
+
     /// Runs the engine (delivering messages, firing timers, raising events) until `condition`
     /// holds.
     /// - Throws: ``DatabaseError`` when the condition can never hold (nothing is left to

@@ -1,4 +1,5 @@
 import EmberCore
+import EmberEngine
 import EmberStorage
 import EmberSync
 import EmberWire
@@ -48,7 +49,10 @@ public final class Database {
     /// Commits what changed in the store since the last commit (the engine does it at the end
     /// of every tick). A failure is kept in ``lastStoreError`` and reported to
     /// ``onStoreError``; the changes wait for the next commit.
-    public func commitStore() { repo.commitStore() }
+    public func commitStore() {
+        repo.commitStore()
+        repo.deliverLocalEvents()
+    }
 
     /// The error of the last store operation, if it failed (cleared by a commit that succeeds).
     public var lastStoreError: StoreError? { repo.lastStoreError }
@@ -94,11 +98,13 @@ public final class Database {
     /// Cuts the connection on purpose: writes queue, reads come from the cache, the server runs
     /// this client's onDisconnect operations. No reconnection until ``goOnline()``.
     public func goOffline() {
+        defer { repo.deliverLocalEvents() }
         repo.perform(repo.connection.handle(.goOffline))
     }
 
     /// Restores the connection after ``goOffline()``.
     public func goOnline() {
+        defer { repo.deliverLocalEvents() }
         repo.perform(repo.connection.handle(.goOnline))
     }
 
@@ -129,6 +135,7 @@ public final class Database {
 
     /// Removes one listener: it hears nothing more, not even events already on their way.
     public func removeObserver(_ handle: ListenerHandle) {
+        defer { repo.deliverLocalEvents() }
         repo.removeListener(RegistrationID(handle.rawValue))
     }
 
@@ -149,10 +156,10 @@ public final class Database {
     nonisolated(nonsending) func waitFor<T>(
         _ start: (@escaping (Result<T, DatabaseError>) -> Void) throws(DatabaseError) -> Void
     ) async throws(DatabaseError) -> T {
-        let box = ResultBox<T>()
-        try start { box.result = $0 }
-        try await run { box.result != nil }
-        return try box.result!.get()
+        let answer = Pending<Result<T, DatabaseError>>()
+        try start(answer.filler)
+        try await run { answer.isFilled }
+        return try answer.value!.get()
     }
 }
 
@@ -166,9 +173,4 @@ extension Database {
             try start { finish($0.map { .failure($0) } ?? .success(())) }
         }
     }
-}
-
-/// Holds an answer that arrives through a callback.
-final class ResultBox<T> {
-    var result: Result<T, DatabaseError>?
 }

@@ -14,11 +14,13 @@ public struct OnDisconnect {
     public func setValue(_ value: JSONValue, priority: Priority? = nil, completion: @escaping (DatabaseError?) -> Void = { _ in }) throws(DatabaseError) {
         var node = try Node(json: value, at: path)
         if let priority { node = node.withPriority(priority) }
+        defer { repo.deliverLocalEvents() }
         try repo.onDisconnect(.put(node), at: path, completion: completion)
     }
 
     /// Deletes the value when the connection ends.
     public func removeValue(completion: @escaping (DatabaseError?) -> Void = { _ in }) throws(DatabaseError) {
+        defer { repo.deliverLocalEvents() }
         try repo.onDisconnect(.put(.empty), at: path, completion: completion)
     }
 
@@ -35,11 +37,13 @@ public struct OnDisconnect {
             let relative = try Path(validatingWriteTarget: key)
             changes.append(WireChange(relative, try Node(json: value, at: path.appending(relative))))
         }
+        defer { repo.deliverLocalEvents() }
         try repo.onDisconnect(.merge(changes), at: path, completion: completion)
     }
 
     /// Forgets this client's operations at and below the location.
     public func cancel(completion: @escaping (DatabaseError?) -> Void = { _ in }) throws(DatabaseError) {
+        defer { repo.deliverLocalEvents() }
         try repo.onDisconnect(.cancel, at: path, completion: completion)
     }
 

@@ -60,6 +60,7 @@ public struct Query {
     /// Calls `handler` with every event of the given types, starting with the initial ones.
     @discardableResult
     public func observe(_ types: Set<EventType>, handler: @escaping (ListenerEvent) -> Void) -> ListenerHandle {
+        defer { database.repo.deliverLocalEvents() }
         let id = database.repo.addListener(spec, types: types, callback: handler)
         return ListenerHandle(id.rawValue)
     }
@@ -81,6 +82,7 @@ public struct Query {
 
     /// Calls `callback` with the first `type` event only, then stops listening.
     public func observeOnce(_ type: EventType, _ callback: @escaping (Result<(DataSnapshot, String?), DatabaseError>) -> Void) {
+        defer { database.repo.deliverLocalEvents() }
         _ = database.repo.addListener(spec, types: [type], once: true) { event in
             switch event {
             case .data(_, let snapshot, let previous): callback(.success((snapshot, previous)))
@@ -97,11 +99,13 @@ public struct Query {
     /// Removes the listeners of this query with `type`, or all of them; on a whole location,
     /// those of every query there. Listeners below stay.
     public func removeObservers(_ type: EventType? = nil) {
+        defer { database.repo.deliverLocalEvents() }
         database.repo.removeListeners(spec, type: type)
     }
 
     /// Keeps the query's data synced (and cached) with no listener, or stops.
     public func keepSynced(_ on: Bool) throws(DatabaseError) {
+        defer { database.repo.deliverLocalEvents() }
         try database.repo.keepSynced(spec, on)
     }
 
@@ -124,6 +128,7 @@ public struct Query {
     public func getData(connectTimeout: Int64? = nil, _ completion: @escaping (Result<DataSnapshot, DatabaseError>) -> Void) {
         let database = database
         let spec = spec
+        defer { database.repo.deliverLocalEvents() }
         database.repo.get(spec, connectTimeout: connectTimeout) { result in
             completion(result.map { DataSnapshot(database: database, path: spec.path, node: $0, index: spec.params.index) })
         }

@@ -53,11 +53,13 @@ public struct Reference {
             if node.isEmpty { throw .invalidValue("a priority needs a value", at: path) }
             node = node.withPriority(priority)
         }
+        defer { database.repo.deliverLocalEvents() }
         try database.repo.set(node, at: path, completion: completion)
     }
 
     /// Replaces the value with `node`.
     public func setNode(_ node: Node, completion: @escaping (DatabaseError?) -> Void = { _ in }) throws(DatabaseError) {
+        defer { database.repo.deliverLocalEvents() }
         try database.repo.set(node, at: path, completion: completion)
     }
 
@@ -71,16 +73,19 @@ public struct Reference {
             let relative = try Path(validatingWriteTarget: key)
             changes.append((relative, try Node(json: value, at: path.appending(relative))))
         }
+        defer { database.repo.deliverLocalEvents() }
         try database.repo.update(changes, at: path, completion: completion)
     }
 
     /// Writes several deep paths below this location atomically.
     public func updateNodes(_ changes: [(Path, Node)], completion: @escaping (DatabaseError?) -> Void = { _ in }) throws(DatabaseError) {
+        defer { database.repo.deliverLocalEvents() }
         try database.repo.update(changes, at: path, completion: completion)
     }
 
     /// Deletes the value.
     public func removeValue(completion: @escaping (DatabaseError?) -> Void = { _ in }) throws(DatabaseError) {
+        defer { database.repo.deliverLocalEvents() }
         try database.repo.set(.empty, at: path, completion: completion)
     }
 
@@ -90,6 +95,7 @@ public struct Reference {
     /// need not know the value (syncPointSpec "setPriority on a location with no cache").
     public func setPriority(_ priority: Priority?, completion: @escaping (DatabaseError?) -> Void = { _ in }) throws(DatabaseError) {
         if path.isEmpty { throw .invalidValue("the root has no priority", at: path) }
+        defer { database.repo.deliverLocalEvents() }
         try database.repo.set(priority.map { Node($0.leafValue) } ?? .empty, at: path.child(.priority), completion: completion)
     }
 
@@ -106,6 +112,7 @@ public struct Reference {
     ) throws(DatabaseError) {
         let database = database
         let path = path
+        defer { database.repo.deliverLocalEvents() }
         try database.repo.transaction(at: path, applyLocally: applyLocally, update: update) { result in
             completion(result.map { outcome in
                 TransactionResult(

@@ -217,9 +217,14 @@ extension Repo {
         if revert {
             events += syncTree.ackUserWrite(record.writeID, outcome: .reverted)
         }
-        raise(events) { record.completion(result) }
+        // The keep-synced listener goes after the completion has run: a completion that starts
+        // the next transaction at the location (a counter incremented in a loop) finds the
+        // location still synced, instead of an unlisten, a listen and a stale first attempt.
+        raise(events) { [weak self] in
+            record.completion(result)
+            self?.removeListener(record.keepSynced)
+        }
         events = []
-        removeListener(record.keepSynced)
     }
 
     /// How many transactions are running.

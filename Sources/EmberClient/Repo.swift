@@ -66,9 +66,10 @@ final class Repo {
     var pushIDs = PushIDGenerator()
 
     /// Events and completion calls waiting to be delivered, in order.
-    private var deliveries: [Delivery] = []
-    private var deliveriesStart = 0
-    private var delivering = false
+    /// (Read and written around every callback; the accesses never overlap.)
+    @exclusivity(unchecked) private var deliveries: Deque<Delivery> = []
+    /// Whether a delivery of ``deliveries`` is posted to the engine.
+    private var deliveryPosted = false
 
     private enum Delivery {
         case event(Event)
@@ -136,25 +137,41 @@ final class Repo {
 
     // MARK: Events
 
-    /// Delivers `events` to their listeners, then calls `completion`, unless a delivery is
-    /// already running: then they queue behind it, so callbacks never run inside one another.
+    /// Queues `events` for their listeners, then `completion`, and posts their delivery to the
+    /// engine: they run when the current operation is over, in order, never inside an operation
+    /// or inside one another (a listener that writes queues its events behind the ones being
+    /// delivered).
     func raise(_ events: [Event], then completion: (() -> Void)? = nil) {
         guard !events.isEmpty || completion != nil else { return }
         for event in events { deliveries.append(.event(event)) }
         if let completion { deliveries.append(.call(completion)) }
-        guard !delivering else { return }
-        delivering = true
-        defer { delivering = false }
-        while deliveriesStart < deliveries.count {
-            let delivery = deliveries[deliveriesStart]
-            deliveriesStart += 1
+        guard !deliveryPosted else { return }
+        deliveryPosted = true
+        environment.post(deliverQueuedCallback)
+    }
+
+    /// ``deliverQueued()`` as the callback posted to the engine, made once (a write does not
+    /// allocate a new closure to post).
+    private lazy var deliverQueuedCallback: () -> Void = { [weak self] in self?.deliverQueued() }
+
+    /// Called by every public operation as it returns: when the caller is outside the engine's
+    /// own work (its code, not a callback), the operation's local events are delivered now, after
+    /// the operation is over and before it returns, as Firebase's JS SDK does
+    /// (`packages/database/src/core/view/EventQueue.ts`, `eventQueueRaiseEventsForChangedPath`).
+    /// Inside a callback they stay queued behind the current delivery.
+    func deliverLocalEvents() {
+        environment.deliverPosted()
+    }
+
+    /// Delivers what is queued, including what the deliveries queue in turn.
+    private func deliverQueued() {
+        while let delivery = deliveries.popFirst() {
             switch delivery {
             case .event(let event): deliver(event)
             case .call(let call): call()
             }
         }
-        deliveries.removeAll(keepingCapacity: true)
-        deliveriesStart = 0
+        deliveryPosted = false
     }
 
     private func deliver(_ event: Event) {

@@ -1,5 +1,6 @@
 import EmberClient
 import EmberCore
+import EmberEngine
 import EmberInstance
 import EmberServer
 import EmberStorage

@@ -1,26 +1,27 @@
 import EmberClient
 import EmberCore
+import EmberEngine
 import EmberServer
 import EmberStorage
 import EmberWire
 
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// An embedded Ember: one server and any number of named clients in one process, joined by the
-/// in-process network.
+/// in-process network, all run by one ``Engine``.
 ///
-/// Everything runs on one engine: the network's queue of messages and timers. Nothing happens
-/// until the engine runs: ``flush()`` (until no message is in flight), ``advance(by:)`` (time
-/// passes), ``run(until:)``, or a client's `async` function waiting for its answer.
+/// Nothing happens until the engine runs: ``flush()`` (until no message is in flight),
+/// ``advance(by:)`` (time passes), ``run(until:)``, or a client's `async` function waiting for
+/// its answer; each is one wait on the engine.
 ///
 /// On a ``ManualClock`` the engine runs in virtual time: when nothing is due it jumps the clock
 /// to the next message or timer instead of sleeping, so a 60-second disconnect timeout costs no
-/// real time and every run is repeatable. On the system clock it sleeps. Not thread-safe.
+/// real time and every run is repeatable. On the system clock it sleeps. Confined to the
+/// engine's thread.
 public final class Ember {
+    /// The engine: clock, messages and timers, ticks, interruption, callbacks.
+    public let engine: Engine
     /// The local clock (clients); the server's is this one plus ``Server/clockSkew``.
-    public let clock: any DatabaseClock
+    public var clock: any DatabaseClock { engine.clock }
     public let server: Server
     public let network: InProcessNetwork
     /// How long each message takes on new connections, in milliseconds.
@@ -32,8 +33,6 @@ public final class Ember {
     /// How clients wait before reconnecting.
     public var reconnectPolicy: ReconnectPolicy
 
-    /// The clock when it is a manual one: the engine then runs in virtual time.
-    private let virtualClock: ManualClock?
     private var random: any RandomNumberGenerator
     private var clients: [ClientName: Database] = [:]
     private var links: [ClientName: InProcessLink] = [:]
@@ -47,20 +46,22 @@ public final class Ember {
     private var lock: DirectoryLock?
 
     /// An instance on `clock` (a ``ManualClock`` runs it in virtual time) with randomness from
-    /// `random` (push ids, back-off jitter), all in memory.
+    /// `random` (push ids, back-off jitter), all in memory. With `observesInterruptSignal`,
+    /// Ctrl-C (``InterruptSignal``) interrupts its waits.
     public init(
         clock: any DatabaseClock = SystemClock(), random: any RandomNumberGenerator = SystemRandomNumberGenerator(),
-        rules: IndexRules = .none, disconnectTimeout: Int64 = 60_000, reconnectPolicy: ReconnectPolicy = .standard
+        rules: IndexRules = .none, disconnectTimeout: Int64 = 60_000, reconnectPolicy: ReconnectPolicy = .standard,
+        observesInterruptSignal: Bool = false
     ) {
-        self.clock = clock
-        virtualClock = clock as? ManualClock
+        engine = Engine(clock: clock, observesInterruptSignal: observesInterruptSignal)
         self.random = random
         self.disconnectTimeout = disconnectTimeout
         self.reconnectPolicy = reconnectPolicy
         persistence = .memory
         lock = nil
         server = Server(clock: clock, rules: rules)
-        network = InProcessNetwork(clock: clock)
+        network = InProcessNetwork(engine: engine)
+        engine.add(self)
     }
 
     /// An instance kept as `persistence` says: with a database directory, the server starts
@@ -70,10 +71,9 @@ public final class Ember {
     public init(
         persistence: Persistence, clock: any DatabaseClock = SystemClock(),
         random: any RandomNumberGenerator = SystemRandomNumberGenerator(), rules: IndexRules = .none,
-        disconnectTimeout: Int64 = 60_000, reconnectPolicy: ReconnectPolicy = .standard
+        disconnectTimeout: Int64 = 60_000, reconnectPolicy: ReconnectPolicy = .standard, observesInterruptSignal: Bool = false
     ) throws(StoreError) {
-        self.clock = clock
-        virtualClock = clock as? ManualClock
+        engine = Engine(clock: clock, observesInterruptSignal: observesInterruptSignal)
         self.random = random
         self.disconnectTimeout = disconnectTimeout
         self.reconnectPolicy = reconnectPolicy
@@ -93,7 +93,8 @@ public final class Ember {
             server = try Server(clock: clock, rules: rules, store: store)
             if !server.badRows.isEmpty { notices.append(.badRows(file: file, server.badRows)) }
         }
-        network = InProcessNetwork(clock: clock)
+        network = InProcessNetwork(engine: engine)
+        engine.add(self)
     }
 
     /// The client named `name`, created (and connecting, unless `startOffline`) on first use.
@@ -155,8 +156,15 @@ public final class Ember {
         return client
     }
 
+    deinit {
+        engine.remove(self)
+    }
+
     /// The clients, by name.
     public var clientNames: [ClientName] { clients.keys.sorted() }
+
+    /// The open clients, in no particular order.
+    var clientDatabases: Dictionary<ClientName, Database>.Values { clients.values }
 
     /// Kills a client's connection silently: the client notices now and reconnects after its
     /// back-off; the server notices after ``disconnectTimeout`` and then runs the client's
@@ -168,34 +176,18 @@ public final class Ember {
     // MARK: Running the engine
 
     /// Whether a virtual clock drives the engine.
-    public var isVirtualTime: Bool { virtualClock != nil }
+    public var isVirtualTime: Bool { engine.isVirtualTime }
 
     /// Runs the engine until no message is in flight (timers due meanwhile fire; later ones
     /// wait): every client has heard the server's answer to everything sent so far.
+    /// - Throws: `interrupted`, or `reentrant_wait` inside the engine's own work.
     public func flush() throws(DatabaseError) {
-        try run { network.messagesInFlight == 0 }
-    }
-
-    /// Ends the engine's tick: what the server and the clients changed since the last one is
-    /// committed to their stores (clients first, so that a write is in its client's queue before
-    /// the server's answer to it is durable), and the server sends what it held back for the
-    /// commit. Runs whenever no message is due.
-    private func endTick() {
-        for client in clients.values where client.hasUncommittedChanges { client.commitStore() }
-        server.endTick()
+        try engine.wait(until: { engine.messagesInFlight == 0 }).check()
     }
 
     /// Whether nothing is in flight and nothing waits for the end of the tick: every client has
     /// heard the server's answer to everything sent so far (what ``flush()`` waits for).
-    public var isSettled: Bool { network.messagesInFlight == 0 && !tickPending }
-
-    /// Whether something waits for the end of the tick.
-    private var tickPending: Bool {
-        if server.hasUncommittedWork { return true }
-        guard case .directory = persistence else { return false }
-        // A client whose commit just failed waits for the next tick rather than spinning.
-        return clients.values.contains { $0.hasUncommittedChanges && $0.lastStoreError == nil }
-    }
+    public var isSettled: Bool { engine.messagesInFlight == 0 && !engine.isTickPending }
 
     /// Closes the stores, after committing what waits. The instance cannot be used afterwards.
     /// - Throws: ``StoreError`` when a store cannot be closed.
@@ -207,82 +199,41 @@ public final class Ember {
     }
 
     /// Lets `milliseconds` pass, delivering everything due meanwhile, in order.
+    /// - Throws: `interrupted`, or `reentrant_wait` inside the engine's own work.
     public func advance(by milliseconds: Int64) throws(DatabaseError) {
-        let target = clock.now() + milliseconds
-        try run(until: { false }, deadline: target)
-        network.deliverDue()
+        try engine.advance(by: milliseconds).check()
     }
 
     /// Runs the engine until `condition` holds.
-    /// - Throws: `deadlock` when nothing is left to happen and it does not hold; `reentrant`
-    ///   when called from inside the engine (a listener callback).
+    /// - Throws: `would_wait_forever` when nothing is left to happen and it does not hold;
+    ///   `reentrant_wait` inside the engine's own work (a listener callback); `interrupted`.
     public func run(until condition: () -> Bool) throws(DatabaseError) {
-        try run(until: condition, deadline: nil)
+        try engine.wait(until: condition).check()
     }
 
     /// Runs the engine until `condition` holds, or until the clock reaches `deadline` (then it
-    /// returns with `condition` still false; on the system clock it may return before, after
-    /// sleeping at most a second).
-    /// - Throws: `would_wait_forever` when nothing is left to happen before the deadline (or at
-    ///   all, without one); `reentrant_wait` inside the engine.
+    /// returns with `condition` still false).
+    /// - Throws: as ``run(until:)``.
     public func run(until condition: () -> Bool, deadline: Int64?) throws(DatabaseError) {
-        if running { throw Self.reentrant }
-        running = true
-        defer { running = false }
-        while !condition() || tickPending {
-            if network.step() { continue }
-            if tickPending {
-                endTick()
-                continue
-            }
-            guard let next = network.nextDeliveryTime, deadline.map({ next <= $0 }) ?? true else {
-                if let deadline { wait(until: deadline); return }
-                throw Self.deadlock
-            }
-            wait(until: next)
-        }
+        try engine.wait(until: condition, deadline: deadline).check()
     }
 
     /// Runs the engine until `condition` holds, yielding to other tasks now and then and
     /// sleeping (not blocking) while waiting for the system clock.
+    /// - Throws: as ``run(until:)``; a cancelled task's wait throws `cancelled`.
     nonisolated(nonsending) public func run(until condition: () -> Bool) async throws(DatabaseError) {
-        if running { throw Self.reentrant }
-        var steps = 0
-        while !condition() || tickPending {
-            if Task.isCancelled { throw DatabaseError.other(code: ErrorCode.cancelled, message: "the wait was cancelled") }
-            running = true
-            let stepped = network.step()
-            let ended = !stepped && tickPending
-            if ended { endTick() }
-            running = false
-            if stepped {
-                steps += 1
-                if steps % 1024 == 0 { await Task.yield() }
-                continue
-            }
-            if ended { continue }
-            guard let next = network.nextDeliveryTime else { throw Self.deadlock }
-            if let virtualClock {
-                virtualClock.advance(to: next)
-            } else {
-                try? await Task.sleep(for: .milliseconds(max(0, next - clock.now())))
-            }
+        let outcome = await engine.wait(until: condition)
+        if outcome == .interrupted && Task.isCancelled {
+            throw DatabaseError.other(code: ErrorCode.cancelled, message: "the wait was cancelled")
         }
+        try outcome.check()
     }
 
-    private func wait(until time: Int64) {
-        if let virtualClock {
-            virtualClock.advance(to: time)
-        } else {
-            let milliseconds = time - clock.now()
-            if milliseconds > 0 { usleep(UInt32(min(milliseconds, 1_000_000) * 1000)) }
-        }
+    /// The server's clock runs `milliseconds` ahead of the clients' (clients learn it when they
+    /// next connect).
+    public func setServerClockSkew(_ milliseconds: Int64) {
+        server.clockSkew = milliseconds
     }
-
-    static let deadlock = DatabaseError.other(
-        code: ErrorCode.wouldWaitForever, message: "nothing left to happen can finish this wait (is the client offline?)")
-    static let reentrant = DatabaseError.other(
-        code: ErrorCode.reentrantWait, message: "cannot wait for the database inside a listener or completion callback")
 
     // MARK: For the connector
 
@@ -313,7 +264,15 @@ private final class ClientConnector: ClientEnvironment {
     func connect() -> ClientTransport { ember.connect(name) }
 
     func schedule(after milliseconds: Int64, _ action: @escaping () -> Void) {
-        ember.network.schedule(at: ember.clock.now() + milliseconds, action)
+        ember.engine.schedule(after: milliseconds, .timer, action)
+    }
+
+    func post(_ callback: @escaping () -> Void) {
+        ember.engine.post(callback)
+    }
+
+    func deliverPosted() {
+        ember.engine.deliverPosted()
     }
 
     func run(until condition: () -> Bool) throws(DatabaseError) {

@@ -2,6 +2,7 @@ import CLua
 import CLuaSupport
 import EmberClient
 import EmberCore
+import EmberEngine
 import EmberInstance
 import EmberWire
 

@@ -2,6 +2,7 @@ import CLua
 import CLuaSupport
 import EmberClient
 import EmberCore
+import EmberEngine
 import EmberInstance
 import EmberSync
 
@@ -11,12 +12,11 @@ extension LuaRuntime {
     func get(_ call: LuaCall) throws(LuaBindingError) -> LuaCallResult {
         let query = try call.query(at: 1)
         try call.requireWaiting()
-        final class Answer { var result: Result<DataSnapshot, DatabaseError>? }
-        let answer = Answer()
-        query.getData { answer.result = $0 }
-        return suspend(call, on: LuaWait(isReady: { answer.result != nil }) { call, outcome throws(LuaBindingError) in
+        let answer = Pending<Result<DataSnapshot, DatabaseError>>()
+        query.getData(answer.filler)
+        return suspend(call, on: LuaWait(isReady: { answer.isFilled }) { call, outcome throws(LuaBindingError) in
             if case .failed(let error) = outcome { throw call.failure(error) }
-            switch answer.result! {
+            switch answer.value! {
             case .success(let snapshot): call.push(snapshot)
             case .failure(let error): throw call.failure(error)
             }
@@ -29,12 +29,11 @@ extension LuaRuntime {
         let query = try call.query(at: 1)
         let type = call.isAbsent(2) ? EventType.value : try call.eventType(at: 2)
         try call.requireWaiting()
-        final class Answer { var result: Result<(DataSnapshot, String?), DatabaseError>? }
-        let answer = Answer()
-        query.observeOnce(type) { answer.result = $0 }
-        return suspend(call, on: LuaWait(isReady: { answer.result != nil }) { call, outcome throws(LuaBindingError) in
+        let answer = Pending<Result<(DataSnapshot, String?), DatabaseError>>()
+        query.observeOnce(type, answer.filler)
+        return suspend(call, on: LuaWait(isReady: { answer.isFilled }) { call, outcome throws(LuaBindingError) in
             if case .failed(let error) = outcome { throw call.failure(error) }
-            switch answer.result! {
+            switch answer.value! {
             case .success(let (snapshot, previous)):
                 call.push(snapshot)
                 call.push(previous)

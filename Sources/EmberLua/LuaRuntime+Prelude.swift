@@ -42,8 +42,8 @@ extension LuaRuntime {
 
     -- fields (ref.key) beside methods (ref:set)
     for _, mt in next, metatables do
+      -- __methods and __fields stay: the REPL's completion reads them (it never calls __index)
       local methods, fields = mt.__methods, mt.__fields
-      mt.__methods, mt.__fields = nil, nil
       if next(fields) == nil then
         mt.__index = methods
       else

@@ -1,5 +1,6 @@
 import CLua
 import CLuaSupport
+import EmberEngine
 import EmberClient
 import EmberCore
 
@@ -146,7 +147,13 @@ extension LuaRuntime {
                 guard let ticket = yieldedTicket, let wait = waits[ticket] else {
                     // a plain coroutine.yield() at the top of a script, or a write's local
                     // events: let the callbacks run, then go on
-                    deliverPendingCallbacks()
+                    do {
+                        try deliverCallbacks()
+                    } catch {
+                        ember_lua_clear_interrupt(state)
+                        _ = lua_resetthread(thread)
+                        throw error
+                    }
                     continue
                 }
                 yieldedTicket = nil

@@ -2,6 +2,7 @@ import CLua
 import CLuaSupport
 import EmberClient
 import EmberCore
+import EmberEngine
 import EmberInstance
 
 /// `ref:transaction(update [, onComplete] [, {applyLocally = true}])`.

@@ -2,6 +2,7 @@ import CLua
 import CLuaSupport
 import EmberClient
 import EmberCore
+import EmberEngine
 import EmberInstance
 
 /// Writes (`set`, `update`, `push`, `remove`, priorities), their handles, and `onDisconnect`.

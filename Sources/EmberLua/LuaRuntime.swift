@@ -1,8 +1,8 @@
 import CLua
 import CLuaSupport
-import DequeModule
 import EmberClient
 import EmberCore
+import EmberEngine
 import EmberInstance
 
 /// Lua scripting over an embedded Ember: the bindings of LUA.md (`db`, `ember.*`, references,
@@ -38,10 +38,6 @@ public final class LuaRuntime {
     var nextTicket = 1
     /// The wait the coroutine that just yielded asked for (set by the binding before it yields).
     var yieldedTicket: Int?
-    /// Callbacks waiting to run.
-    var queue: Deque<LuaCallback> = []
-    /// Whether a callback is running (or waiting): others wait in the queue.
-    var runningCallback = false
     /// The listeners scripts added.
     var listeners: [LuaListener] = []
     /// The commands scripts added, in order.
@@ -82,8 +78,8 @@ public final class LuaRuntime {
     /// The client `db` names: the host's current client, or "main".
     var currentDatabase: Database { host?.currentDatabase ?? ember.client(.main) }
 
-    /// Whether callbacks wait in the queue.
-    public var hasPendingCallbacks: Bool { !queue.isEmpty }
+    /// The engine that runs the instance: scripts wait through it, callbacks are its tasks.
+    var engine: Engine { ember.engine }
 
     /// How many listeners scripts have on.
     public var listenerCount: Int { listeners.count }
@@ -133,7 +129,7 @@ public final class LuaRuntime {
     /// What a binding that queued callbacks returns: its `count` results after the callbacks
     /// ran (when the caller can wait), or at once.
     func deliveringFirst(_ count: Int32, on state: OpaquePointer) -> LuaCallResult {
-        guard !queue.isEmpty, !runningCallback, ember_lua_can_wait(state) != 0 else { return .values(count) }
+        guard engine.hasDeliverableCallbacks, !engine.isRunningTask, ember_lua_can_wait(state) != 0 else { return .values(count) }
         yieldedTicket = nil
         return .valuesAfterDelivery(count)
     }
@@ -156,68 +152,62 @@ public final class LuaRuntime {
     /// Whether an interrupt (Ctrl-C, or ``LuaState/requestInterrupt()``) is pending.
     var interruptPending: Bool { ember_lua_interrupt_pending(lua.state) != 0 }
 
-    /// Runs the engine until `wait` is over, delivering callbacks meanwhile.
-    /// - Throws: ``LuaError`` of kind `.interrupted` on Ctrl-C.
+    /// Waits on the engine until `wait` is over (the engine delivers callbacks meanwhile).
+    /// - Throws: ``LuaError`` of kind `.interrupted` on Ctrl-C or an interrupt request.
     func wait(for wait: LuaWait) throws(LuaError) {
-        while true {
-            deliverPendingCallbacks()
-            if wait.isReady() {
-                wait.outcome = .ready
-                return
-            }
-            if let deadline = wait.deadline, ember.clock.now() >= deadline {
-                wait.outcome = .timedOut
-                return
-            }
-            if interruptPending {
-                throw LuaError(.interrupted, message: "interrupted while waiting")
-            }
-            // inside a callback, queued callbacks wait for it to end: they do not stop the engine
-            let delivers = !runningCallback
-            do {
-                try ember.run(
-                    until: { (delivers && !self.queue.isEmpty) || wait.isReady() || self.interruptPending },
-                    deadline: wait.deadline)
-            } catch {
-                wait.outcome = .failed(error)
-                return
-            }
+        let outcome = engine.wait(until: { wait.isReady() || self.interruptPending }, deadline: wait.deadline)
+        if wait.isReady() {
+            wait.outcome = .ready
+            return
+        }
+        switch outcome {
+        case .satisfied, .interrupted:
+            throw LuaError(.interrupted, message: "interrupted while waiting")
+        case .timedOut:
+            wait.outcome = .timedOut
+        case .wouldWaitForever, .reentrant:
+            wait.outcome = .failed(outcome.error ?? .other(code: ErrorCode.internalError, message: "the wait failed"))
+        }
+    }
+
+    /// Lets the callbacks that are due run (a plain yield of a script: a write's local events).
+    /// - Throws: ``LuaError`` of kind `.interrupted` on Ctrl-C.
+    func deliverCallbacks() throws(LuaError) {
+        let engine = engine
+        if engine.wait(until: { !engine.hasDeliverableCallbacks }) == .interrupted {
+            throw LuaError(.interrupted, message: "interrupted")
         }
     }
 
     // MARK: callbacks
 
-    /// Queues `callback` to run between commands or while a script waits.
+    /// Posts `callback` to the engine as a task: it runs between commands or while a script
+    /// waits, one callback at a time, never inside another.
     func enqueue(_ callback: LuaCallback) {
-        queue.append(callback)
+        engine.postTask { [weak self] in self?.run(callback) }
     }
 
-    /// Runs the queued callbacks, in order, unless a callback is running already (then they run
-    /// after it). Errors are reported to the host with their traceback; the next callback runs.
-    public func deliverPendingCallbacks() {
-        guard !runningCallback else { return }
-        runningCallback = true
-        defer { runningCallback = false }
-        while let callback = queue.popFirst() {
-            defer { if callback.releasesFunction { release(callback.function) } }
-            if let listener = callback.listener, !listener.isActive { continue }
-            do {
-                _ = try runThread(name: callback.context) { call throws(LuaBindingError) in
-                    call.push(registryReference: callback.function)
-                    for argument in callback.arguments {
-                        switch argument {
-                        case .snapshot(let snapshot): call.push(snapshot)
-                        case .string(let text): call.push(text)
-                        case .boolean(let flag): call.push(flag)
-                        case .error(let error): call.push(error: error)
-                        }
+    /// Runs one callback in a coroutine of its own. Errors are reported to the host with their
+    /// traceback.
+    private func run(_ callback: LuaCallback) {
+        defer { if callback.releasesFunction { release(callback.function) } }
+        if let listener = callback.listener, !listener.isActive { return }
+        do {
+            _ = try runThread(name: callback.context) { call throws(LuaBindingError) in
+                call.push(registryReference: callback.function)
+                for argument in callback.arguments {
+                    switch argument {
+                    case .snapshot(let snapshot): call.push(snapshot)
+                    case .string(let text): call.push(text)
+                    case .boolean(let flag): call.push(flag)
+                    case .error(let error): call.push(error: error)
                     }
-                    return Int32(callback.arguments.count)
                 }
-            } catch {
-                if error.kind == .interrupted { ember_lua_clear_interrupt(lua.state) }
-                host?.report(error, context: callback.context)
+                return Int32(callback.arguments.count)
             }
+        } catch {
+            if error.kind == .interrupted { ember_lua_clear_interrupt(lua.state) }
+            host?.report(error, context: callback.context)
         }
     }
 }

@@ -66,7 +66,7 @@ extension LuaState {
             guard replaceTopWithField(name) else { return [] }
         }
         var found: [String: Int32] = [:]
-        collectFields(startingWith: request.word, into: &found)
+        collectFields(startingWith: request.word, methods: request.isMethod, into: &found)
         var candidates: [String] = []
         candidates.reserveCapacity(found.count)
         for (name, type) in found where !request.isMethod || type == LUA_TFUNCTION {
@@ -137,6 +137,10 @@ extension LuaState {
     /// The UTF-8 of `__index`.
     private static let indexFieldName = Array("__index".utf8)
 
+    private static let methodsFieldName = Array("__methods".utf8)
+
+    private static let fieldsFieldName = Array("__fields".utf8)
+
     /// Replaces the value on top of the stack with its field `name`: a raw lookup in a table,
     /// then in the `__index` tables of metatables while nothing is found. Returns `false` when
     /// the field is `nil` or cannot be reached without calling a function (the top is then some
@@ -192,11 +196,12 @@ extension LuaState {
     /// Adds to `found` the identifier keys starting with `word` of the value on top of the stack
     /// and of its `__index` chain, each with the type of its value (the first one found wins, as
     /// a lookup would find it). Leaves the stack as it was. Needs 6 free stack slots.
-    private func collectFields(startingWith word: [UInt8], into found: inout [String: Int32]) {
+    private func collectFields(startingWith word: [UInt8], methods: Bool, into found: inout [String: Int32]) {
         let top = lua_gettop(state)
         defer { lua_settop(state, top) }
         lua_pushvalue(state, top)
         let current = top + 1
+        collectTypeMembers(ofValueAt: current, startingWith: word, methods: methods, into: &found)
         var visited: Set<UnsafeRawPointer> = []
         for _ in 0...Self.completionIndexDepth {
             if lua_type(state, current) == LUA_TTABLE, let table = lua_topointer(state, current),
@@ -208,10 +213,29 @@ extension LuaState {
         }
     }
 
+    /// The members of an Ember object (a database, reference, query, snapshot, ...): its
+    /// metatable keeps its methods in `__methods` and its fields in `__fields` (an `__index`
+    /// function serves them, which completion never calls). After `:` the methods are offered,
+    /// after `.` the fields (as values, without `(`).
+    private func collectTypeMembers(
+        ofValueAt index: Int32, startingWith word: [UInt8], methods: Bool, into found: inout [String: Int32]
+    ) {
+        guard lua_type(state, index) == LUA_TUSERDATA else { return }
+        let level = lua_gettop(state)
+        defer { lua_settop(state, level) }
+        guard lua_getmetatable(state, index) != 0 else { return }
+        let metatable = lua_gettop(state)
+        let name = methods ? Self.methodsFieldName : Self.fieldsFieldName
+        guard pushRawField(name, ofTableAt: metatable), lua_type(state, -1) == LUA_TTABLE else { return }
+        collectKeys(ofTableAt: lua_gettop(state), startingWith: word, into: &found, as: methods ? LUA_TFUNCTION : LUA_TSTRING)
+    }
+
     /// Adds to `found` the identifier keys starting with `word` among the first
     /// ``completionKeyLimit`` keys of the table at the absolute index `table`. Leaves the stack as
     /// it was. Needs 2 free stack slots.
-    private func collectKeys(ofTableAt table: Int32, startingWith word: [UInt8], into found: inout [String: Int32]) {
+    private func collectKeys(
+        ofTableAt table: Int32, startingWith word: [UInt8], into found: inout [String: Int32], as type: Int32? = nil
+    ) {
         let level = lua_gettop(state)
         defer { lua_settop(state, level) }
         lua_pushnil(state)
@@ -225,7 +249,7 @@ extension LuaState {
             else { continue }
             let name = String(decoding: key, as: UTF8.self)
             guard found[name] == nil, !Self.luaKeywords.contains(name) else { continue }
-            found[name] = lua_type(state, -1)
+            found[name] = type ?? lua_type(state, -1)
         }
     }
 

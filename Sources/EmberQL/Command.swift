@@ -35,7 +35,7 @@ public indirect enum Command: Sendable, Equatable {
     // MARK: live
     /// `watch [PATH] [QUERY] [EVENT...]`: no events means every child event. Events (in any case)
     /// and modifiers may come in any order; a repeated event is kept once, where first written.
-    case watch(PathExpression, QueryExpression, events: [WatchEvent])
+    case watch(PathExpression, QueryExpression, events: [EventType])
     /// `unwatch ID | all`.
     case unwatch(UnwatchTarget)
     /// `watches`.

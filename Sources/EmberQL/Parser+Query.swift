@@ -10,19 +10,19 @@ extension Parser {
     /// to the end of the input, in any order. Events repeated are kept once, in the order first
     /// written.
     mutating func query(events allowEvents: Bool, timeout allowTimeout: Bool = false) throws(ParseFailure) -> (
-        QueryExpression, [WatchEvent]
+        QueryExpression, [EventType]
     ) {
         var params = QueryParams()
         var written: [String] = []
-        var events: [WatchEvent] = []
+        var events: [EventType] = []
         var connectTimeout: Int64?
-        let eventNames = WatchEvent.allCases.map(\.rawValue)
+        let eventNames = EventType.allCases.map(\.rawValue)
         let candidates = QueryModifier.names + (allowEvents ? eventNames : []) + (allowTimeout ? [Self.timeoutKeyword] : [])
         while true {
             try offer { .keyword(partial: $0, candidates: candidates) }
             let keyword = try lexer.next(.word)
             if keyword.isEnd { break }
-            if allowEvents, let name = keyword.keyword, let event = WatchEvent(rawValue: name) {
+            if allowEvents, let name = keyword.keyword, let event = EventType(rawValue: name) {
                 if !events.contains(event) { events.append(event) }
                 continue
             }
@@ -159,12 +159,12 @@ extension Parser {
     /// The error for a word where a modifier (or an event) was expected.
     private func unknownModifier(_ token: LexedToken, allowEvents: Bool, allowTimeout: Bool) -> ParseFailure {
         let modifiers = (QueryModifier.names + (allowTimeout ? [Self.timeoutKeyword] : [])).joined(separator: ", ")
-        let events = WatchEvent.allCases.map(\.rawValue).joined(separator: ", ")
+        let events = EventType.allCases.map(\.rawValue).joined(separator: ", ")
         guard token.keyword != nil else {
             return .error(
                 "expected a query modifier\(allowEvents ? " or an event" : ""), found \(token.token.shown)", at: token)
         }
-        let candidates = QueryModifier.names + (allowTimeout ? [Self.timeoutKeyword] : []) + (allowEvents ? WatchEvent.allCases.map(\.rawValue) : [])
+        let candidates = QueryModifier.names + (allowTimeout ? [Self.timeoutKeyword] : []) + (allowEvents ? EventType.allCases.map(\.rawValue) : [])
         let typo = token.text.flatMap { Suggestion.closest(to: $0, in: candidates) }.map { "did you mean \($0)? " } ?? ""
         if allowEvents {
             return .error(

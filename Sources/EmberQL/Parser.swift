@@ -100,7 +100,7 @@ struct Parser {
             try expectEnd()
             return .import(path, file: file)
         case "watch":
-            let names = QueryModifier.lowercasedNames.union(WatchEvent.allCases.map(\.rawValue))
+            let names = QueryModifier.lowercasedNames.union(EventType.allCases.map(\.rawValue))
             let path = try optionalPath(before: names)
             let (query, events) = try self.query(events: true)
             return .watch(path, query, events: events)

@@ -1,5 +1,5 @@
 import CEditLine
-import EmberLua
+import EmberEngine
 import Glibc
 
 /// The REPL's line editor: libedit with emacs keys, a prompt and a history.
@@ -243,6 +243,16 @@ public final class LineEditor {
             replace(completion.partial, with: common)
             return UInt8(CC_REFRESH)
         }
+        // thousands of candidates (the children of a big location) ask first, as readline does
+        // beyond its `completion-query-items` (100)
+        if candidates.count > Self.completionQueryItems {
+            write("\nDisplay all \(candidates.count) possibilities? (y or n)")
+            let answer = readAnswerKey()
+            guard answer == UInt8(ascii: "y") || answer == UInt8(ascii: "Y") || answer == UInt8(ascii: " ") else {
+                write("\n")
+                return UInt8(CC_REDISPLAY)
+            }
+        }
         // list them in columns under the line, then draw the prompt again
         let width = (candidates.map(\.count).max() ?? 0) + 2
         let perRow = max(1, 80 / width)
@@ -253,6 +263,28 @@ public final class LineEditor {
         }
         write(text)
         return UInt8(CC_REDISPLAY)
+    }
+
+    /// How many candidates Tab lists without asking first (readline's default).
+    static let completionQueryItems = 100
+
+    /// Reads one key for a yes/no question; Ctrl-C, end of input or an error answer no.
+    private func readAnswerKey() -> UInt8? {
+        let descriptor = fileno(streams[0])
+        while true {
+            if InterruptSignal.isPending {
+                InterruptSignal.clear()
+                return nil
+            }
+            var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&request, 1, 100)
+            if ready < 0 && errno != EINTR { return nil }
+            guard ready > 0 else { continue }
+            var byte: UInt8 = 0
+            let count = Glibc.read(descriptor, &byte, 1)
+            if count < 0 && errno == EINTR { continue }
+            return count == 1 ? byte : nil
+        }
     }
 
     /// Replaces the `partial` word before the cursor with `word`.

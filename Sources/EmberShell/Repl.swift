@@ -1,4 +1,5 @@
 import EmberCore
+import EmberEngine
 import EmberInstance
 import EmberLua
 import Foundation
@@ -28,9 +29,9 @@ public final class Repl {
         editor.completer = { [unowned self, unowned shell] prefix in
             luaMode ? shell.luaCompletions(for: prefix) : shell.completions(for: prefix)
         }
-        editor.idle = { [unowned shell] in shell.runDueWork() }
+        editor.idle = { [unowned shell] in shell.engine.runDue() }
         editor.nextWake = { [unowned shell] in
-            shell.nextDueTime.map { Int(clamping: max(0, $0 - shell.ember.clock.now())) }
+            shell.engine.nextDueTime.map { Int(clamping: max(0, $0 - shell.engine.now)) }
         }
         shell.historyEntries = { [unowned editor] in editor.historyEntries }
         shell.confirm = { [unowned editor] question in
@@ -59,7 +60,7 @@ public final class Repl {
     public func run() -> Int32 {
         var entry: String?
         while !shell.exitRequested {
-            shell.runDueWork()
+            shell.engine.runDue()
             editor.prompt = entry == nil ? (luaMode ? "lua> " : shell.prompt) : continuationPrompt
             switch editor.read() {
             case .endOfInput:

@@ -1,5 +1,6 @@
 import EmberClient
 import EmberCore
+import EmberEngine
 import EmberInstance
 import EmberLua
 import EmberServer
@@ -11,14 +12,17 @@ import EmberStorage
 extension Shell {
     func goOffline() {
         database.goOffline()
+        // the connection's end lands (with its local events) before the command reports
         settle()
         printOK("\(database.name) is offline: writes queue until online")
     }
 
     func goOnline() {
         database.goOnline()
-        // let the connection open and the queued writes go out
-        try? ember.run { database.connectionState.isConnected || InterruptSignal.isPending }
+        // the connection opens, then the queued writes go out (the end of the command waits
+        // for their answers)
+        waitForConnection(of: database)
+        // the queued writes go out and are answered before the command reports
         settle()
         printOK("\(database.name) is online")
     }
@@ -158,7 +162,7 @@ extension Shell {
         }
         let isNew = !existing
         currentClient = client.name
-        settle()
+        waitForConnection(of: client)
         if isJSON {
             printJSON(.object([("client", .string(client.name.rawValue)), ("created", .bool(isNew))]))
         } else {
@@ -204,7 +208,7 @@ extension Shell {
         } catch {
             throw .database(error, at: name.position)
         }
-        if !client.connectionState.isConnected { settle() }
+        waitForConnection(of: client)
         if isNew {
             // `as` creates the client it names: said on stderr (a line of text, or a JSON
             // object), so that a typo does not pass unnoticed and stdout holds only the result.
@@ -221,26 +225,24 @@ extension Shell {
         try run(command)
     }
 
+    /// Lets a client whose connection is opening finish opening it (one waiting to reconnect, or
+    /// offline by choice, is left as it is): what `client`, `as` and `online` do before they
+    /// report. Ctrl-C ends it.
+    private func waitForConnection(of client: Database) {
+        engine.wait(until: { client.connectionState != .connecting })
+    }
+
     func setClockSkew(_ milliseconds: Int64) {
-        ember.server.clockSkew = milliseconds
+        ember.setServerClockSkew(milliseconds)
         printOK("the server's clock runs \(milliseconds) ms ahead (clients learn it when they next connect: offline, then online)")
     }
 
-    /// Lets time pass, delivering what falls due, a tenth of a second at a time so that Ctrl-C
-    /// stops it.
+    /// Lets time pass, delivering what falls due; Ctrl-C stops it.
     func sleep(_ milliseconds: Int64) throws(ShellError) {
-        let deadline = ember.clock.now() + milliseconds
-        while ember.clock.now() < deadline {
-            if InterruptSignal.isPending {
-                InterruptSignal.clear()
-                throw .interrupted("stopped sleeping")
-            }
-            do {
-                try ember.advance(by: min(100, deadline - ember.clock.now()))
-            } catch {
-                throw .database(error, at: nil)
-            }
-            luaRuntime?.deliverPendingCallbacks()
+        switch engine.advance(by: milliseconds) {
+        case .satisfied, .timedOut: return
+        case .interrupted: throw .interrupted("stopped sleeping")
+        case let outcome: throw .database(outcome.error!, at: nil)
         }
     }
 

@@ -1,5 +1,6 @@
 import EmberClient
 import EmberCore
+import EmberEngine
 import EmberInstance
 import EmberLua
 import EmberQL
@@ -24,19 +25,20 @@ extension Shell {
         at position: SourcePosition?, on database: Database,
         _ start: (@escaping (DatabaseError?) -> Void) throws(DatabaseError) -> Void
     ) throws(ShellError) -> WriteReport {
-        final class Outcome { var answer: DatabaseError?? = nil }
-        let outcome = Outcome()
+        let answer = Pending<DatabaseError?>()
         do {
-            try start { outcome.answer = .some($0) }
+            try start(answer.filler)
         } catch {
             throw .database(error, at: position)
         }
-        if outcome.answer == nil && database.connectionState == .offline {
+        engine.runDue()
+        if !answer.isFilled && database.connectionState == .offline {
             // Queued means kept: the client's store must have it before the shell says so. A
             // store that cannot take it makes the client refuse the write (reverted, with
             // events), and that refusal is the answer.
             database.commitStore()
-            if case .some(.some(let error)) = outcome.answer { throw .database(error, at: position) }
+            engine.runDue()
+            if case .some(.some(let error)) = answer.value { throw .database(error, at: position) }
             if database.store == nil, case .directory = ember.persistence {
                 throw .command(
                     ErrorCode.notStored,
@@ -46,8 +48,8 @@ extension Shell {
             }
             return .queued
         }
-        try wait(until: { outcome.answer != nil }, interrupted: "stopped waiting; the write stays queued and will be sent")
-        if case .some(.some(let error)) = outcome.answer { throw .database(error, at: position) }
+        try wait(for: answer, interrupted: "stopped waiting; the write stays queued and will be sent")
+        if case .some(.some(let error)) = answer.value { throw .database(error, at: position) }
         return .acknowledged
     }
 
@@ -76,17 +78,17 @@ extension Shell {
     /// nothing cached, the client waits for the connection up to `connectTimeout` ms (its
     /// default, 3 s, when `nil`): the shell says so on stderr, and Ctrl-C stops the wait.
     func read(_ query: Query, connectTimeout: Int64? = nil) throws(ShellError) -> DataSnapshot {
-        final class Box { var result: Result<DataSnapshot, DatabaseError>? }
-        let box = Box()
-        query.getData(connectTimeout: connectTimeout) { box.result = $0 }
+        let answer = Pending<Result<DataSnapshot, DatabaseError>>()
+        query.getData(connectTimeout: connectTimeout, answer.filler)
+        engine.runDue()
         // The client answers at once what it can (its cache, `.info`); a get still unanswered
         // while not connected waits for the connection (unless its limit is 0).
         let limit = min(max(connectTimeout ?? Query.defaultGetConnectTimeout, 0), Query.maximumGetConnectTimeout)
-        if box.result == nil && !query.database.connectionState.isConnected && limit > 0 {
+        if !answer.isFilled && !query.database.connectionState.isConnected && limit > 0 {
             reportWaitingForConnection(upTo: limit)
         }
-        try wait(until: { box.result != nil }, interrupted: "stopped waiting for the value")
-        switch box.result! {
+        try wait(for: answer, interrupted: "stopped waiting for the value")
+        switch answer.value! {
         case .success(let snapshot): return snapshot
         case .failure(let error): throw .database(error, at: nil)
         }
@@ -201,9 +203,7 @@ extension Shell {
     func remove(_ expression: PathExpression, confirmed: Bool) throws(ShellError) {
         let path = try resolve(expression)
         let reference = database.reference(path)
-        if !confirmed, let confirm, let known = database.cachedValue(at: path), known.childCount > 0 {
-            let count = known.childCount
-            let question = "remove \(path) and its \(count) \(count == 1 ? "child" : "children")? [y/N] "
+        if !confirmed, let confirm, let question = try removalQuestion(for: reference) {
             guard confirm(question) else {
                 if isJSON { printJSON(.object([("ok", .bool(false)), ("cancelled", .bool(true))])) } else { print("not removed") }
                 return
@@ -213,6 +213,29 @@ extension Shell {
             try reference.removeValue(completion: done)
         }
         printWrite(report)
+    }
+
+    /// What `remove` asks at a terminal before removing a location with children, or `nil` when
+    /// it has none. The client's cache answers when it knows the location; otherwise the server
+    /// is asked for its first child (`limitToFirst 1`, not the whole subtree); offline with
+    /// nothing cached, the shell cannot know, and asks.
+    private func removalQuestion(for reference: Reference) throws(ShellError) -> String? {
+        let path = reference.path
+        if let known = database.cachedValue(at: path) {
+            let count = known.childCount
+            return count == 0 ? nil : "remove \(path) and its \(count) \(count == 1 ? "child" : "children")? [y/N] "
+        }
+        guard database.connectionState.isConnected else {
+            return "remove \(path)? (offline: what it holds is not known here) [y/N] "
+        }
+        let firstChild: QueryParams
+        do {
+            firstChild = try QueryParams.default.limitedToFirst(1)
+        } catch {
+            throw .database(error, at: nil)
+        }
+        let first = try read(reference.query(firstChild))
+        return first.childrenCount == 0 ? nil : "remove \(path) and everything under it? [y/N] "
     }
 
     func increment(_ expression: PathExpression, by amount: ValueExpression) throws(ShellError) {

@@ -1,3 +1,4 @@
+import EmberEngine
 import EmberClient
 import EmberCore
 import EmberLua
@@ -60,29 +61,29 @@ extension Shell {
         try checkImportInterrupted()
         if large { drawStatus("importing \(path): writing \(node.childCount) children") }
         let reference = database.reference(path)
-        final class Outcome { var answer: DatabaseError?? = nil }
-        let outcome = Outcome()
+        let answer = Pending<DatabaseError?>()
         do {
-            try reference.setNode(node) { outcome.answer = .some($0) }
+            try reference.setNode(node, completion: answer.filler)
         } catch {
             throw .database(error, at: file.position)
         }
+        engine.runDue()
         var report = WriteReport.acknowledged
-        if outcome.answer == nil && database.connectionState == .offline {
+        if !answer.isFilled && database.connectionState == .offline {
             report = .queued
         } else {
             try wait(
-                until: { outcome.answer != nil },
+                for: answer,
                 interrupted: "stopped waiting; the import was made as one write, which stays queued and lands whole")
-            if case .some(.some(let error)) = outcome.answer { throw .database(error, at: file.position) }
+            if case .some(.some(let error)) = answer.value { throw .database(error, at: file.position) }
         }
         printImport(report, path: path, count: node.childCount, bytes: text.utf8.count)
     }
 
     /// Ends an import that Ctrl-C interrupted before its write was made: nothing is written.
     private func checkImportInterrupted() throws(ShellError) {
-        guard InterruptSignal.isPending else { return }
-        InterruptSignal.clear()
+        guard engine.isInterruptPending else { return }
+        engine.clearInterrupt()
         throw .interrupted("nothing was imported")
     }
 

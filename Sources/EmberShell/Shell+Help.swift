@@ -11,41 +11,70 @@ extension Shell {
 
     func help(_ topic: Word?) throws(ShellError) {
         let registry = commandRegistry
+        let layout = HelpLayout()
         guard let topic else {
+            if isJSON {
+                printJSON(.array(registry.map(Self.describe)))
+                return
+            }
             var groups: [String] = []
             for command in registry where !groups.contains(command.group) { groups.append(command.group) }
             var lines: [String] = []
             for group in groups {
                 lines.append(style.bold(group + ":"))
                 let commands = registry.filter { $0.group == group }
-                let width = commands.map { ($0.name + " " + $0.syntax).count }.max() ?? 0
-                for command in commands {
-                    let usage = command.name + (command.syntax.isEmpty ? "" : " " + command.syntax)
-                    lines.append("  " + usage + String(repeating: " ", count: max(width - usage.count, 0) + 2) + style.dim(command.summary))
-                }
+                lines += layout.columns(
+                    commands.map { ($0.name + ($0.syntax.isEmpty ? "" : " " + $0.syntax), $0.summary) }, dim: style.dim)
                 lines.append("")
             }
-            lines.append("help COMMAND shows one command with an example. Paths are absolute (/a/b) or relative to cd.")
-            if isJSON {
-                printJSON(.array(registry.map(Self.describe)))
-            } else {
-                print(lines.joined(separator: "\n"))
-            }
+            lines.append(style.bold("Topics:"))
+            lines += layout.columns(HelpTopic.all.map { ("help " + $0.name, $0.summary) }, dim: style.dim)
+            lines.append("")
+            lines += layout.paragraph(
+                "help COMMAND shows one command with an example. Paths are absolute (/a/b) or relative to cd.")
+            print(lines.joined(separator: "\n"))
             return
         }
         let name = topic.text.lowercased()
+        if let page = HelpTopic.all.first(where: { $0.name == name }) {
+            show(page, layout: layout)
+            return
+        }
         guard let command = registry.first(where: { $0.name.lowercased() == name || $0.aliases.contains { $0.lowercased() == name } }) else {
-            let suggestion = Self.closest(to: name, in: registry.flatMap { [$0.name] + $0.aliases })
-            throw .command(ErrorCode.unknownCommand, "no command '\(topic.text)'" + (suggestion.map { " (did you mean \($0)?)" } ?? ""), at: topic.position)
+            let suggestion = Self.closest(to: name, in: registry.flatMap { [$0.name] + $0.aliases } + HelpTopic.all.map(\.name))
+            throw .command(ErrorCode.unknownCommand, "no command or topic '\(topic.text)'" + (suggestion.map { " (did you mean \($0)?)" } ?? ""), at: topic.position)
         }
         if isJSON {
             printJSON(Self.describe(command))
             return
         }
-        var lines = [style.bold(command.name + (command.syntax.isEmpty ? "" : " " + command.syntax)), "  " + command.summary]
+        var lines = [style.bold(command.name + (command.syntax.isEmpty ? "" : " " + command.syntax))]
+        lines += layout.paragraph(command.summary, indent: "  ")
         if !command.aliases.isEmpty { lines.append("  also: " + command.aliases.joined(separator: ", ")) }
         lines.append("  example: " + command.example)
         print(lines.joined(separator: "\n"))
+    }
+
+    /// Prints a help topic: its paragraphs wrapped, its tables as two columns (JSON: the text).
+    private func show(_ page: HelpTopic, layout: HelpLayout) {
+        var lines = [style.bold("help " + page.name + ": " + page.summary), ""]
+        for paragraph in page.paragraphs {
+            if paragraph.contains("\t") {
+                let rows = paragraph.split(separator: "\n").map { row in
+                    let parts = row.split(separator: "\t", maxSplits: 1).map(String.init)
+                    return (parts[0], parts.count > 1 ? parts[1] : "")
+                }
+                lines += layout.columns(rows, dim: style.dim)
+            } else {
+                lines += layout.paragraph(paragraph)
+            }
+            lines.append("")
+        }
+        if isJSON {
+            printJSON(.object([("topic", .string(page.name)), ("summary", .string(page.summary)), ("text", .string(lines.dropLast().joined(separator: "\n")))]))
+        } else {
+            print(lines.dropLast().joined(separator: "\n"))
+        }
     }
 
     private static func describe(_ command: CommandDescription) -> JSONValue {

@@ -1,5 +1,6 @@
 import EmberClient
 import EmberCore
+import EmberEngine
 import EmberInstance
 import EmberWire
 import EmberLua
@@ -9,9 +10,9 @@ import EmberSync
 /// The live commands: watch, unwatch, watches, keepsynced.
 extension Shell {
     /// The events a watch listens to when none is named: every child event.
-    static let defaultWatchEvents: [WatchEvent] = [.childAdded, .childChanged, .childRemoved, .childMoved]
+    static let defaultWatchEvents: [EventType] = [.childAdded, .childChanged, .childRemoved, .childMoved]
 
-    func watch(_ expression: PathExpression, _ queryExpression: QueryExpression, events: [WatchEvent]) throws(ShellError) {
+    func watch(_ expression: PathExpression, _ queryExpression: QueryExpression, events: [EventType]) throws(ShellError) {
         let path = try resolve(expression)
         let events = events.isEmpty ? Self.defaultWatchEvents : events
         let id = nextWatchID
@@ -24,7 +25,7 @@ extension Shell {
             print(style.dim("[\(id)]") + " watching \(path)\(query) (\(described))")
         }
         let query = makeQuery(path, queryExpression)
-        let types = Set(events.map(Self.eventType))
+        let types = Set(events)
         let client = clientOverride ?? currentClient
         // initial events are delivered while the listen is set up, so the watch exists first
         let handle = query.observe(types) { [weak self] event in
@@ -32,19 +33,6 @@ extension Shell {
         }
         watches[id] = Watch(
             id: id, client: client, path: path, query: queryExpression.text, events: events, handle: handle)
-        // show what is already known and what the server sends at once
-        settle()
-    }
-
-    /// The sync engine's event type for a watch event name.
-    static func eventType(_ event: WatchEvent) -> EventType {
-        switch event {
-        case .value: .value
-        case .childAdded: .childAdded
-        case .childChanged: .childChanged
-        case .childRemoved: .childRemoved
-        case .childMoved: .childMoved
-        }
     }
 
     /// Prints one event of watch `id`: `[2] child_added /scores/stego after bronto: 5`.

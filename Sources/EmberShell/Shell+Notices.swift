@@ -1,4 +1,5 @@
 import EmberCore
+import EmberEngine
 import EmberInstance
 
 /// What opening the database found (an unreadable client store set aside, an empty server

@@ -1,3 +1,4 @@
+import EmberEngine
 import EmberClient
 import EmberCore
 import EmberLua
@@ -56,8 +57,7 @@ extension Shell {
     /// - Returns: whether it succeeded.
     @discardableResult
     public func executeLua(_ code: String) -> Bool {
-        InterruptSignal.clear()
-        defer { luaRuntime?.deliverPendingCallbacks() }
+        defer { settle() }
         do {
             do {
                 // an expression prints its value; a statement does not compile with `return`

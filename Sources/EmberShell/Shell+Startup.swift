@@ -1,3 +1,4 @@
+import EmberEngine
 import EmberCore
 import EmberLua
 import EmberQL
@@ -66,7 +67,7 @@ extension Shell {
         } catch {
             report(error)
         }
-        luaRuntime?.deliverPendingCallbacks()
+        engine.runDue()
     }
 
     /// The `*.lua` files of `directory`, sorted by name.

@@ -1,3 +1,4 @@
+import EmberEngine
 import EmberClient
 import EmberCore
 import EmberLua
@@ -17,44 +18,46 @@ extension Shell {
             throw .lua(error)
         }
         defer { update.release() }
-        final class Outcome {
-            var result: Result<TransactionResult, DatabaseError>?
+        // What the update function saw, as it ran (it runs inside the client's operations).
+        final class Attempts {
             var failure: LuaError?
-            var attempts = 0
+            var count = 0
         }
-        let outcome = Outcome()
+        let outcome = Attempts()
+        let answer = Pending<Result<TransactionResult, DatabaseError>>()
         let pretty = !isJSON
         do {
             try database.reference(path).runTransaction({ [self] current in
-                outcome.attempts += 1
+                outcome.count += 1
                 let value = current.jsonValue(.normal)
                 let next: Node
                 switch state.transactionUpdate(update, current: value, at: path) {
                 case .success(let node?): next = node
                 case .success(nil):
-                    if pretty { print("attempt \(outcome.attempts): \(formatter.compact(value)) → abort") }
+                    if pretty { print("attempt \(outcome.count): \(formatter.compact(value)) → abort") }
                     return .abort
                 case .failure(let error):
                     outcome.failure = error
                     return .abort
                 }
-                if pretty { print("attempt \(outcome.attempts): \(formatter.compact(value)) → \(formatter.compact(next.jsonValue(.normal)))") }
+                if pretty { print("attempt \(outcome.count): \(formatter.compact(value)) → \(formatter.compact(next.jsonValue(.normal)))") }
                 return .commit(next)
-            }, completion: { outcome.result = $0 })
+            }, completion: answer.filler)
         } catch {
             throw .database(error, at: expression.position)
         }
-        if database.connectionState == .offline && outcome.result == nil {
+        engine.runDue()
+        if database.connectionState == .offline && !answer.isFilled {
             if isJSON {
-                printJSON(.object([("committed", .bool(false)), ("queued", .bool(true)), ("attempts", .int(Int64(outcome.attempts)))]))
+                printJSON(.object([("committed", .bool(false)), ("queued", .bool(true)), ("attempts", .int(Int64(outcome.count)))]))
             } else {
                 print(style.warning("queued (offline): the transaction runs again when the client reconnects"))
             }
             return
         }
-        try wait(until: { outcome.result != nil }, interrupted: "stopped waiting; the transaction goes on")
+        try wait(for: answer, interrupted: "stopped waiting; the transaction goes on")
         if let failure = outcome.failure { throw .lua(failure) }
-        switch outcome.result! {
+        switch answer.value! {
         case .failure(let error):
             throw .database(error, at: expression.position)
         case .success(let result):

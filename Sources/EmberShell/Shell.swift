@@ -1,5 +1,6 @@
 import EmberClient
 import EmberCore
+import EmberEngine
 import EmberInstance
 import EmberLua
 import EmberQL
@@ -89,7 +90,8 @@ public final class Shell {
             }
             do {
                 let settings = try PersistenceSettings(durability: options.durability, clientCacheSize: PersistenceSettings.standard.clientCacheSize)
-                ember = try Ember(persistence: .directory(directory, settings), clock: clock, random: random)
+                ember = try Ember(
+                    persistence: .directory(directory, settings), clock: clock, random: random, observesInterruptSignal: true)
             } catch let error as StoreError {
                 if error.code == ErrorCode.databaseInUse { throw .command(error.code, error.message) }
                 throw .command(error.code, "cannot open the database at \(directory): \(error.message)")
@@ -97,12 +99,15 @@ public final class Shell {
                 throw .command(ErrorCode.storageError, "cannot open the database at \(directory): \(error)")
             }
         } else {
-            ember = Ember(clock: clock, random: random)
+            ember = Ember(clock: clock, random: random, observesInterruptSignal: true)
         }
         _ = database
-        // let the first client connect before the first command
+        // the first client connects before the first command
         settle()
     }
+
+    /// The engine that runs the session's instance.
+    public var engine: Engine { ember.engine }
 
     /// The database of the client commands run as now; created (and connecting, unless the
     /// session starts clients offline) on first use.
@@ -132,7 +137,6 @@ public final class Shell {
     /// - Parameter origin: the file and line the entry was read from, named in its error.
     @discardableResult
     public func execute(_ source: String, from origin: InputOrigin? = nil) -> Bool {
-        InterruptSignal.clear()
         let started = ember.clock.now()
         defer {
             if timing && !isJSON { output.writeError(style.dim("time: \(ember.clock.now() - started) ms") + "\n") }
@@ -140,7 +144,7 @@ public final class Shell {
         do {
             guard let command = try parse(source) else { return true }
             try run(command)
-            luaRuntime?.deliverPendingCallbacks()
+            settle()
             // A client opened by the command may have found its store unreadable.
             return reportNotices()
         } catch {
@@ -231,36 +235,29 @@ public final class Shell {
         }
     }
 
-    /// Runs the engine until `condition` holds or Ctrl-C; `interrupted` says what became of
-    /// the operation that was being waited for.
+    /// Waits on the engine until `condition` holds; Ctrl-C stops the wait, and `interrupted`
+    /// says what became of the operation that was being waited for.
     func wait(until condition: () -> Bool, interrupted: String) throws(ShellError) {
-        do {
-            try ember.run { condition() || InterruptSignal.isPending }
-        } catch {
-            throw .database(error, at: nil)
-        }
-        if !condition() {
-            InterruptSignal.clear()
-            throw .interrupted(interrupted)
+        switch engine.wait(until: condition) {
+        case .satisfied, .timedOut: return
+        case .interrupted: throw .interrupted(interrupted)
+        case let outcome: throw .database(outcome.error!, at: nil)
         }
     }
 
-    /// Runs the engine until no message is in flight (or Ctrl-C): what a command started has
-    /// arrived, and its events have printed. Best effort: nothing to wait for is not an error.
+    /// Waits on the engine until `pending` has its answer; Ctrl-C stops the wait, and
+    /// `interrupted` says what became of the operation.
+    func wait<Answer>(for pending: Pending<Answer>, interrupted: String) throws(ShellError) {
+        try wait(until: { pending.isFilled }, interrupted: interrupted)
+    }
+
+    /// The end of every command (and of opening the session): the engine runs until no message
+    /// is in flight, so that what the command started has arrived and its events (and callbacks)
+    /// have run before the next prompt. Ctrl-C ends it early; nothing to wait for is not an
+    /// error.
     func settle() {
-        try? ember.run { ember.network.messagesInFlight == 0 || InterruptSignal.isPending }
-        InterruptSignal.clear()
+        engine.wait(until: { engine.messagesInFlight == 0 && !engine.hasDeliverableCallbacks })
     }
-
-    /// Delivers whatever is due now (messages, timers): the REPL calls it while idle at the
-    /// prompt, so events print as they happen.
-    public func runDueWork() {
-        try? ember.advance(by: 0)
-        luaRuntime?.deliverPendingCallbacks()
-    }
-
-    /// When the engine next has something to do, in the instance's clock, or `nil`.
-    public var nextDueTime: Int64? { ember.network.nextDeliveryTime }
 
     /// Writes a result line (adds the newline).
     func print(_ line: String) {

@@ -14,7 +14,7 @@ struct Watch {
     /// The query modifiers as written.
     let query: String
     /// The events listened to.
-    let events: [WatchEvent]
+    let events: [EventType]
     /// The listener.
     let handle: ListenerHandle
 }

@@ -1,3 +1,5 @@
+import EmberCore
+
 /// The identity of a listener, chosen by its owner.
 public struct RegistrationID: Sendable, Hashable, CustomStringConvertible {
     public let rawValue: Int

@@ -1,3 +1,4 @@
+import EmberEngine
 import EmberClient
 import EmberCore
 import EmberInstance
@@ -80,7 +81,7 @@ struct FaultTests {
             case 75..<79: ember.drop(database.name)
             case 79..<90: try ember.advance(by: Int64(random.next() % 40))
             default:
-                for _ in 0..<(random.next() % 8) { ember.network.step() }
+                for _ in 0..<(random.next() % 8) { ember.network.engine.step() }
             }
         }
 

@@ -1,3 +1,4 @@
+import EmberEngine
 import EmberLua
 import Glibc
 import Testing

@@ -1,3 +1,4 @@
+import EmberEngine
 import EmberCore
 import EmberServer
 import EmberStorage
@@ -34,11 +35,11 @@ struct ServerStorageTests {
         client.send { .listen(requestID: $0, query: QuerySpec(path: "rooms"), tag: nil, hash: "") }
         client.send { .put(requestID: $0, path: "rooms/a", data: json(#"{"topic":"hi",".priority":3}"#), hash: nil, writeKey: "s:w1") }
         client.send { .merge(requestID: $0, path: "rooms", changes: [WireChange("b/n", json("1")), WireChange("c", json("true"))], writeKey: "s:w2") }
-        network.deliverDue()
+        network.engine.runDue()
         #expect(client.take().isEmpty, "nothing is sent before the commit")
         #expect(server.hasUncommittedWork)
         server.endTick()
-        network.deliverDue()
+        network.engine.runDue()
         #expect(
             client.take() == [
                 "handshake 1700000000000", "ack 1 ok", #"data rooms/a {"topic":"hi",".priority":3}"#, "ack 2 ok",
@@ -62,7 +63,7 @@ struct ServerStorageTests {
             let client = RawClient(network, server: server)
             client.send { .put(requestID: $0, path: "count", data: increment, hash: nil, writeKey: "s:w1") }
             client.send { .put(requestID: $0, path: ".bad", data: json("1"), hash: nil, writeKey: "s:w2") }
-            network.deliverDue()
+            network.engine.runDue()
             server.endTick()
             try server.close()
         }
@@ -72,9 +73,9 @@ struct ServerStorageTests {
         client.send { .put(requestID: $0, path: "count", data: increment, hash: nil, writeKey: "s:w1") }
         client.send { .put(requestID: $0, path: ".bad", data: json("1"), hash: nil, writeKey: "s:w2") }
         client.send { .put(requestID: $0, path: "count", data: increment, hash: nil, writeKey: "s:w3") }
-        network.deliverDue()
+        network.engine.runDue()
         server.endTick()
-        network.deliverDue()
+        network.engine.runDue()
         #expect(client.take() == ["handshake 1700000000000", "ack 1 ok", "ack 2 invalid_value", "ack 3 ok"])
         #expect(server.value(at: "count") == json("2"))
     }
@@ -92,9 +93,9 @@ struct ServerStorageTests {
         let watcher = RawClient(network, server: server)
         writer.send { .put(requestID: $0, path: "kept", data: json("1"), hash: nil, writeKey: "s:w1") }
         watcher.send { .listen(requestID: $0, query: QuerySpec(path: "kept"), tag: nil, hash: "") }
-        network.deliverDue()
+        network.engine.runDue()
         server.endTick()
-        network.deliverDue()
+        network.engine.runDue()
         _ = writer.take()
         #expect(watcher.take() == ["handshake 1700000000000", "data kept 1", "ack 1 ok"])
 
@@ -102,11 +103,11 @@ struct ServerStorageTests {
         try blocker.inTransaction(.immediate) { _ in
             writer.send { .merge(requestID: $0, path: "", changes: [WireChange("kept", json("2")), WireChange("new", json("3"))], writeKey: "s:w2") }
             writer.send { .get(requestID: $0, query: QuerySpec(path: "kept")) }
-            network.deliverDue()
+            network.engine.runDue()
             server.endTick()
             return .rollback
         }
-        network.deliverDue()
+        network.engine.runDue()
         #expect(failures.count == 1)
         #expect(server.lastStoreError != nil)
         #expect(server.value(at: "") == json(#"{"kept":1}"#))
@@ -116,9 +117,9 @@ struct ServerStorageTests {
         // Sent again, the refused write gets the same refusal; a new write goes through.
         writer.send { .merge(requestID: $0, path: "", changes: [WireChange("kept", json("2"))], writeKey: "s:w2") }
         writer.send { .put(requestID: $0, path: "kept", data: json("4"), hash: nil, writeKey: "s:w3") }
-        network.deliverDue()
+        network.engine.runDue()
         server.endTick()
-        network.deliverDue()
+        network.engine.runDue()
         #expect(writer.take() == ["ack 4 storage_error", "ack 5 ok"])
         try server.close()
         #expect(try open(file).value(at: "") == json(#"{"kept":4}"#))
@@ -138,15 +139,15 @@ struct ServerFullDiskTests {
         let server = try Server(clock: clock, store: try ServerStore(at: .file(file), durability: .full, maximumSize: 64 * 1024))
         let client = RawClient(network, server: server)
         client.send { .put(requestID: $0, path: "small", data: json(#""fits""#), hash: nil, writeKey: "s:w1") }
-        network.deliverDue()
+        network.engine.runDue()
         server.endTick()
-        network.deliverDue()
+        network.engine.runDue()
         #expect(client.take() == ["handshake 1700000000000", "ack 1 ok"])
         let big = Node(.string(String(repeating: "x", count: 200_000)))
         client.send { .put(requestID: $0, path: "big", data: big, hash: nil, writeKey: "s:w2") }
-        network.deliverDue()
+        network.engine.runDue()
         server.endTick()
-        network.deliverDue()
+        network.engine.runDue()
         #expect(client.take() == ["ack 2 storage_error"])
         #expect(server.lastStoreError?.message.contains("full") == true, "\(String(describing: server.lastStoreError))")
         #expect(server.lastStoreError?.message.contains(file) == true)

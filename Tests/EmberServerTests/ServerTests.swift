@@ -1,3 +1,4 @@
+import EmberEngine
 import EmberCore
 import EmberServer
 import EmberTestSupport
@@ -69,7 +70,7 @@ struct ServerTests {
         let (network, server) = setUp()
         server.clockSkew = 5_000
         let client = RawClient(network, server: server)
-        network.deliverDue()
+        network.engine.runDue()
         #expect(client.take() == ["handshake 1700000005000"])
     }
 
@@ -81,7 +82,7 @@ struct ServerTests {
         client.send { .listen(requestID: $0, query: QuerySpec(path: "items"), tag: nil, hash: "") }
         let hash = server.value(at: "items").hashString
         client.send { .listen(requestID: $0, query: QuerySpec(path: "items/b"), tag: nil, hash: server.value(at: "items/b").hashString) }
-        network.deliverDue()
+        network.engine.runDue()
         #expect(client.take() == ["handshake 1700000000000", #"data items {"a":1,"b":{"c":true}}"#, "ack 1 ok", "ack 2 ok"])
         #expect(!hash.isEmpty)
     }
@@ -95,11 +96,11 @@ struct ServerTests {
         watcher.send { .listen(requestID: $0, query: QuerySpec(path: "rooms/a/topic/en"), tag: nil, hash: "") }
         watcher.send { .listen(requestID: $0, query: QuerySpec(path: "elsewhere"), tag: nil, hash: "") }
         writer.send { .listen(requestID: $0, query: QuerySpec(path: "rooms/a"), tag: nil, hash: "") }
-        network.deliverDue()
+        network.engine.runDue()
         _ = writer.take()
         _ = watcher.take()
         writer.send { .put(requestID: $0, path: "rooms/a/topic", data: json(#"{"en":"hi","fr":"salut"}"#), hash: nil) }
-        network.deliverDue()
+        network.engine.runDue()
         #expect(writer.take() == [#"data rooms/a/topic {"en":"hi","fr":"salut"}"#, "ack 2 ok"])
         #expect(watcher.take() == [#"data rooms/a/topic {"en":"hi","fr":"salut"}"#, #"data rooms/a/topic/en "hi""#])
     }
@@ -111,16 +112,16 @@ struct ServerTests {
         let client = RawClient(network, server: server)
         let top = QuerySpec(path: "scores", params: try QueryParams().orderedBy(.child("s")).limitedToLast(2))
         client.send { .listen(requestID: $0, query: top, tag: 7, hash: "") }
-        network.deliverDue()
+        network.engine.runDue()
         #expect(client.take().dropFirst() == [#"data scores tag 7 {"b":{"s":5},"c":{"s":9}}"#, "ack 1 ok"])
         try server.put(json("0"), at: "scores/a/s", hash: nil)
-        network.deliverDue()
+        network.engine.runDue()
         #expect(client.take().isEmpty, "a change outside the window sends nothing")
         try server.put(json("7"), at: "scores/a/s", hash: nil)
-        network.deliverDue()
+        network.engine.runDue()
         #expect(client.take() == [#"merge scores tag 7 b=null a={"s":7}"#])
         try server.put(.empty, at: "scores/c", hash: nil)
-        network.deliverDue()
+        network.engine.runDue()
         #expect(client.take() == [#"merge scores tag 7 c=null b={"s":5}"#], "the window refills from the server")
     }
 
@@ -129,7 +130,7 @@ struct ServerTests {
         let (network, server) = setUp()
         let client = RawClient(network, server: server)
         client.send { .listen(requestID: $0, query: QuerySpec(path: "notes"), tag: nil, hash: "") }
-        network.deliverDue()
+        network.engine.runDue()
         _ = client.take()
         let bad = Node(children: [(ChildKey(unchecked: "bad/key"), json("1"))])
         client.send {
@@ -141,7 +142,7 @@ struct ServerTests {
         client.send {
             .merge(requestID: $0, path: "notes", changes: [WireChange("n1/text", json(#""hello""#)), WireChange("count", json("1"))])
         }
-        network.deliverDue()
+        network.engine.runDue()
         #expect(client.take() == ["ack 2 invalid_key", "ack 3 invalid_value", #"merge notes n1/text="hello" count=1"#, "ack 4 ok"])
         #expect(server.value(at: "notes") == json(#"{"count":1,"n1":{"text":"hello"}}"#))
     }
@@ -154,7 +155,7 @@ struct ServerTests {
         let seen = json("1").hashString
         client.send { .put(requestID: $0, path: "counter", data: json("2"), hash: seen) }
         client.send { .put(requestID: $0, path: "counter", data: json("3"), hash: seen) }
-        network.deliverDue()
+        network.engine.runDue()
         #expect(client.take().dropFirst() == ["ack 1 ok", "ack 2 datastale"])
         #expect(server.value(at: "counter") == json("2"))
     }
@@ -178,7 +179,7 @@ struct ServerTests {
         client.send { .put(requestID: $0, path: Path(keys: [ChildKey(unchecked: "a$b")]), data: json("1"), hash: nil) }
         server.writeRule = { path in path.front == "locked" ? .permissionDenied(at: path) : nil }
         client.send { .put(requestID: $0, path: "locked/x", data: json("1"), hash: nil) }
-        network.deliverDue()
+        network.engine.runDue()
         #expect(client.take().dropFirst() == ["ack 1 path_too_deep", "ack 2 invalid_value", "ack 3 invalid_value", "ack 4 permission_denied"])
         #expect(server.root.isEmpty)
     }
@@ -194,13 +195,13 @@ struct ServerTests {
         presence.send { .onDisconnectMerge(requestID: $0, path: "users/bob", changes: [WireChange("seen", json("true"))]) }
         presence.send { .onDisconnectCancel(requestID: $0, path: "users/bob") }
         presence.send { .put(requestID: $0, path: "users/ann/online", data: json("true"), hash: nil) }
-        network.deliverDue()
+        network.engine.runDue()
         #expect(presence.take().dropFirst() == ["ack 1 ok", "ack 2 ok", "ack 3 ok", "ack 4 ok", "ack 5 ok"])
         #expect(server.onDisconnectOperations(of: ConnectionID(1)).count == 2)
         _ = watcher.take()
         clock.advance(by: 1_000)
         presence.link.close()
-        network.deliverDue()
+        network.engine.runDue()
         #expect(watcher.take() == ["data users/ann/online null", "data users/ann/last 1700000001000"])
         #expect(server.value(at: "users") == json(#"{"ann":{"last":1700000001000}}"#))
         #expect(server.connectionIDs == [ConnectionID(2)])
@@ -212,13 +213,13 @@ struct ServerTests {
         let presence = RawClient(network, server: server, timeout: 30_000)
         presence.send { .onDisconnectPut(requestID: $0, path: "online/ann", data: .empty) }
         presence.send { .put(requestID: $0, path: "online/ann", data: json("true"), hash: nil) }
-        network.deliverDue()
+        network.engine.runDue()
         presence.link.drop()
-        network.deliverDue()
+        network.engine.runDue()
         #expect(presence.closed)
         #expect(server.value(at: "online/ann") == json("true"))
         clock.advance(by: 30_000)
-        network.deliverDue()
+        network.engine.runDue()
         #expect(server.value(at: "online/ann").isEmpty)
     }
 
@@ -230,11 +231,11 @@ struct ServerTests {
         client.send { .onDisconnectPut(requestID: $0, path: "locked/a", data: json("1")) }
         client.send { .onDisconnectPut(requestID: $0, path: "later/a", data: json("1")) }
         client.send { .onDisconnectPut(requestID: $0, path: "open/a", data: json("1")) }
-        network.deliverDue()
+        network.engine.runDue()
         #expect(client.take().dropFirst() == ["ack 1 permission_denied", "ack 2 ok", "ack 3 ok"])
         server.writeRule = { path in path.front == "later" ? .permissionDenied(at: path) : nil }
         client.link.close()
-        network.deliverDue()
+        network.engine.runDue()
         #expect(server.root == json(#"{"open":{"a":1}}"#))
     }
 
@@ -244,7 +245,7 @@ struct ServerTests {
         try server.put(json(#"{"a":3,"b":1,"c":2}"#), at: "n", hash: nil)
         let client = RawClient(network, server: server)
         client.send { .get(requestID: $0, query: QuerySpec(path: "n", params: try! QueryParams().orderedBy(.value).limitedToFirst(2))) }
-        network.deliverDue()
+        network.engine.runDue()
         #expect(client.take().dropFirst() == [#"get 1 {"b":1,"c":2}"#])
     }
 }

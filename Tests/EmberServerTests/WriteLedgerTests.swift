@@ -1,3 +1,4 @@
+import EmberEngine
 import EmberCore
 import EmberServer
 import EmberStorage
@@ -31,11 +32,11 @@ struct WriteLedgerTests {
             for sequence in 1...70_000 {
                 bob.send { .put(requestID: $0, path: "bob", data: Node(.int(Int64(sequence))), hash: nil, writeKey: "bob.x#\(sequence)") }
                 if sequence % 5_000 == 0 {
-                    network.deliverDue()
+                    network.engine.runDue()
                     server.endTick()
                 }
             }
-            network.deliverDue()
+            network.engine.runDue()
             server.endTick()
             try server.close()
         }
@@ -48,16 +49,16 @@ struct WriteLedgerTests {
         alice.send { .put(requestID: $0, path: ".bad", data: json("1"), hash: nil, writeKey: "alice.one#2") }
         alice.send { .put(requestID: $0, path: "count", data: increment, hash: nil, writeKey: "alice.one#3") }
         alice.send { .put(requestID: $0, path: "count", data: increment, hash: nil, writeKey: "alice.two#1") }
-        network.deliverDue()
+        network.engine.runDue()
         server.endTick()
-        network.deliverDue()
+        network.engine.runDue()
         #expect(alice.take() == ["handshake 1700000000000", "ack 1 ok", "ack 2 ok", "ack 3 invalid_value", "ack 4 ok", "ack 5 ok"])
         #expect(server.value(at: "count") == json("3"))
         #expect(server.value(at: "bob") == json("70000"))
         // What alice can still send is all that is kept of her: after a resume that names only
         // her new writer from 2 on, her first writer and its refusal are gone.
         alice.send { .resume(requestID: $0, client: "alice", writers: ["alice.two": 2]) }
-        network.deliverDue()
+        network.engine.runDue()
         server.endTick()
         let kept = try store.loadLedger().filter { $0.writer.hasPrefix("alice.") }
         #expect(kept == [StoredWriter(writer: "alice.two", watermark: 1, refusals: [:])])

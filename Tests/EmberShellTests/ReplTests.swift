@@ -142,6 +142,46 @@ import Testing
         #expect(exit(session) == 0)
     }
 
+    /// Issue 20: `remove` asked only when the client happened to have the location cached
+    /// (`remove /` wiped everything). At a terminal it asks whenever the location has children,
+    /// asking the server when the cache cannot say; `-y` skips the question.
+    @Test func removeAsksTheServerWhenTheLocationIsNotCached() throws {
+        let home = try makeHome()
+        let session = try start(home: home)
+        var mark = session.mark
+        typeAtPrompt(session, "as bob set /big {a: 1, b: 2}\r")
+        #expect(session.waitFor("ok", after: mark), "the screen: \(session.screen)")
+        mark = session.mark
+        typeAtPrompt(session, "remove /\r")
+        #expect(session.waitFor("remove / and everything under it? [y/N] ", after: mark), "the screen: \(session.screen)")
+        session.type("n\r")
+        #expect(session.waitFor("not removed", after: mark), "the screen: \(session.screen)")
+        mark = session.mark
+        typeAtPrompt(session, "get /big/a\r")
+        #expect(session.waitFor("1", after: mark), "the screen: \(session.screen)")
+        // kept in the cache: the question counts the children
+        mark = session.mark
+        typeAtPrompt(session, "keepsynced /big on\r")
+        #expect(session.waitFor("on", after: mark), "the screen: \(session.screen)")
+        mark = session.mark
+        typeAtPrompt(session, "remove /big\r")
+        #expect(session.waitFor("remove /big and its 2 children? [y/N] ", after: mark), "the screen: \(session.screen)")
+        session.type("y\r")
+        #expect(session.waitFor("ok", after: mark), "the screen: \(session.screen)")
+        // nothing there: nothing to ask; -y never asks
+        mark = session.mark
+        typeAtPrompt(session, "as bob set /small {c: 3}\r")
+        #expect(session.waitFor("ok", after: mark))
+        mark = session.mark
+        typeAtPrompt(session, "remove -y /small\r")
+        #expect(session.waitFor("ok", after: mark), "the screen: \(session.screen)")
+        #expect(!session.screen[mark...].contains("[y/N]"))
+        mark = session.mark
+        typeAtPrompt(session, "as bob get /small\r")
+        #expect(session.waitFor("null", after: mark), "the screen: \(session.screen)")
+        #expect(exit(session) == 0)
+    }
+
     @Test func ctrlCInterruptsARunningCommandAndAScript() throws {
         let home = try makeHome()
         let session = try start(home: home)

@@ -215,20 +215,9 @@ int ember_lua_stop_reason(lua_State *L);
     from any thread; stays requested until `ember_lua_end_run`. */
 void ember_lua_request_interrupt(lua_State *L);
 
-/** Whether the state also stops when the process received SIGINT (the shell's Ctrl-C). */
+/** Whether the state also stops when the process received SIGINT (the shell's Ctrl-C; the flag
+    lives in CInterrupt). */
 void ember_lua_observe_sigint(lua_State *L, int observe);
-
-/* MARK: SIGINT (the one process-wide flag) */
-
-/** Installs a SIGINT handler that only sets a flag (no SA_RESTART, so blocking reads return
-    EINTR). Returns 0, or -1 with errno set. */
-int ember_lua_install_sigint_handler(void);
-
-/** Whether SIGINT arrived since the last `ember_lua_clear_sigint`. */
-int ember_lua_sigint_pending(void);
-
-/** Clears the SIGINT flag. */
-void ember_lua_clear_sigint(void);
 
 /* MARK: waiting: Swift functions that yield */
 

@@ -1,0 +1,356 @@
+import DequeModule
+import EmberCore
+import Foundation
+
+/// The one engine that runs an embedded Ember: it owns the clock, the time-ordered queue of
+/// messages and timers, the end of each tick (the stores' commits), interruption, and the
+/// delivery of callbacks. Nothing else runs the loop: every wait, anywhere, is
+/// ``wait(until:deadline:)`` (or its `async` twin), which returns a typed ``WaitOutcome``.
+///
+/// One turn of the loop, repeated until the wait is over:
+/// 1. work submitted from other threads (``submit(_:)``) runs, in order;
+/// 2. posted callbacks (``post(_:)``: listener events, completions) run, in order, including
+///    those they post in turn; they may schedule work but not wait (`.reentrant`);
+/// 3. one posted task (``postTask(_:)``: a Lua callback) runs, unless one is already running; a
+///    task may wait, and while it does, other tasks stay queued;
+/// 4. the wait is over if its condition holds and no tick work is pending;
+/// 5. one message or timer that is due runs (an *operation*: it never runs callbacks itself);
+/// 6. when nothing is due, the tick ends: each ``TickParticipant`` commits;
+/// 7. when nothing is left now, time passes: the virtual-time driver moves the clock to the next
+///    item (or the deadline), the real-time driver sleeps until then, or until another thread
+///    submits work or interrupts. With nothing scheduled, no deadline and nothing outside that
+///    could submit work, the wait is `.wouldWaitForever`.
+///
+/// Confinement: the engine and everything it drives belong to the thread running its loop.
+/// ``submit(_:)``, ``interrupt()`` and ``isInterruptPending`` are the thread-safe entries;
+/// ``EngineThread`` runs the loop on a thread of its own for callers on other threads.
+///
+/// ```swift
+/// let engine = Engine(clock: ManualClock())
+/// engine.schedule(after: 60_000) { print("a minute later") }
+/// engine.wait(until: { false }, deadline: engine.now + 60_000)   // .timedOut, no real time spent
+/// ```
+public final class Engine: @unchecked Sendable {
+    /// How time passes.
+    public let driver: EngineDriver
+    /// The clock everything on this engine reads.
+    public let clock: any DatabaseClock
+    /// Whether the process's Ctrl-C (``InterruptSignal``) interrupts waits.
+    public let observesInterruptSignal: Bool
+
+    /// The messages and timers. Its accesses skip the runtime's dynamic exclusivity checks: they
+    /// never overlap (an item runs only after it is popped), and every message passes through
+    /// here twice.
+    @exclusivity(unchecked) private var queue = WorkQueue()
+    // The loop's state is read on every turn; its accesses never overlap (a callback runs after
+    // it is popped), so they skip the runtime's dynamic exclusivity checks.
+    @exclusivity(unchecked) private var callbacks: Deque<() -> Void> = []
+    @exclusivity(unchecked) private var tasks: Deque<() -> Void> = []
+    @exclusivity(unchecked) private var participants: [WeakParticipant] = []
+    @exclusivity(unchecked) private var phase: Phase = .idle
+    @exclusivity(unchecked) private var runningTask = false
+    private var externalSources = 0
+    private let inbox = EngineInbox()
+
+    /// What the engine is doing on its thread.
+    private enum Phase {
+        /// Waiting, or not running: a wait may start.
+        case idle
+        /// Running a message or a timer.
+        case operation
+        /// Running posted callbacks.
+        case callback
+    }
+
+    /// A participant, not retained: participants own the engine, not the other way round, and
+    /// remove themselves (``remove(_:)``) before they go. A weak reference would cost an atomic
+    /// load on every turn of the loop.
+    private struct WeakParticipant {
+        unowned(unsafe) let value: any TickParticipant
+    }
+
+    /// An engine driven by `driver`.
+    public init(driver: EngineDriver, observesInterruptSignal: Bool = false) {
+        self.driver = driver
+        clock = driver.clock
+        self.observesInterruptSignal = observesInterruptSignal
+    }
+
+    /// An engine in virtual time on a ``ManualClock``, in real time on any other clock.
+    public convenience init(clock: any DatabaseClock, observesInterruptSignal: Bool = false) {
+        self.init(driver: .for(clock), observesInterruptSignal: observesInterruptSignal)
+    }
+
+    /// Whether the engine runs in virtual time.
+    public var isVirtualTime: Bool {
+        if case .virtualTime = driver { return true }
+        return false
+    }
+
+    /// The clock's time, in milliseconds since 1970.
+    public var now: Int64 { clock.now() }
+
+    // MARK: Scheduling
+
+    /// Schedules `action` at `time` (after everything scheduled earlier for the same time).
+    /// - Complexity: O(log m) for m scheduled items.
+    public func schedule(at time: Int64, _ kind: WorkKind = .timer, _ action: @escaping () -> Void) {
+        queue.push(at: time, kind: kind, action)
+    }
+
+    /// Schedules `action` `milliseconds` from now.
+    /// - Complexity: O(log m) for m scheduled items.
+    public func schedule(after milliseconds: Int64, _ kind: WorkKind = .timer, _ action: @escaping () -> Void) {
+        queue.push(at: clock.now() + milliseconds, kind: kind, action)
+    }
+
+    /// How many scheduled items are messages in flight.
+    public var messagesInFlight: Int { queue.messages }
+
+    /// How many items are scheduled, due or not.
+    public var scheduledCount: Int { queue.count }
+
+    /// When the next scheduled item is due, if any.
+    public var nextDueTime: Int64? { queue.nextTime }
+
+    // MARK: Callbacks
+
+    /// Posts `callback` (a listener event, a completion) to run as soon as the current operation
+    /// or callback is over: never inside an operation, never inside another callback.
+    public func post(_ callback: @escaping () -> Void) {
+        callbacks.append(callback)
+    }
+
+    /// Runs the posted callbacks now, in order (and those they post), if the caller is outside
+    /// the engine's own work: how a public operation called from the caller's code delivers its
+    /// local events once it is over and before it returns. Inside an operation or a callback it
+    /// does nothing: the callbacks run when that is over.
+    public func deliverPosted() {
+        guard phase == .idle, !callbacks.isEmpty else { return }
+        phase = .callback
+        while let callback = callbacks.popFirst() { callback() }
+        phase = .idle
+    }
+
+    /// Posts `task`: a callback that may itself wait (a Lua callback running as a coroutine).
+    /// Tasks run one at a time, in order, from the loop of a wait that is not inside a task.
+    public func postTask(_ task: @escaping () -> Void) {
+        tasks.append(task)
+    }
+
+    /// Whether callbacks or tasks wait to run.
+    public var hasPendingCallbacks: Bool { !callbacks.isEmpty || !tasks.isEmpty }
+
+    /// Whether callbacks wait that a wait from here would deliver: posted callbacks, or tasks
+    /// when no task is running.
+    public var hasDeliverableCallbacks: Bool { !callbacks.isEmpty || (!tasks.isEmpty && !runningTask) }
+
+    /// Whether the caller is inside the engine's own work (an operation or a callback), where a
+    /// wait is `.reentrant`.
+    public var isInsideWork: Bool { phase != .idle }
+
+    /// Whether a task is running (or waiting).
+    public var isRunningTask: Bool { runningTask }
+
+    // MARK: Ticks
+
+    /// Adds `participant`, asked to end its tick after those added before it. Not retained: a
+    /// participant removes itself (``remove(_:)``) before it is deallocated.
+    public func add(_ participant: any TickParticipant) {
+        participants.append(WeakParticipant(value: participant))
+    }
+
+    /// Removes `participant`.
+    public func remove(_ participant: any TickParticipant) {
+        participants.removeAll { $0.value === participant }
+    }
+
+    /// Whether a participant has work waiting for the end of the tick.
+    public var isTickPending: Bool {
+        participants.contains { $0.value.hasTickWork }
+    }
+
+    /// Ends the tick now: every participant commits, in order.
+    public func endTick() {
+        for participant in participants { participant.value.endTick() }
+    }
+
+    // MARK: Other threads
+
+    /// Submits `work` from any thread: it runs on the engine's thread, in order of submission,
+    /// at the start of the loop's next turn (waking a sleeping engine).
+    public func submit(_ work: @escaping @Sendable () -> Void) {
+        inbox.submit(work)
+    }
+
+    /// Declares a source outside the engine (another thread, a network listener) that may still
+    /// submit work: while any is declared, a wait with nothing scheduled sleeps instead of
+    /// reporting `.wouldWaitForever`.
+    public func addExternalSource() { externalSources += 1 }
+
+    /// Ends what ``addExternalSource()`` declared.
+    public func removeExternalSource() { externalSources = max(0, externalSources - 1) }
+
+    // MARK: Interruption
+
+    /// Interrupts the current wait (or the next one), from any thread.
+    public func interrupt() { inbox.interrupt() }
+
+    /// Whether an interrupt waits to stop a wait. Any thread.
+    public var isInterruptPending: Bool {
+        inbox.isInterruptRequested || (observesInterruptSignal && InterruptSignal.isPending)
+    }
+
+    /// Forgets a pending interrupt (the one a wait reported, or Ctrl-C at a prompt).
+    public func clearInterrupt() {
+        inbox.clearInterrupt()
+        if observesInterruptSignal { InterruptSignal.clear() }
+    }
+
+    // MARK: Waiting
+
+    /// Runs the loop until `condition` holds (with the tick ended), or the clock reaches
+    /// `deadline`.
+    /// - Returns: `.satisfied`; `.timedOut` at the deadline; `.interrupted` (the interrupt is
+    ///   consumed); `.wouldWaitForever` when nothing left can make it hold; `.reentrant` inside
+    ///   the engine's own work.
+    @discardableResult
+    public func wait(until condition: () -> Bool, deadline: Int64? = nil) -> WaitOutcome {
+        if phase != .idle { return .reentrant }
+        while true {
+            switch turn(condition, deadline: deadline) {
+            case .done(let outcome): return outcome
+            case .worked: continue
+            case .idle(let target): sleep(until: target)
+            }
+        }
+    }
+
+    /// Runs the loop until `pending` has its answer (see ``wait(until:deadline:)``); on
+    /// `.satisfied`, `pending.value` holds it.
+    @discardableResult
+    public func wait<Answer>(for pending: Pending<Answer>, deadline: Int64? = nil) -> WaitOutcome {
+        wait(until: { pending.isFilled }, deadline: deadline)
+    }
+
+    /// Runs the loop until `condition` holds, yielding to other tasks now and then and sleeping
+    /// (not blocking) in real time. A cancelled task's wait ends `.interrupted`.
+    nonisolated(nonsending) public func wait(until condition: () -> Bool, deadline: Int64? = nil) async -> WaitOutcome {
+        if phase != .idle { return .reentrant }
+        var turns = 0
+        while true {
+            if Task.isCancelled { return .interrupted }
+            switch turn(condition, deadline: deadline) {
+            case .done(let outcome): return outcome
+            case .worked:
+                turns += 1
+                if turns % 1024 == 0 { await Task.yield() }
+            case .idle(let target):
+                if case .virtualTime(let manual) = driver, let target {
+                    manual.advance(to: target)
+                } else {
+                    let delay = target.map { $0 - clock.now() } ?? 50
+                    try? await Task.sleep(for: .milliseconds(max(0, min(delay, 50))))
+                }
+            }
+        }
+    }
+
+    /// Runs everything due now (callbacks, tasks, messages and timers due, what they cause) and
+    /// ends the tick, without letting time pass: what the REPL runs while idle at its prompt.
+    @discardableResult
+    public func runDue() -> WaitOutcome {
+        let now = clock.now()
+        let outcome = wait(until: { (self.queue.nextTime.map { $0 > now } ?? true) && self.callbacks.isEmpty }, deadline: now)
+        return outcome == .timedOut ? .satisfied : outcome
+    }
+
+    /// Runs the next piece of work that is due now, if any (a submission, the posted callbacks,
+    /// a task, a message or timer, the end of a tick), without letting time pass: for tests
+    /// that single-step the engine.
+    /// - Returns: whether something ran.
+    @discardableResult
+    public func step() -> Bool {
+        guard phase == .idle else { return false }
+        if case .worked = turn({ false }, deadline: clock.now()) { return true }
+        return false
+    }
+
+    /// Lets `milliseconds` pass (virtual time: at once), running everything due meanwhile and at
+    /// the end, in order.
+    @discardableResult
+    public func advance(by milliseconds: Int64) -> WaitOutcome {
+        let outcome = wait(until: { false }, deadline: clock.now() + milliseconds)
+        guard outcome == .timedOut else { return outcome }
+        return runDue()
+    }
+
+    // MARK: The loop
+
+    /// What one turn of the loop came to.
+    private enum Turn {
+        case done(WaitOutcome)
+        case worked
+        /// Nothing to do before `target` (the next item or the deadline; `nil`: until woken).
+        case idle(until: Int64?)
+    }
+
+    /// One turn of the loop (see the type's documentation).
+    private func turn(_ condition: () -> Bool, deadline: Int64?) -> Turn {
+        let submissions = inbox.takeSubmissions()
+        if !submissions.isEmpty {
+            phase = .operation
+            for work in submissions { work() }
+            phase = .idle
+            return .worked
+        }
+        if !callbacks.isEmpty {
+            phase = .callback
+            while let callback = callbacks.popFirst() { callback() }
+            phase = .idle
+            return .worked
+        }
+        if !runningTask, let task = tasks.popFirst() {
+            runningTask = true
+            task()
+            runningTask = false
+            return .worked
+        }
+        if condition() && !isTickPending { return .done(.satisfied) }
+        if isInterruptPending {
+            clearInterrupt()
+            return .done(.interrupted)
+        }
+        if let item = queue.popDue(now: clock.now()) {
+            phase = .operation
+            item.action()
+            phase = .idle
+            return .worked
+        }
+        if isTickPending {
+            phase = .operation
+            endTick()
+            phase = .idle
+            return .worked
+        }
+        let now = clock.now()
+        if let deadline, now >= deadline { return .done(.timedOut) }
+        let target = [queue.nextTime, deadline].compactMap { $0 }.min()
+        if target == nil && externalSources == 0 { return .done(.wouldWaitForever) }
+        return .idle(until: target)
+    }
+
+    /// Lets time pass until `target` (or until woken, without one).
+    private func sleep(until target: Int64?) {
+        if case .virtualTime(let manual) = driver, let target {
+            manual.advance(to: target)
+            return
+        }
+        // Real time (or virtual time waiting for another thread). A signal does not wake the
+        // condition: with Ctrl-C observed, sleep a tenth of a second at a time.
+        let limit: Int64 = observesInterruptSignal ? 100 : 1_000
+        let delay = max(0, min(target.map { $0 - clock.now() } ?? limit, limit))
+        guard delay > 0 else { return }
+        inbox.sleep(until: Date().addingTimeInterval(Double(delay) / 1000))
+    }
+}

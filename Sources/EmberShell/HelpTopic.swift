@@ -1,0 +1,54 @@
+/// A help page that is not a command: `help query`, `help values`, `help lua`.
+struct HelpTopic {
+    /// The name `help` takes.
+    let name: String
+    /// One line for the list of topics.
+    let summary: String
+    /// Paragraphs; a paragraph of `usage\tsummary` lines is laid out as two columns.
+    let paragraphs: [String]
+
+    /// Every topic, in the order `help` lists them.
+    static let all: [HelpTopic] = [query, values, lua]
+
+    static let query = HelpTopic(
+        name: "query",
+        summary: "the query modifiers of get, ls and watch: order, range, limit",
+        paragraphs: [
+            "A query follows the path of get, ls, watch and export: `ls /scores orderBy child score limitToLast 3`. It orders the children, keeps those in a range, and keeps the first or last N, as the Firebase SDKs' queries do. One order per query; the other modifiers combine.",
+            "orderBy key\tby key: integer-like keys first, numerically, then the rest as strings\norderBy value\tby the child's own value: null, false, true, numbers, strings, then objects\norderBy priority\tby priority (the default order)\norderBy child PATH\tby the value at PATH under each child (PATH may be deep: a/b)\nstartAt V [KEY]\tfrom V on (V is a number, a string, true, false or null)\nstartAfter V [KEY]\tafter V\nendAt V [KEY]\tup to V\nendBefore V [KEY]\tbefore V\nequalTo V [KEY]\tonly V (startAt and endAt at once)\nlimitToFirst N\tthe first N children in the order\nlimitToLast N\tthe last N children in the order\ntimeout MS\tget and ls: how long to wait for the connection when nothing is cached",
+            "KEY breaks ties among children with the same value, by key. With orderBy key, V is a key. Watch a query to see child_added and child_removed as children enter and leave its window; child_moved says a child changed place in the order.",
+            "Example: watch /scores orderBy child score limitToLast 3 child_added child_removed",
+        ])
+
+    static let values = HelpTopic(
+        name: "values",
+        summary: "how to type values: relaxed JSON, server values, priorities",
+        paragraphs: [
+            "Values are JSON, relaxed for typing: keys need no quotes ({name: 'Al'}), strings take single or double quotes, trailing commas and # comments are allowed, true, false and null in any case. A key may be a deep path in update: {a/b: 1}. Output is always strict JSON.",
+            "now\tthe server's time when the write lands (a server timestamp, ms since 1970)\nincrement(N)\tadds N to the number on the server, atomically\npriority P\tafter set: the location's priority (a number, a string or null)",
+            "What the database keeps: objects, strings, numbers (64-bit integers exactly; others as doubles), booleans. null and empty objects delete: setting null removes the location. Arrays are stored as objects with keys 0, 1, 2... and come back as arrays while most keys are present, as in Firebase. Keys are at most 768 bytes and may not contain . $ # [ ] / or control characters.",
+            "Example: set /posts/p1 {title: 'Hello', at: now, likes: 0} and increment /posts/p1/likes 1",
+        ])
+
+    static let lua = HelpTopic(
+        name: "lua",
+        summary: "scripting: db, references, queries, listeners, transactions",
+        paragraphs: [
+            "lua CODE runs Lua 5.4 code, lua alone switches to Lua mode (Ctrl-D returns), run FILE runs a script. Scripts see db (the current client) and ember; calls that wait (get, once, wait, transaction, ember.sleep) suspend only the script while events go on.",
+            [
+                "db:ref(PATH)\ta reference; r:child(PATH), r:parent(), r:key(), r:path()",
+                "r:set(v) r:update(t) r:push(v)\twrites, and r:remove(); each returns a handle: h:wait() waits for the server's answer",
+                "r:get()\treads once; snap:val(), snap:key(), snap:child(p), snap:exists()",
+                "r:on(event, fn) r:off(h)\tlisteners: fn(snap, previousKey) runs as events happen",
+                "r:orderByChild(p):limitToLast(n)\tqueries, as in help query",
+                "r:transaction(fn)\truns fn(current) until the write commits; return nil to abort",
+                "r:onDisconnect():set(v)\ta write the server makes when the client goes",
+                "ember.exec(COMMAND)\truns a shell command and returns its result as Lua data",
+                "ember.sleep(ms) ember.flush()\tlet time pass; wait until every answer is in",
+                "ember.null\tnull inside tables (a nil there ends an array)",
+                "ember.ServerValue.TIMESTAMP\tserver values, and ember.ServerValue.increment(n)",
+            ].joined(separator: "\n"),
+            "Errors are tables with code and message (pcall gives them back). Limits: --lua-memory MiB and an instruction limit per command; Ctrl-C stops a script.",
+            "Example: lua for i = 1, 3 do db:ref('n/' .. i):set(i * i) end",
+        ])
+}

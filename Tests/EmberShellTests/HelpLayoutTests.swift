@@ -1,0 +1,90 @@
+import EmberCore
+import EmberQL
+@testable import EmberShell
+import EmberTestSupport
+import Testing
+
+/// Help fits 80 columns without breaking words, and the topics exist (issue 20).
+@Suite struct HelpLayoutTests {
+    private func shell() throws -> (Shell, CapturedOutput) {
+        var options = ShellOptions(environment: [:])
+        options.databaseDirectory = nil
+        options.quiet = true
+        let output = CapturedOutput()
+        return (try Shell(options: options, output: output, clock: ManualClock(), random: SeededRandom(seed: 1)), output)
+    }
+
+    @Test func wrapsAtWordBoundariesOnly() {
+        let layout = HelpLayout(width: 30)
+        let text = "the quick brown fox jumps over the lazy dog and keeps running far away"
+        let lines = layout.wrap(text, width: 20)
+        #expect(lines.allSatisfy { $0.count <= 20 })
+        #expect(lines.joined(separator: " ") == text)
+        #expect(layout.wrap("a-very-long-unbreakable-word here", width: 10) == ["a-very-long-unbreakable-word", "here"])
+    }
+
+    @Test func aLongUsageTakesItsOwnLineAndSummariesAlign() {
+        let layout = HelpLayout(width: 40, maximumUsageWidth: 10)
+        let lines = layout.columns([("get PATH", "reads a location once"), ("ondisconnect PATH set VALUE", "registers a write")])
+        #expect(lines == ["  get PATH  reads a location once", "  ondisconnect PATH set VALUE", "            registers a write"])
+    }
+
+    @Test func everyLineOfHelpFitsEightyColumns() throws {
+        let (shell, output) = try shell()
+        defer { shell.close() }
+        var pages = ["help"] + HelpTopic.all.map { "help " + $0.name }
+        pages += shell.commandRegistry.map { "help " + $0.name }
+        for page in pages {
+            #expect(shell.execute(page), "\(page)")
+            let text = output.take()
+            #expect(!text.isEmpty)
+            for line in text.split(separator: "\n") {
+                #expect(line.count <= 80, "\(page): \(line.count) columns: \(line)")
+            }
+        }
+    }
+
+    @Test func theTopicsExistAndHelpListsThem() throws {
+        let (shell, output) = try shell()
+        defer { shell.close() }
+        shell.execute("help")
+        let index = output.take()
+        #expect(index.contains("help query"))
+        #expect(index.contains("help values"))
+        #expect(index.contains("help lua"))
+        shell.execute("help query")
+        #expect(output.take().contains("orderBy child PATH"))
+        shell.execute("help values")
+        #expect(output.take().contains("increment(N)"))
+        shell.execute("help lua")
+        #expect(output.take().contains("ember.exec(COMMAND)"))
+        #expect(!shell.execute("help valeus"))
+        #expect(output.take().contains("did you mean values?"))
+    }
+}
+
+/// Lua mode completes the methods of Ember objects (issue 20: `db:`, `r:`, `snap:` completed
+/// nothing).
+@Suite struct LuaMethodCompletionTests {
+    @Test func completesMethodsAndFieldsOfEmberObjects() throws {
+        var options = ShellOptions(environment: [:])
+        options.databaseDirectory = nil
+        options.quiet = true
+        let output = CapturedOutput()
+        let shell = try Shell(options: options, output: output, clock: ManualClock(), random: SeededRandom(seed: 1))
+        defer { shell.close() }
+        #expect(shell.executeLua("r = db:ref('scores')"))
+        #expect(shell.executeLua("r:set({a = 1})"))
+        #expect(shell.executeLua("snap = r:get()"))
+        let database = shell.luaCompletions(for: "db:r").candidates
+        #expect(database == ["db:ref("])
+        let reference = shell.luaCompletions(for: "r:s").candidates
+        #expect(reference.contains("r:set(") && reference.contains("r:setPriority(") && reference.contains("r:setWithPriority("))
+        #expect(shell.luaCompletions(for: "r:orderByC").candidates == ["r:orderByChild("])
+        let snapshot = shell.luaCompletions(for: "print(snap:v").candidates
+        #expect(snapshot == ["snap:val("])
+        #expect(shell.luaCompletions(for: "snap:").candidates.contains("snap:exists("))
+        // fields after a dot, as values
+        #expect(shell.luaCompletions(for: "r.ke").candidates == ["r.key"])
+    }
+}
