@@ -37,6 +37,7 @@ extension Command {
         case .plugins: "plugins"
         case .help: "help"
         case .timing: "timing"
+        case .pager: "pager"
         case .output: "output"
         case .history: "history"
         case .clear: "clear"

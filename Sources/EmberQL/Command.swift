@@ -88,6 +88,8 @@ public indirect enum Command: Sendable, Equatable {
     case help(Word?)
     /// `timing on|off`, or `timing` alone (`nil`) to show the setting.
     case timing(Bool?)
+    /// `pager on|off`, or `pager` alone (`nil`) to show the setting.
+    case pager(Bool?)
     /// `output pretty|json|table`, or `output` alone (`nil`) to show the setting.
     case output(OutputMode?)
     /// `sleep MS`: lets MS milliseconds pass while events print (for command files and demos).

@@ -160,6 +160,10 @@ extension CommandDescription {
             summary: "Prints how long each command took, or (alone) shows the setting.",
             example: "timing on", group: "Scripting and the rest"),
         .init(
+            name: "pager", syntax: "[on|off]",
+            summary: "At a terminal, results longer than the screen go through $PAGER (less -FRX when unset; Ctrl-C stops printing either way); alone, shows the setting.",
+            example: "pager off", group: "Scripting and the rest"),
+        .init(
             name: "output", syntax: "[pretty|json|table]",
             summary: "Chooses how results print: pretty (coloured, indented JSON), json (compact) or table (children as rows); alone, shows the setting.",
             example: "output table", group: "Scripting and the rest"),

@@ -136,6 +136,11 @@ struct Parser {
             let on = try lexer.peek(.word).isEnd ? nil : try onOff()
             try expectEnd()
             return .timing(on)
+        case "pager":
+            try offer { .keyword(partial: $0, candidates: ["on", "off"]) }
+            let on = try lexer.peek(.word).isEnd ? nil : try onOff()
+            try expectEnd()
+            return .pager(on)
         case "output": return try output()
         case "sleep":
             let value = try milliseconds(for: written, in: .sleep)

@@ -104,7 +104,13 @@ public final class Repl {
                 entry = nil
                 if text.trimmingCharacters(in: .whitespaces).isEmpty { continue }
                 remember(text)
+                let terminal = shell.output as? TerminalOutput
+                terminal?.beginCommand(paging: shell.pagerEnabled)
                 _ = luaMode ? shell.executeLua(text) : shell.execute(text)
+                terminal?.endCommand()
+                // a Ctrl-C typed while the entry ran was the entry's: it must not also clear the
+                // next prompt (an extra ^C and a second prompt)
+                shell.engine.clearInterrupt()
                 if shell.luaModeRequested {
                     shell.luaModeRequested = false
                     luaMode = true

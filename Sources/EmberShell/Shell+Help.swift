@@ -95,6 +95,11 @@ extension Shell {
         if isJSON { printJSON(.object([("timing", .bool(timing))])) } else { print("timing is \(timing ? "on" : "off")") }
     }
 
+    func setPager(_ on: Bool?) {
+        if let on { pagerEnabled = on }
+        if isJSON { printJSON(.object([("pager", .bool(pagerEnabled))])) } else { print("pager is \(pagerEnabled ? "on" : "off")") }
+    }
+
     func setOutput(_ mode: OutputMode?) {
         if let mode {
             outputMode = mode

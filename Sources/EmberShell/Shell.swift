@@ -42,6 +42,8 @@ public final class Shell {
     public var outputMode: OutputMode
     /// Whether each command's duration is printed.
     public var timing = false
+    /// Whether long results go through the pager at a terminal (`pager on|off`).
+    public var pagerEnabled = true
     /// The styles of pretty output.
     public internal(set) var style: TextStyle
     /// Asks the user a yes/no question (the REPL sets it; without it nothing is asked).
@@ -215,6 +217,7 @@ public final class Shell {
         case .plugins: listPlugins()
         case .help(let topic): try help(topic)
         case .timing(let on): setTiming(on)
+        case .pager(let on): setPager(on)
         case .output(let mode): setOutput(mode)
         case .sleep(let milliseconds): try sleep(milliseconds)
         case .history: showHistory()

@@ -69,6 +69,13 @@ public enum ShellSession {
             return 1
         }
         output.editor = editor
+        if isatty(STDOUT_FILENO) == 1 {
+            // long results go through the pager, as psql does; an empty $PAGER turns it off.
+            // Writing to a pager the user quit must not kill the shell.
+            let pager = environment["PAGER"] ?? "less -FRX"
+            output.pagerCommand = pager.trimmingCharacters(in: .whitespaces).isEmpty ? nil : pager
+            signal(SIGPIPE, SIG_IGN)
+        }
         if !options.quiet {
             let database = options.databaseDirectory ?? "in memory"
             output.write("ember \(Shell.version) · \(database) · type help, Tab completes, Ctrl-D exits\n")

@@ -42,7 +42,7 @@ import Testing
         "get", "ls", "tree", "set /a 1", "update /a {}", "push /a", "remove /a", "increment /a", "transaction /a f",
         "priority /a 1", "export", "import /a f", "watch", "unwatch all", "watches", "keepsynced /a on", "offline",
         "online", "drop", "status", "ondisconnect /a cancel", "cd", "pwd", "client a", "clients", "as a pwd",
-        "server clock skew 1", "server latency 1", "server timeout 1", "sleep 1", "lua", "run f", "plugins", "help", "timing", "output", "history",
+        "server clock skew 1", "server latency 1", "server timeout 1", "sleep 1", "lua", "run f", "plugins", "help", "timing", "pager off", "output", "history",
         "clear", "exit",
     ]
 
@@ -59,7 +59,7 @@ import Testing
             switch try parsed(source) {
             case .get, .ls, .tree, .set, .update, .push, .remove, .increment, .transaction, .priority, .export, .import,
                 .watch, .unwatch, .watches, .keepSynced, .offline, .online, .drop, .status, .onDisconnect, .cd, .pwd,
-                .client, .clients, .as, .serverClockSkew, .serverLatency, .serverTimeout, .sleep, .lua, .run, .plugins, .help, .timing, .output,
+                .client, .clients, .as, .serverClockSkew, .serverLatency, .serverTimeout, .sleep, .lua, .run, .plugins, .help, .timing, .pager, .output,
                 .history, .clear, .exit:
                 covered.insert(source)
             case .plugin:
@@ -67,6 +67,6 @@ import Testing
             }
         }
         #expect(covered.count == Self.oneOfEach.count)
-        #expect(CommandDescription.builtins.count == 37)
+        #expect(CommandDescription.builtins.count == 38)
     }
 }

@@ -12,13 +12,13 @@ import Testing
     }
 
     /// Starts `ember --memory -q` at a terminal, with `home` as its home.
-    private func start(home: String, _ arguments: [String] = []) throws -> TerminalSession {
+    private func start(home: String, _ arguments: [String] = [], environment extra: [String: String] = [:]) throws -> TerminalSession {
         let executable = EmberCommandLineTests.executable.path
         try #require(FileManager.default.isExecutableFile(atPath: executable), "ember is not built at \(executable)")
         let environment = [
             "HOME": home, "XDG_STATE_HOME": home + "/state", "XDG_CONFIG_HOME": home + "/config",
             "TERM": "xterm", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "NO_COLOR": "1",
-        ]
+        ].merging(extra) { $1 }
         let session = try TerminalSession(executable: executable, arguments: ["--memory", "-q"] + arguments, environment: environment)
         #expect(session.waitFor("main:/> "), "no prompt; the screen: \(session.screen)")
         return session
@@ -182,6 +182,52 @@ import Testing
         #expect(exit(session) == 0)
     }
 
+    /// Issue 20: output of any size flooded the terminal. At a terminal, results longer than the
+    /// screen go through $PAGER; `pager off` prints them directly; short results never page.
+    @Test func longResultsGoThroughThePagerUnlessItIsOff() throws {
+        let home = try makeHome()
+        let session = try start(home: home, environment: ["PAGER": "sed 's/^/paged: /'"])
+        var mark = session.mark
+        typeAtPrompt(session, "lua for i = 1, 60 do db:ref('many/k' .. i):set(i) end\r")
+        typeAtPrompt(session, "get /many/k7\r")
+        #expect(session.waitFor("7", after: mark), "the screen: \(session.screen)")
+        #expect(!session.screen[mark...].contains("paged: "), "a short result is not paged")
+        mark = session.mark
+        typeAtPrompt(session, "ls /many\r")
+        #expect(session.waitFor("paged: k9", after: mark), "the screen: \(session.screen)")
+        mark = session.mark
+        typeAtPrompt(session, "pager off\r")
+        #expect(session.waitFor("pager is off", after: mark))
+        mark = session.mark
+        typeAtPrompt(session, "ls /many\r")
+        #expect(session.waitFor("k9", after: mark), "the screen: \(session.screen)")
+        #expect(session.waitFor("main:/> ", after: mark))
+        #expect(!session.screen[mark...].contains("paged: "), "pager off prints directly")
+        #expect(exit(session) == 0)
+    }
+
+    /// Issue 20: Ctrl-C could not stop printing (`get /` of 200,000 children printed 800,006
+    /// lines). Now the printing stops at once and the prompt comes back.
+    @Test func ctrlCStopsPrintingAtOnce() throws {
+        let home = try makeHome()
+        let session = try start(home: home, environment: ["PAGER": ""])
+        var mark = session.mark
+        typeAtPrompt(session, "lua for i = 1, 30000 do db:ref('big/k' .. i):set(i) end\r")
+        #expect(session.waitFor("main:/> ", after: mark, timeout: 60), "the screen: \(session.screen)")
+        mark = session.mark
+        typeAtPrompt(session, "ls /big\r")
+        #expect(session.waitFor("k1", after: mark, timeout: 30), "the screen: \(session.screen)")
+        session.type("\u{3}")
+        #expect(session.waitFor("output stopped", after: mark, timeout: 10), "the screen: \(session.screen)")
+        #expect(session.waitFor("main:/> ", after: mark, timeout: 10))
+        let printed = session.screen[mark...].split(separator: "\n").count
+        #expect(printed < 29_000, "stopped before the end: \(printed) lines")
+        mark = session.mark
+        typeAtPrompt(session, "get /big/k5\r")
+        #expect(session.waitFor("5", after: mark), "the next command runs: \(session.screen)")
+        #expect(exit(session) == 0)
+    }
+
     @Test func ctrlCInterruptsARunningCommandAndAScript() throws {
         let home = try makeHome()
         let session = try start(home: home)
@@ -197,6 +243,11 @@ import Testing
             #expect(session.waitFor("interrupted", after: mark, timeout: 4), "\(command); the screen: \(session.screen)")
             #expect(Date().timeIntervalSince(started) < 4, "\(command)")
             #expect(session.waitFor("main:/> ", after: mark))
+            // one prompt, no second ^C: the Ctrl-C was the command's (issue 20)
+            usleep(300_000)
+            let after = String(session.screen[mark...])
+            #expect(after.components(separatedBy: "main:/> ").count - 1 == 1, "\(command); the screen: \(after)")
+            #expect(after.components(separatedBy: "^C").count - 1 <= 1, "\(command); the screen: \(after)")
         }
         #expect(exit(session) == 0)
     }
