@@ -228,6 +228,30 @@ import Testing
         #expect(exit(session) == 0)
     }
 
+    /// Issue 20: Tab over a location with thousands of children listed them all. Beyond 100
+    /// candidates it asks first, as readline does.
+    @Test func completionAsksBeforeListingHundredsOfCandidates() throws {
+        let home = try makeHome()
+        let session = try start(home: home)
+        var mark = session.mark
+        typeAtPrompt(session, "lua for i = 1, 150 do db:ref('c/k' .. i):set(i) end\r")
+        #expect(session.waitFor("main:/> ", after: mark), "the screen: \(session.screen)")
+        mark = session.mark
+        typeAtPrompt(session, "get /c/k\t")
+        #expect(session.waitFor("Display all 150 possibilities? (y or n)", after: mark), "the screen: \(session.screen)")
+        session.type("n")
+        usleep(300_000)
+        #expect(!session.screen[mark...].contains("k149"), "n lists nothing")
+        mark = session.mark
+        session.type("\t")
+        #expect(session.waitFor("Display all 150 possibilities? (y or n)", after: mark), "the screen: \(session.screen)")
+        session.type("y")
+        #expect(session.waitFor("k149", after: mark), "y lists them; the screen: \(session.screen)")
+        session.type("7\r")
+        #expect(session.waitFor("7", after: mark))
+        #expect(exit(session) == 0)
+    }
+
     @Test func ctrlCInterruptsARunningCommandAndAScript() throws {
         let home = try makeHome()
         let session = try start(home: home)
