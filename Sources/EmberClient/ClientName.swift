@@ -16,7 +16,7 @@ public struct ClientName: Sendable, Hashable, Comparable, CustomStringConvertibl
     /// - Throws: ``DatabaseError`` with code `invalid_client_name`, saying which rule it breaks.
     public init(validating name: String) throws(DatabaseError) {
         if let problem = Self.problem(with: name) {
-            throw DatabaseError.other(code: "invalid_client_name", message: "invalid client name \"\(name)\": \(problem)")
+            throw DatabaseError.other(code: ErrorCode.invalidClientName, message: "invalid client name \"\(name)\": \(problem)")
         }
         rawValue = name
     }

@@ -194,7 +194,7 @@ public struct IndexRules: Sendable, Hashable {
 
     private static func invalid(_ place: [String], _ reason: String) -> DatabaseError {
         let location = place.isEmpty ? "" : " at /" + place.joined(separator: "/")
-        return .other(code: "invalid_rules", message: "invalid rules\(location): \(reason)")
+        return .other(code: ErrorCode.invalidRules, message: "invalid rules\(location): \(reason)")
     }
 
     private static func describe(_ json: JSONValue) -> String { json.kindDescription }
