@@ -127,9 +127,7 @@ public final class Engine: @unchecked Sendable {
     /// does nothing: the callbacks run when that is over.
     public func deliverPosted() {
         guard phase == .idle, !callbacks.isEmpty else { return }
-        phase = .callback
-        while let callback = callbacks.popFirst() { callback() }
-        phase = .idle
+        runCallbacks()
     }
 
     /// Posts `task`: a callback that may itself wait (a Lua callback running as a coroutine).
@@ -138,16 +136,10 @@ public final class Engine: @unchecked Sendable {
         tasks.append(task)
     }
 
-    /// Whether callbacks or tasks wait to run.
-    public var hasPendingCallbacks: Bool { !callbacks.isEmpty || !tasks.isEmpty }
-
     /// Whether callbacks wait that a wait from here would deliver: posted callbacks, or tasks
-    /// when no task is running.
+    /// when no task is running. (Always false when a wait's condition is checked: a turn runs
+    /// them first.)
     public var hasDeliverableCallbacks: Bool { !callbacks.isEmpty || (!tasks.isEmpty && !runningTask) }
-
-    /// Whether the caller is inside the engine's own work (an operation or a callback), where a
-    /// wait is `.reentrant`.
-    public var isInsideWork: Bool { phase != .idle }
 
     /// Whether a task is running (or waiting).
     public var isRunningTask: Bool { runningTask }
@@ -261,7 +253,7 @@ public final class Engine: @unchecked Sendable {
     @discardableResult
     public func runDue() -> WaitOutcome {
         let now = clock.now()
-        let outcome = wait(until: { (self.queue.nextTime.map { $0 > now } ?? true) && self.callbacks.isEmpty }, deadline: now)
+        let outcome = wait(until: { self.queue.nextTime.map { $0 > now } ?? true }, deadline: now)
         return outcome == .timedOut ? .satisfied : outcome
     }
 
@@ -299,15 +291,11 @@ public final class Engine: @unchecked Sendable {
     private func turn(_ condition: () -> Bool, deadline: Int64?) -> Turn {
         let submissions = inbox.takeSubmissions()
         if !submissions.isEmpty {
-            phase = .operation
-            for work in submissions { work() }
-            phase = .idle
+            operation { for work in submissions { work() } }
             return .worked
         }
         if !callbacks.isEmpty {
-            phase = .callback
-            while let callback = callbacks.popFirst() { callback() }
-            phase = .idle
+            runCallbacks()
             return .worked
         }
         if !runningTask, let task = tasks.popFirst() {
@@ -322,22 +310,34 @@ public final class Engine: @unchecked Sendable {
             return .done(.interrupted)
         }
         if let item = queue.popDue(now: clock.now()) {
-            phase = .operation
-            item.action()
-            phase = .idle
+            operation(item.action)
             return .worked
         }
         if isTickPending {
-            phase = .operation
-            endTick()
-            phase = .idle
+            operation(endTick)
             return .worked
         }
-        let now = clock.now()
-        if let deadline, now >= deadline { return .done(.timedOut) }
-        let target = [queue.nextTime, deadline].compactMap { $0 }.min()
+        if let deadline, clock.now() >= deadline { return .done(.timedOut) }
+        let target = switch (queue.nextTime, deadline) {
+        case let (next?, deadline?): min(next, deadline)
+        case let (next, deadline): next ?? deadline
+        }
         if target == nil && externalSources == 0 { return .done(.wouldWaitForever) }
         return .idle(until: target)
+    }
+
+    /// Runs `body` as an operation: a wait inside it is `.reentrant`, callbacks it posts wait.
+    private func operation(_ body: () -> Void) {
+        phase = .operation
+        body()
+        phase = .idle
+    }
+
+    /// Runs the posted callbacks, in order, including those they post.
+    private func runCallbacks() {
+        phase = .callback
+        while let callback = callbacks.popFirst() { callback() }
+        phase = .idle
     }
 
     /// Lets time pass until `target` (or until woken, without one).

@@ -11,15 +11,12 @@ final class EngineInbox: @unchecked Sendable {
     private let hasMail = Atomic<Bool>(false)
     /// Whether an interrupt was requested: read without the lock.
     private let interruptFlag = Atomic<Bool>(false)
-    /// Guarded by `condition`: something arrived since the sleeper last looked.
-    private var woken = false
 
     /// Adds `work` and wakes the engine.
     func submit(_ work: @escaping @Sendable () -> Void) {
         condition.lock()
         submissions.append(work)
         hasMail.store(true, ordering: .releasing)
-        woken = true
         condition.signal()
         condition.unlock()
     }
@@ -40,7 +37,6 @@ final class EngineInbox: @unchecked Sendable {
     func interrupt() {
         condition.lock()
         interruptFlag.store(true, ordering: .releasing)
-        woken = true
         condition.signal()
         condition.unlock()
     }
@@ -53,14 +49,13 @@ final class EngineInbox: @unchecked Sendable {
         interruptFlag.store(false, ordering: .releasing)
     }
 
-    /// Sleeps until `date`, or until work is submitted or an interrupt requested (at once if that
-    /// happened since the last sleep).
+    /// Sleeps until `date`, or until work is submitted or an interrupt requested (at once if
+    /// either is waiting already: both are checked under the lock their senders take).
     func sleep(until date: Date) {
         condition.lock()
         defer { condition.unlock() }
-        while !woken && submissions.isEmpty && !isInterruptRequested {
+        while submissions.isEmpty && !isInterruptRequested {
             if !condition.wait(until: date) { break }
         }
-        woken = false
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The real-time driver's run loop on a thread of its own: the engine runs there until
 /// ``stop()``, sleeping when idle, and other threads hand it work with ``submit(_:)`` or
@@ -66,7 +67,8 @@ public final class EngineThread: Sendable {
 private final class ThreadState: @unchecked Sendable {
     private let condition = NSCondition()
     private var started = false
-    private var stopping = false
+    /// Read by the engine's thread on every turn: an atomic, not the lock.
+    private let stopping = Atomic<Bool>(false)
     private var done = false
 
     /// Marks the thread started; `false` if it already was.
@@ -84,17 +86,9 @@ private final class ThreadState: @unchecked Sendable {
         return started && !done
     }
 
-    var stopRequested: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return stopping
-    }
+    var stopRequested: Bool { stopping.load(ordering: .acquiring) }
 
-    func requestStop() {
-        condition.lock()
-        stopping = true
-        condition.unlock()
-    }
+    func requestStop() { stopping.store(true, ordering: .releasing) }
 
     func finished() {
         condition.lock()

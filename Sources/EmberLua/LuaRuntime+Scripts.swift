@@ -144,23 +144,18 @@ extension LuaRuntime {
                 return resultCount
             case LUA_YIELD:
                 ember_lua_pop(thread, resultCount)
-                guard let ticket = yieldedTicket, let wait = waits[ticket] else {
-                    // a plain coroutine.yield() at the top of a script, or a write's local
-                    // events: let the callbacks run, then go on
-                    do {
-                        try deliverCallbacks()
-                    } catch {
-                        ember_lua_clear_interrupt(state)
-                        _ = lua_resetthread(thread)
-                        throw error
-                    }
-                    continue
-                }
+                let ticket = yieldedTicket
                 yieldedTicket = nil
                 do {
-                    try self.wait(for: wait)
+                    if let ticket, let wait = waits[ticket] {
+                        try self.wait(for: wait)
+                    } else {
+                        // a plain coroutine.yield() at the top of a script, or a write's local
+                        // events: let the callbacks run, then go on
+                        try deliverCallbacks()
+                    }
                 } catch {
-                    waits[ticket] = nil
+                    if let ticket { waits[ticket] = nil }
                     ember_lua_clear_interrupt(state)
                     _ = lua_resetthread(thread)
                     throw error

@@ -170,11 +170,11 @@ public final class LuaRuntime {
         }
     }
 
-    /// Lets the callbacks that are due run (a plain yield of a script: a write's local events).
+    /// Lets the callbacks that are due run (a plain yield of a script: a write's local events):
+    /// a wait that holds at once, since every turn of the engine delivers them first.
     /// - Throws: ``LuaError`` of kind `.interrupted` on Ctrl-C.
     func deliverCallbacks() throws(LuaError) {
-        let engine = engine
-        if engine.wait(until: { !engine.hasDeliverableCallbacks }) == .interrupted {
+        if engine.wait(until: { true }) == .interrupted {
             throw LuaError(.interrupted, message: "interrupted")
         }
     }

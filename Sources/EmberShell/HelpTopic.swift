@@ -14,7 +14,7 @@ struct HelpTopic {
         name: "query",
         summary: "the query modifiers of get, ls and watch: order, range, limit",
         paragraphs: [
-            "A query follows the path of get, ls, watch and export: `ls /scores orderBy child score limitToLast 3`. It orders the children, keeps those in a range, and keeps the first or last N, as the Firebase SDKs' queries do. One order per query; the other modifiers combine.",
+            "A query follows the path of get, ls and watch: `ls /scores orderBy child score limitToLast 3`. It orders the children, keeps those in a range, and keeps the first or last N, as the Firebase SDKs' queries do. One order per query; the other modifiers combine.",
             "orderBy key\tby key: integer-like keys first, numerically, then the rest as strings\norderBy value\tby the child's own value: null, false, true, numbers, strings, then objects\norderBy priority\tby priority (the default order)\norderBy child PATH\tby the value at PATH under each child (PATH may be deep: a/b)\nstartAt V [KEY]\tfrom V on (V is a number, a string, true, false or null)\nstartAfter V [KEY]\tafter V\nendAt V [KEY]\tup to V\nendBefore V [KEY]\tbefore V\nequalTo V [KEY]\tonly V (startAt and endAt at once)\nlimitToFirst N\tthe first N children in the order\nlimitToLast N\tthe last N children in the order\ntimeout MS\tget and ls: how long to wait for the connection when nothing is cached",
             "KEY breaks ties among children with the same value, by key. With orderBy key, V is a key. Watch a query to see child_added and child_removed as children enter and leave its window; child_moved says a child changed place in the order.",
             "Example: watch /scores orderBy child score limitToLast 3 child_added child_removed",

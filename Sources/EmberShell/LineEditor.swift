@@ -189,40 +189,63 @@ public final class LineEditor {
     /// The editor's character reader: waits for input with `poll`, running ``idle`` meanwhile;
     /// Ctrl-C (SIGINT) ends the read as interrupted. Decodes UTF-8.
     private func readCharacter(into character: UnsafeMutablePointer<wchar_t>) -> Int32 {
+        let byte: UInt8
+        switch readByte(runningIdle: true) {
+        case .byte(let first): byte = first
+        case .interrupted:
+            interrupted = true
+            return 0
+        case .end: return 0
+        case .failed: return -1
+        }
+        var bytes = [byte]
+        let length = byte < 0x80 ? 1 : byte < 0xE0 ? 2 : byte < 0xF0 ? 3 : 4
+        var next: UInt8 = 0
+        while bytes.count < length {
+            guard Glibc.read(fileno(streams[0]), &next, 1) == 1 else { break }
+            bytes.append(next)
+        }
+        let scalar = String(decoding: bytes, as: UTF8.self).unicodeScalars.first ?? "\u{FFFD}"
+        character.pointee = wchar_t(bitPattern: scalar.value)
+        return 1
+    }
+
+    /// What reading one byte of input came to.
+    private enum ByteRead {
+        case byte(UInt8)
+        /// Ctrl-C arrived (the flag is consumed).
+        case interrupted
+        case end
+        case failed
+    }
+
+    /// Waits for one byte of input with `poll`; Ctrl-C (SIGINT) ends the wait. With
+    /// `runningIdle`, ``idle`` runs while nothing is typed, woken in time for ``nextWake``.
+    private func readByte(runningIdle: Bool) -> ByteRead {
         let descriptor = fileno(streams[0])
         while true {
             if InterruptSignal.isPending {
                 InterruptSignal.clear()
-                interrupted = true
-                return 0
+                return .interrupted
             }
             var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            let wait = min(max(nextWake?() ?? idleInterval, 0), idleInterval)
+            let wait = runningIdle ? min(max(nextWake?() ?? idleInterval, 0), idleInterval) : idleInterval
             let ready = poll(&request, 1, Int32(wait))
             if ready < 0 {
                 if errno == EINTR { continue }
-                return -1
+                return .failed
             }
             if ready == 0 {
-                idle?()
+                if runningIdle { idle?() }
                 continue
             }
             var byte: UInt8 = 0
             let count = Glibc.read(descriptor, &byte, 1)
             if count < 0 {
                 if errno == EINTR { continue }
-                return -1
+                return .failed
             }
-            if count == 0 { return 0 }
-            var bytes = [byte]
-            let length = byte < 0x80 ? 1 : byte < 0xE0 ? 2 : byte < 0xF0 ? 3 : 4
-            while bytes.count < length {
-                guard Glibc.read(descriptor, &byte, 1) == 1 else { break }
-                bytes.append(byte)
-            }
-            let scalar = String(decoding: bytes, as: UTF8.self).unicodeScalars.first ?? "\u{FFFD}"
-            character.pointee = wchar_t(bitPattern: scalar.value)
-            return 1
+            return count == 0 ? .end : .byte(byte)
         }
     }
 
@@ -247,8 +270,9 @@ public final class LineEditor {
         // beyond its `completion-query-items` (100)
         if candidates.count > Self.completionQueryItems {
             write("\nDisplay all \(candidates.count) possibilities? (y or n)")
-            let answer = readAnswerKey()
-            guard answer == UInt8(ascii: "y") || answer == UInt8(ascii: "Y") || answer == UInt8(ascii: " ") else {
+            guard case .byte(let answer) = readByte(runningIdle: false),
+                answer == UInt8(ascii: "y") || answer == UInt8(ascii: "Y") || answer == UInt8(ascii: " ")
+            else {
                 write("\n")
                 return UInt8(CC_REDISPLAY)
             }
@@ -267,25 +291,6 @@ public final class LineEditor {
 
     /// How many candidates Tab lists without asking first (readline's default).
     static let completionQueryItems = 100
-
-    /// Reads one key for a yes/no question; Ctrl-C, end of input or an error answer no.
-    private func readAnswerKey() -> UInt8? {
-        let descriptor = fileno(streams[0])
-        while true {
-            if InterruptSignal.isPending {
-                InterruptSignal.clear()
-                return nil
-            }
-            var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&request, 1, 100)
-            if ready < 0 && errno != EINTR { return nil }
-            guard ready > 0 else { continue }
-            var byte: UInt8 = 0
-            let count = Glibc.read(descriptor, &byte, 1)
-            if count < 0 && errno == EINTR { continue }
-            return count == 1 ? byte : nil
-        }
-    }
 
     /// Replaces the `partial` word before the cursor with `word`.
     private func replace(_ partial: String, with word: String) {

@@ -1,4 +1,3 @@
-import EmberEngine
 import Glibc
 
 /// A running pager (`$PAGER`, `less -FRX` by default, as psql does): a `/bin/sh -c` child whose
@@ -38,7 +37,7 @@ final class Pager {
     /// arrives.
     func write(_ text: String) {
         guard !isClosed else { return }
-        if !TerminalOutput.writeInterruptibly(text, to: input) { isClosed = true }
+        if !StandardOutput.write(text, to: input, stoppingOnCtrlC: true) { isClosed = true }
     }
 
     /// Ends the input and waits for the pager to exit (the user reads to the end, or quits).

@@ -239,11 +239,7 @@ extension Shell {
 
     /// Lets time pass, delivering what falls due; Ctrl-C stops it.
     func sleep(_ milliseconds: Int64) throws(ShellError) {
-        switch engine.advance(by: milliseconds) {
-        case .satisfied, .timedOut: return
-        case .interrupted: throw .interrupted("stopped sleeping")
-        case let outcome: throw .database(outcome.error!, at: nil)
-        }
+        try require(engine.advance(by: milliseconds), interrupted: "stopped sleeping")
     }
 
     func setDisconnectTimeout(_ milliseconds: Int64) {

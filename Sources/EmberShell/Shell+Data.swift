@@ -31,13 +31,11 @@ extension Shell {
         } catch {
             throw .database(error, at: position)
         }
-        engine.runDue()
         if !answer.isFilled && database.connectionState == .offline {
             // Queued means kept: the client's store must have it before the shell says so. A
             // store that cannot take it makes the client refuse the write (reverted, with
             // events), and that refusal is the answer.
             database.commitStore()
-            engine.runDue()
             if case .some(.some(let error)) = answer.value { throw .database(error, at: position) }
             if database.store == nil, case .directory = ember.persistence {
                 throw .command(
@@ -80,7 +78,6 @@ extension Shell {
     func read(_ query: Query, connectTimeout: Int64? = nil) throws(ShellError) -> DataSnapshot {
         let answer = Pending<Result<DataSnapshot, DatabaseError>>()
         query.getData(connectTimeout: connectTimeout, answer.filler)
-        engine.runDue()
         // The client answers at once what it can (its cache, `.info`); a get still unanswered
         // while not connected waits for the connection (unless its limit is 0).
         let limit = min(max(connectTimeout ?? Query.defaultGetConnectTimeout, 0), Query.maximumGetConnectTimeout)

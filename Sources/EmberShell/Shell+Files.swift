@@ -67,7 +67,6 @@ extension Shell {
         } catch {
             throw .database(error, at: file.position)
         }
-        engine.runDue()
         var report = WriteReport.acknowledged
         if !answer.isFilled && database.connectionState == .offline {
             report = .queued

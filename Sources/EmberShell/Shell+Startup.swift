@@ -67,7 +67,7 @@ extension Shell {
         } catch {
             report(error)
         }
-        engine.runDue()
+        settle()
     }
 
     /// The `*.lua` files of `directory`, sorted by name.

@@ -46,7 +46,6 @@ extension Shell {
         } catch {
             throw .database(error, at: expression.position)
         }
-        engine.runDue()
         if database.connectionState == .offline && !answer.isFilled {
             if isJSON {
                 printJSON(.object([("committed", .bool(false)), ("queued", .bool(true)), ("attempts", .int(Int64(outcome.count)))]))

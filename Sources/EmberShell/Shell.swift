@@ -241,10 +241,16 @@ public final class Shell {
     /// Waits on the engine until `condition` holds; Ctrl-C stops the wait, and `interrupted`
     /// says what became of the operation that was being waited for.
     func wait(until condition: () -> Bool, interrupted: String) throws(ShellError) {
-        switch engine.wait(until: condition) {
+        try require(engine.wait(until: condition), interrupted: interrupted)
+    }
+
+    /// Turns a wait's outcome into the shell's error: Ctrl-C becomes `interrupted`, saying what
+    /// became of the operation; a deadline that passed is no error.
+    func require(_ outcome: WaitOutcome, interrupted: String) throws(ShellError) {
+        switch outcome {
         case .satisfied, .timedOut: return
         case .interrupted: throw .interrupted(interrupted)
-        case let outcome: throw .database(outcome.error!, at: nil)
+        case .wouldWaitForever, .reentrant: throw .database(outcome.error!, at: nil)
         }
     }
 
@@ -259,7 +265,7 @@ public final class Shell {
     /// have run before the next prompt. Ctrl-C ends it early; nothing to wait for is not an
     /// error.
     func settle() {
-        engine.wait(until: { engine.messagesInFlight == 0 && !engine.hasDeliverableCallbacks })
+        engine.wait(until: { engine.messagesInFlight == 0 })
     }
 
     /// Writes a result line (adds the newline).

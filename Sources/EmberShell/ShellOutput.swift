@@ -1,3 +1,4 @@
+import EmberEngine
 import Glibc
 
 /// Where the shell's results, errors and live events go.
@@ -22,17 +23,23 @@ public final class StandardOutput: ShellOutput {
     public func writeError(_ text: String) { Self.write(text, to: STDERR_FILENO) }
     public func writeEvent(_ text: String) { Self.write(text, to: STDOUT_FILENO) }
 
-    /// Writes all of `text` to `descriptor`, retrying short writes and interruptions.
-    static func write(_ text: String, to descriptor: Int32) {
+    /// Writes all of `text` to `descriptor`, retrying short writes and interruptions. With
+    /// `stoppingOnCtrlC` it writes in slices of 4 KiB and stops at a Ctrl-C between two of them.
+    /// - Returns: whether everything was written (false: Ctrl-C, or the reader went away).
+    @discardableResult
+    static func write(_ text: String, to descriptor: Int32, stoppingOnCtrlC: Bool = false) -> Bool {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if stoppingOnCtrlC && InterruptSignal.isPending { return false }
+            let slice = stoppingOnCtrlC ? bytes.prefix(4096) : bytes
+            let written = slice.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
             if written < 0 {
                 if errno == EINTR { continue }
-                return
+                return false
             }
             bytes = bytes.dropFirst(written)
         }
+        return true
     }
 }
 

@@ -1,4 +1,3 @@
-import EmberEngine
 import Glibc
 
 /// The shell's output at a terminal: like ``StandardOutput``, but while the REPL waits for a
@@ -10,7 +9,8 @@ import Glibc
 /// rest); a command whose results fit prints them when it ends. Events print at once, except
 /// while the pager owns the screen (they follow it). Results are written in slices, and a
 /// Ctrl-C between two slices stops the printing: the rest of the command's results are
-/// dropped, and the interrupt stays pending so that the command stops at its next wait.
+/// dropped, and the interrupt stays pending so that the command stops at its next wait (the
+/// REPL clears it when the entry ends; a Ctrl-C typed in the pager is cleared the same way).
 public final class TerminalOutput: ShellOutput {
     /// The REPL's editor, once there is one.
     public weak var editor: LineEditor?
@@ -39,8 +39,6 @@ public final class TerminalOutput: ShellOutput {
         if let pager {
             pager.finish()
             self.pager = nil
-            // a Ctrl-C typed in the pager is the pager's, not the next command's
-            InterruptSignal.clear()
         } else if !held.isEmpty {
             let text = held.joined()
             held = []
@@ -51,7 +49,6 @@ public final class TerminalOutput: ShellOutput {
         collecting = false
         for event in heldEvents { StandardOutput.write(event, to: 1) }
         heldEvents = []
-        if stopped { InterruptSignal.clear() }
         stopped = false
     }
 
@@ -91,7 +88,7 @@ public final class TerminalOutput: ShellOutput {
 
     /// Prints results directly, in slices; Ctrl-C stops it.
     private func emit(_ text: String) {
-        if !Self.writeInterruptibly(text, to: STDOUT_FILENO) {
+        if !StandardOutput.write(text, to: STDOUT_FILENO, stoppingOnCtrlC: true) {
             stopped = true
             StandardOutput.write("\n^C (output stopped)\n", to: 2)
         }
@@ -102,22 +99,5 @@ public final class TerminalOutput: ShellOutput {
         var size = winsize()
         guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 else { return 24 }
         return Int(size.ws_row)
-    }
-
-    /// Writes `text` to `descriptor` in slices of 4 KiB, checking for Ctrl-C between slices.
-    /// - Returns: whether everything was written (false: Ctrl-C, or the reader went away).
-    static func writeInterruptibly(_ text: String, to descriptor: Int32) -> Bool {
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            if InterruptSignal.isPending { return false }
-            let slice = bytes.prefix(4096)
-            let written = slice.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return false
-            }
-            bytes = bytes.dropFirst(written)
-        }
-        return true
     }
 }

@@ -6,14 +6,6 @@ import Testing
 
 /// Help fits 80 columns without breaking words, and the topics exist (issue 20).
 @Suite struct HelpLayoutTests {
-    private func shell() throws -> (Shell, CapturedOutput) {
-        var options = ShellOptions(environment: [:])
-        options.databaseDirectory = nil
-        options.quiet = true
-        let output = CapturedOutput()
-        return (try Shell(options: options, output: output, clock: ManualClock(), random: SeededRandom(seed: 1)), output)
-    }
-
     @Test func wrapsAtWordBoundariesOnly() {
         let layout = HelpLayout(width: 30)
         let text = "the quick brown fox jumps over the lazy dog and keeps running far away"
@@ -30,7 +22,7 @@ import Testing
     }
 
     @Test func everyLineOfHelpFitsEightyColumns() throws {
-        let (shell, output) = try shell()
+        let (shell, output) = try makeTestShell()
         defer { shell.close() }
         var pages = ["help"] + HelpTopic.all.map { "help " + $0.name }
         pages += shell.commandRegistry.map { "help " + $0.name }
@@ -45,7 +37,7 @@ import Testing
     }
 
     @Test func theTopicsExistAndHelpListsThem() throws {
-        let (shell, output) = try shell()
+        let (shell, output) = try makeTestShell()
         defer { shell.close() }
         shell.execute("help")
         let index = output.take()
@@ -67,11 +59,7 @@ import Testing
 /// nothing).
 @Suite struct LuaMethodCompletionTests {
     @Test func completesMethodsAndFieldsOfEmberObjects() throws {
-        var options = ShellOptions(environment: [:])
-        options.databaseDirectory = nil
-        options.quiet = true
-        let output = CapturedOutput()
-        let shell = try Shell(options: options, output: output, clock: ManualClock(), random: SeededRandom(seed: 1))
+        let (shell, _) = try makeTestShell()
         defer { shell.close() }
         #expect(shell.executeLua("r = db:ref('scores')"))
         #expect(shell.executeLua("r:set({a = 1})"))

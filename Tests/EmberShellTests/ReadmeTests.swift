@@ -36,11 +36,7 @@ import Testing
     @Test func yourFirstFiveMinutesIsWhatTheShellPrints() throws {
         let text = try String(contentsOf: Self.readme, encoding: .utf8)
         let block = try Self.block(after: "### Your first five minutes", in: text)
-        var options = ShellOptions(environment: [:])
-        options.databaseDirectory = nil
-        options.quiet = true
-        let output = CapturedOutput()
-        let shell = try Shell(options: options, output: output, clock: ManualClock(), random: SeededRandom(seed: 7))
+        let (shell, output) = try makeTestShell()
         defer { shell.close() }
 
         var expected: [String] = []
