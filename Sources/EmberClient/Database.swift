@@ -41,10 +41,10 @@ public final class Database {
     // MARK: Storage
 
     /// The client's store, if it has one.
-    public var store: ClientStore? { repo.store }
+    public var store: ClientStore? { repo.persistence.store }
 
     /// Whether the store has changes waiting for ``commitStore()``.
-    public var hasUncommittedChanges: Bool { repo.store?.hasChanges ?? false }
+    public var hasUncommittedChanges: Bool { repo.persistence.hasChanges }
 
     /// Commits what changed in the store since the last commit (the engine does it at the end
     /// of every tick). A failure is kept in ``lastStoreError`` and reported to
@@ -55,22 +55,22 @@ public final class Database {
     }
 
     /// The error of the last store operation, if it failed (cleared by a commit that succeeds).
-    public var lastStoreError: StoreError? { repo.lastStoreError }
+    public var lastStoreError: StoreError? { repo.persistence.lastError }
 
     /// Records a store failure that happened outside the client (its store could not be
     /// opened), as ``lastStoreError``.
-    public func reportStoreError(_ error: StoreError) { repo.storeFailed(error) }
+    public func reportStoreError(_ error: StoreError) { repo.persistence.failed(error) }
 
     /// Called with each failed store operation.
     public var onStoreError: ((StoreError) -> Void)? {
-        get { repo.onStoreError }
-        set { repo.onStoreError = newValue }
+        get { repo.persistence.onError }
+        set { repo.persistence.onError = newValue }
     }
 
     /// Commits and closes the store. The client keeps working in memory.
     /// - Throws: ``StoreError`` when the store cannot be committed or closed.
     public func closeStore() throws(StoreError) {
-        try repo.store?.close()
+        try repo.persistence.close()
     }
 
     /// The client's name.
@@ -93,19 +93,19 @@ public final class Database {
     // MARK: Connection
 
     /// Where the connection stands.
-    public var connectionState: ConnectionState { repo.connection.state }
+    public var connectionState: ConnectionState { repo.connectionState }
 
     /// Cuts the connection on purpose: writes queue, reads come from the cache, the server runs
     /// this client's onDisconnect operations. No reconnection until ``goOnline()``.
     public func goOffline() {
         defer { repo.deliverLocalEvents() }
-        repo.perform(repo.connection.handle(.goOffline))
+        repo.connection(.goOffline)
     }
 
     /// Restores the connection after ``goOffline()``.
     public func goOnline() {
         defer { repo.deliverLocalEvents() }
-        repo.perform(repo.connection.handle(.goOnline))
+        repo.connection(.goOnline)
     }
 
     /// The estimated difference between the server's clock and the local one, in milliseconds
@@ -113,13 +113,13 @@ public final class Database {
     public var serverTimeOffset: Int64 { repo.serverTimeOffset }
 
     /// How many writes wait for the server's answer (queued offline included).
-    public var pendingWriteCount: Int { repo.pendingWriteCount }
+    public var pendingWriteCount: Int { repo.writes.count }
 
     /// How many transactions are running.
-    public var runningTransactionCount: Int { repo.runningTransactionCount }
+    public var runningTransactionCount: Int { repo.transactions.count }
 
     /// The server listens the client holds now.
-    public var activeListens: [QuerySpec] { repo.activeListens }
+    public var activeListens: [QuerySpec] { repo.listens.queries }
 
     /// A new push id (20 characters, time-ordered, from the estimated server time).
     public func pushID() -> String { repo.pushID() }
@@ -127,8 +127,7 @@ public final class Database {
     /// What the client knows of `path` now, complete or not known: the cache with the pending
     /// writes over it (what path completion in the shell offers).
     public func cachedValue(at path: Path) -> Node? {
-        if Repo.isInfo(path) { return repo.infoData.child(at: path) }
-        return repo.cachedData(for: .default(at: path))
+        repo.cachedValue(at: path)
     }
 
     // MARK: Listeners

@@ -10,8 +10,8 @@ extension Repo {
     func get(
         _ query: QuerySpec, connectTimeout: Int64? = nil, completion: @escaping (Result<Node, DatabaseError>) -> Void
     ) {
-        if Self.isInfo(query.path) {
-            let node = Self.shape(infoData.child(at: query.path), for: query)
+        if InfoTree.contains(query.path) {
+            let node = Self.shape(info.value(at: query.path), for: query)
             raise([]) { completion(.success(node)) }
             return
         }
@@ -22,25 +22,23 @@ extension Repo {
         // Not connected: what the cache can vouch for answers at once, as a listener would get
         // it (in memory, or kept on disk by an earlier run); Repo.ts repoGetValue answers from
         // the cache first too.
-        if connection.state != .connected, let cached = cachedData(for: query) ?? storedData(for: query) {
+        if connectionState != .connected, let cached = cachedData(for: query) ?? storedData(for: query) {
             raise([]) { completion(.success(cached)) }
             return
         }
-        let id = GetRequestID(rawValue: nextGet)
-        nextGet += 1
         let limit = min(max(connectTimeout ?? Query.defaultGetConnectTimeout, 0), Query.maximumGetConnectTimeout)
-        pendingGets[id] = PendingGet(query: query, connectTimeout: limit, requestID: nil, completion: completion)
-        switch connection.state {
+        let id = gets.add(PendingGet(query: query, connectTimeout: limit, requestID: nil, completion: completion))
+        switch connectionState {
         case .connected:
-            let requestID = newRequestID()
-            pendingGets[id]?.requestID = requestID
+            let requestID = requests.newID()
+            gets.sent(id, as: requestID)
             send(.get(requestID: requestID, query: query), as: .get(id))
         case .connecting, .disconnected, .offline:
             // It waits for a connection (going online sends it), as the SDKs' get does, for
             // up to GET_CONNECT_TIMEOUT (PersistentConnection.get: 3 s, then "Client is
             // offline"); "blocks get requests until the database is online".
             environment.schedule(after: limit) { [weak self] in
-                guard let self, pendingGets[id]?.requestID == nil else { return }
+                guard let self, gets.isWaitingForConnection(id) else { return }
                 finishGet(id, error: nil)
             }
         }
@@ -49,14 +47,14 @@ extension Repo {
     /// What the client's store can vouch for of `query` (complete data, or a complete window)
     /// when no view holds it in memory.
     private func storedData(for query: QuerySpec) -> Node? {
-        guard let store, let cached = storedServerCache(for: query, in: store), cached.isComplete else { return nil }
+        guard let cached = persistence.serverCache(for: query), cached.isComplete else { return nil }
         let node = syncTree.pendingWrites.completeEventCache(at: query.path, server: cached.node) ?? cached.node
         return Self.shape(node, for: query)
     }
 
     /// The server answered a get: its data, with the pending writes over it.
     func finishGet(_ id: GetRequestID, serverData: Node) {
-        guard let get = pendingGets.removeValue(forKey: id) else { return }
+        guard let get = gets.take(id) else { return }
         let path = get.query.path
         let node = Self.shape(syncTree.pendingWrites.completeEventCache(at: path, server: serverData) ?? serverData, for: get.query)
         raise([]) { get.completion(.success(node)) }
@@ -65,7 +63,7 @@ extension Repo {
     /// A get the server could not answer: with `error`, that error; without, the cache, or
     /// an `offline` error when nothing is cached.
     func finishGet(_ id: GetRequestID, error: DatabaseError?) {
-        guard let get = pendingGets.removeValue(forKey: id) else { return }
+        guard let get = gets.take(id) else { return }
         let result: Result<Node, DatabaseError>
         if let error {
             result = .failure(error)
@@ -81,10 +79,9 @@ extension Repo {
 
     /// The data of `query` from a listen that keeps it complete and current.
     private func liveData(for query: QuerySpec) -> Node? {
-        guard connection.state == .connected else { return nil }
-        let covered = listens.keys.contains { $0.path.contains(query.path) && $0.loadsAllData }
-            && syncTree.completeEventCache(at: query.path) != nil
-        guard covered else { return nil }
+        guard connectionState == .connected, listens.loadsAllData(at: query.path),
+            syncTree.completeEventCache(at: query.path) != nil
+        else { return nil }
         return cachedData(for: query)
     }
 
@@ -92,6 +89,11 @@ extension Repo {
     func cachedData(for query: QuerySpec) -> Node? {
         syncTree.completeEventCache(at: query.path).map { Self.shape($0, for: query) }
             ?? syncTree.completeViewCache(for: query)
+    }
+
+    /// What the client knows of `path` now, complete, or `nil` (`.info` included).
+    func cachedValue(at path: Path) -> Node? {
+        InfoTree.contains(path) ? info.value(at: path) : cachedData(for: .default(at: path))
     }
 
     /// A location's complete data as `query` returns it: whole, or its window.

@@ -15,33 +15,18 @@ extension Repo {
         case .cancel: break
         }
         let request = OnDisconnectRequest(path: path, operation: operation, completion: completion)
-        if connection.state == .connected {
-            send(request.message(requestID: newRequestID()), as: .onDisconnect(request))
+        if connectionState == .connected {
+            send(request.message(requestID: requests.newID()), as: .onDisconnect(request))
         } else {
-            queuedOnDisconnect.append(request)
+            onDisconnects.queue(request)
         }
     }
 
+    /// The server answered an onDisconnect request.
     func onDisconnectAnswered(_ request: OnDisconnectRequest, status: AckStatus) {
         switch status {
         case .ok:
-            switch request.operation {
-            case .cancel:
-                // As the server does: what is below the cancelled path goes, the rest of a
-                // queued object above it stays (SparseSnapshotTree.forget).
-                registeredOnDisconnect = registeredOnDisconnect.compactMap { registered in
-                    let changes: [WireChange]
-                    switch registered.operation {
-                    case .put(let node): changes = [WireChange(.root, node)]
-                    case .merge(let merged): changes = merged
-                    case .cancel: return registered
-                    }
-                    guard let remaining = WireChange.remaining(of: changes, at: registered.path, afterCancelling: request.path)
-                    else { return nil }
-                    return remaining == changes ? registered : (registered.path, .merge(remaining))
-                }
-            default: registeredOnDisconnect.append((request.path, request.operation))
-            }
+            onDisconnects.accepted(request)
             raise([]) { request.completion(nil) }
         case .failed(let error):
             raise([]) { request.completion(error) }
@@ -52,9 +37,7 @@ extension Repo {
     /// operations (server values resolved with the estimated server time), as the SDKs do.
     func runLocalOnDisconnect() -> [Event] {
         var events: [Event] = []
-        let operations = registeredOnDisconnect
-        registeredOnDisconnect = []
-        for (path, operation) in operations {
+        for (path, operation) in onDisconnects.takeRegistered() {
             let existing = syncTree.completeEventCache(at: path) ?? .empty
             switch operation {
             case .put(let node):

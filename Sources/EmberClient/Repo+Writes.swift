@@ -13,10 +13,10 @@ extension Repo {
         let resolved = resolvingServerValues(node, at: path)
         // What a server value resolves to must be storable too (an increment can overflow).
         if node.containsServerValues { try resolved.validate(at: path) }
-        abortTransactions(overlapping: path)
-        let writeID = newWriteID()
+        perform(transactions.abort(overlapping: path))
+        let writeID = session.newWriteID()
         let events = syncTree.applyUserOverwrite(resolved, at: path, writeID: writeID)
-        enqueue(OutgoingWrite(id: writeID, key: newWriteKey().description, path: path, change: .put(node), completion: completion))
+        enqueue(OutgoingWrite(id: writeID, key: session.newWriteKey().description, path: path, change: .put(node), completion: completion))
         raise(events)
     }
 
@@ -35,11 +35,11 @@ extension Repo {
         for ((_, node), (relative, value)) in zip(changes, resolved) where node.containsServerValues {
             try value.validate(at: path.appending(relative))
         }
-        for (relative, _) in changes { abortTransactions(overlapping: path.appending(relative)) }
-        let writeID = newWriteID()
+        for (relative, _) in changes { perform(transactions.abort(overlapping: path.appending(relative))) }
+        let writeID = session.newWriteID()
         let events = syncTree.applyUserMerge(resolved, at: path, writeID: writeID)
         let wire = changes.map { WireChange($0.0, $0.1) }
-        enqueue(OutgoingWrite(id: writeID, key: newWriteKey().description, path: path, change: .merge(wire), completion: completion))
+        enqueue(OutgoingWrite(id: writeID, key: session.newWriteKey().description, path: path, change: .merge(wire), completion: completion))
         raise(events)
     }
 
@@ -52,52 +52,47 @@ extension Repo {
         return node.resolvingServerValues(existing: existing, serverTime: estimatedServerTime)
     }
 
-
     /// Adds a write to the queue (and the store's) and sends it if connected.
-    func enqueue(_ write: OutgoingWrite) {
+    private func enqueue(_ write: OutgoingWrite) {
         var write = write
-        write.storeRow = store?.saveWrite(write.persisted)
-        outgoingWrites.append(write)
-        guard connection.state == .connected else { return }
-        let requestID = newRequestID()
-        writeRequests[write.id] = requestID
+        write.storeRow = persistence.saveWrite(write.persisted)
+        writes.append(write)
+        sendWrite(write)
+    }
+
+    /// Sends a queued write if connected.
+    func sendWrite(_ write: OutgoingWrite) {
+        guard connectionState == .connected else { return }
+        let requestID = requests.newID()
+        writes.sent(write.id, as: requestID)
         send(write.message(requestID: requestID), as: .write(write.id))
     }
 
     /// The server answered a queued write: it leaves the queue; a refusal reverts it with
     /// events; then its completion runs.
     func writeAnswered(_ writeID: WriteID, status: AckStatus) {
-        guard let index = outgoingWrites.firstIndex(where: { $0.id == writeID }) else { return }
-        let write = outgoingWrites.remove(at: index)
-        writeRequests[writeID] = nil
-        if let row = write.storeRow { store?.removeWrite(key: write.key, row: row, at: write.path) }
+        guard let write = writes.remove(writeID) else { return }
+        if let row = write.storeRow { persistence.removeWrite(key: write.key, row: row, at: write.path) }
         switch status {
         case .ok:
-            if let record = syncTree.pendingWrites.write(writeID) { persistConfirmedWrite(record) }
+            if let record = syncTree.pendingWrites.write(writeID) {
+                persistence.keepConfirmedWrite(record, now: environment.clock.now())
+            }
             raise(syncTree.ackUserWrite(writeID, outcome: .confirmed)) { write.completion(nil) }
         case .failed(let error):
             // A refusal is final: the write leaves the stored queue before anyone hears of it,
             // so that no restart sends it again (deleting needs no new space, even on a full
             // disk). An acceptance needs no such care: the server answers a resend from its
             // record of answered writes.
-            if let store {
-                do {
-                    try store.commitRemovals()
-                } catch {
-                    storeFailed(error)
-                }
-            }
+            persistence.commitRemovals()
             raise(syncTree.ackUserWrite(writeID, outcome: .reverted)) { write.completion(error.path == nil ? error.at(write.path) : error) }
         }
     }
 
-    /// How many writes wait for the server's answer.
-    var pendingWriteCount: Int { outgoingWrites.count }
-
     // MARK: Validation
 
     static func checkWritable(_ path: Path) throws(DatabaseError) {
-        if path.front == .info {
+        if InfoTree.contains(path) {
             throw .invalidValue("\(path) is client-local and read-only", at: path)
         }
     }

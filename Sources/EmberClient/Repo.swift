@@ -4,66 +4,50 @@ import EmberStorage
 import EmberSync
 import EmberWire
 
-/// One client's engine room: its sync tree, its connection, its queues, its listeners.
+/// One client's coordinator: it holds the sync tree and the connection, and hands each kind of
+/// work to the owner that keeps its state.
+///
+/// | owner | state |
+/// |---|---|
+/// | ``ClientSession`` | identity, writer, write ids and keys, push ids |
+/// | ``RequestTable`` | requests in flight on this connection |
+/// | ``WriteQueue`` | writes not answered yet, and their requests |
+/// | ``ServerListens`` | listens held on the server |
+/// | ``ListenerTable`` | listeners and keep-synced pins |
+/// | ``TransactionQueue`` | running transactions (a state machine returning actions) |
+/// | ``OnDisconnectQueue`` | onDisconnect operations queued and accepted |
+/// | ``PendingGets`` | gets waiting for the server |
+/// | ``InfoTree`` | `.info` data and its listeners |
+/// | ``ClientPersistence`` | the store and its last failure |
 ///
 /// Everything runs on the engine, one operation at a time. An operation changes the state and
 /// collects the events it raises; the events are delivered afterwards, in order, never inside
 /// one another: a listener that writes queues its events behind the ones being delivered.
-///
-/// - Writes go into the sync tree at once (local events), then into the write queue, which is
-///   sent in order whenever a connection is up and dropped write by write as the server answers.
-/// - Listens come out of the sync tree through a ``ListenOutbox`` and become `listen`/`unlisten`
-///   messages; they are sent again, with the hash of what is cached, on every new connection.
-/// - `.info/connected` and `.info/serverTimeOffset` live in a second sync tree fed locally.
 final class Repo {
     let name: ClientName
     let environment: any ClientEnvironment
     weak var database: Database?
 
+    /// The client's view of the data: server cache, pending writes, views and their listeners.
     var syncTree = SyncTree(listenProvider: ListenOutbox())
-    var infoTree = SyncTree(listenProvider: ListenOutbox())
-    var infoData = Node.empty
-
-    var connection: ConnectionStateMachine
-    var transport: ClientTransport?
+    var info = InfoTree()
+    private(set) var connection: ConnectionStateMachine
+    private var transport: ClientTransport?
     /// Numbers transports, so that events from a replaced one are ignored.
-    var transportGeneration = 0
-    var nextRequestID = 1
-    var requests: [Int: PendingRequest] = [:]
+    private var transportGeneration = 0
 
-    var nextWriteID = 1
-    /// Writes not answered yet, oldest first.
-    var outgoingWrites: Deque<OutgoingWrite> = []
-    /// The request carrying each sent write on the current connection.
-    var writeRequests: [WriteID: Int] = [:]
+    var session: ClientSession
+    var requests = RequestTable()
+    var writes = WriteQueue()
+    var listens = ServerListens()
+    var listeners = ListenerTable()
+    var transactions = TransactionQueue()
+    var onDisconnects = OnDisconnectQueue()
+    var gets = PendingGets()
+    let persistence: ClientPersistence
 
-    /// The server listens the sync tree needs, by query as sent.
-    var listens: [QuerySpec: ActiveListen] = [:]
-    var listeners: [RegistrationID: Listener] = [:]
-    var nextRegistration = 1
-    var keepSyncedRegistrations: [QuerySpec: RegistrationID] = [:]
-
-    var transactions: [TransactionRecord] = []
-    var nextTransaction = 1
-
-    /// onDisconnect requests made while not connected, sent on the next connection.
-    var queuedOnDisconnect: [OnDisconnectRequest] = []
-    /// The onDisconnect operations the server accepted on this connection, which the client also
-    /// applies to its own cache when the connection goes.
-    var registeredOnDisconnect: [(path: Path, operation: OnDisconnectRequest.Operation)] = []
-
-    var pendingGets: [GetRequestID: PendingGet] = [:]
-    var nextGet = 1
-
-    var serverTimeOffset: Int64 = 0
-    /// The client's lasting identity (its store's, or made for this run without one).
-    let identity: String
-    /// Identifies this client's session in the keys of its writes and transactions:
-    /// `IDENTITY.SESSION`. A new one each run, so its numbers start again from 1.
-    let writer: String
-    /// The number the next keyed write of this session gets.
-    var nextSequence: Int64 = 1
-    var pushIDs = PushIDGenerator()
+    /// The estimated difference between the server's clock and the local one.
+    private(set) var serverTimeOffset: Int64 = 0
 
     /// Events and completion calls waiting to be delivered, in order.
     /// (Read and written around every callback; the accesses never overlap.)
@@ -76,62 +60,34 @@ final class Repo {
         case call(() -> Void)
     }
 
-    /// Where the cache, the write queue, tracked queries and pins are kept, if anywhere.
-    let store: ClientStore?
-    /// The last commit of ``store`` that failed (its changes wait for the next one).
-    var lastStoreError: StoreError?
-    var onStoreError: ((StoreError) -> Void)?
-
     init(name: ClientName, environment: any ClientEnvironment, reconnect: ReconnectPolicy, store: ClientStore?) {
         self.name = name
         self.environment = environment
-        self.store = store
+        persistence = ClientPersistence(store: store)
         connection = ConnectionStateMachine(policy: reconnect)
-        if let store {
-            identity = store.identity
-            writer = identity + "." + String(environment.randomNumber(), radix: 36)
-        } else {
-            // Without a store the identity lives as long as this client: one session.
-            identity = String(environment.randomNumber(), radix: 36)
-            writer = identity + ".0"
-        }
-        setInfo(.bool(false), at: Self.connectedPath)
-        setInfo(.int(0), at: Self.serverTimeOffsetPath)
+        session = ClientSession(identity: store?.identity, random: environment.randomNumber())
+        info.set(.bool(false), at: InfoTree.connectedPath)
+        info.set(.int(0), at: InfoTree.serverTimeOffsetPath)
     }
 
-    // MARK: Time
+    // MARK: Time and numbers
 
     /// The local clock plus the estimated offset of the server's clock.
     var estimatedServerTime: Int64 { environment.clock.now() + serverTimeOffset }
 
-    func newRequestID() -> Int {
-        defer { nextRequestID += 1 }
-        return nextRequestID
-    }
-
-    /// The key of the next keyed write of this session.
-    func newWriteKey() -> WriteKey {
-        defer { nextSequence += 1 }
-        return WriteKey(writer: writer, sequence: nextSequence)
-    }
-
-    func newWriteID() -> WriteID {
-        defer { nextWriteID += 1 }
-        return WriteID(nextWriteID)
-    }
-
     /// A new push id, from the estimated server time.
     func pushID() -> String {
         var random = EnvironmentRandom(environment: environment)
-        return pushIDs.next(now: estimatedServerTime, using: &random)
+        return session.pushID(now: estimatedServerTime, using: &random)
     }
 
     // MARK: Sending
 
-    /// Sends `message` now if connected; returns whether it went.
+    /// Sends `message` now if connected (recording what its answer means); otherwise nothing
+    /// goes, and the owner of the work sends it again on the next connection.
     func send(_ message: ClientMessage, as request: PendingRequest) {
         guard connection.state == .connected, let transport else { return }
-        requests[message.requestID] = request
+        requests.sent(message.requestID, as: request)
         transport.send(message)
     }
 
@@ -178,7 +134,7 @@ final class Repo {
         guard let listener = listeners[event.registration] else { return }
         switch event.kind {
         case .cancelled(let error):
-            listeners[event.registration] = nil
+            _ = listeners.remove(event.registration)
             listener.callback(.cancelled(error))
         default:
             guard let type = event.type, listener.types.contains(type), let node = event.snapshot else { return }
@@ -191,45 +147,32 @@ final class Repo {
 
     // MARK: Listens
 
-    /// Turns the listens the sync trees asked for into messages (and, for `.info`, into data).
+    /// Turns the listens the sync tree asked for into messages.
     func processListenRequests() {
         for request in syncTree.listenProvider.take() {
             switch request {
             case .start(let query, let tag):
-                let listen = ActiveListen(query: query, tag: tag)
-                listens[query] = listen
-                sendListen(listen)
+                sendListen(listens.start(query, tag: tag))
             case .stop(let query, let tag):
-                guard listens.removeValue(forKey: query) != nil else { continue }
-                send(.unlisten(requestID: newRequestID(), query: query, tag: tag?.rawValue), as: .unlisten)
+                guard listens.stop(query) else { continue }
+                send(.unlisten(requestID: requests.newID(), query: query, tag: tag?.rawValue), as: .unlisten)
             }
         }
-        var events: [Event] = []
-        for request in infoTree.listenProvider.take() {
-            guard case .start(let query, let tag) = request else { continue }
-            // The info tree is always complete: answer the listen at once.
-            events += infoTree.applyServerOverwrite(infoData.child(at: query.path), at: query.path)
-            if let tag {
-                events += infoTree.applyTaggedListenComplete(at: query.path, tag: tag)
-            } else {
-                events += infoTree.applyListenComplete(at: query.path)
-            }
-        }
-        raise(events)
     }
 
-    func sendListen(_ listen: ActiveListen) {
+    /// Sends a listen with the hash of what is cached for it ("" for nothing).
+    private func sendListen(_ listen: ActiveListen) {
         let original = listen.tag.flatMap { syncTree.query(for: $0) } ?? listen.query
         let cached = syncTree.serverCache(for: original)
         let hash = cached.map { $0.isEmpty ? "" : $0.hashString } ?? ""
         send(
-            .listen(requestID: newRequestID(), query: listen.query, tag: listen.tag?.rawValue, hash: hash),
+            .listen(requestID: requests.newID(), query: listen.query, tag: listen.tag?.rawValue, hash: hash),
             as: .listen(listen))
     }
 
     // MARK: Server messages
 
-    func receive(_ event: TransportEvent<ServerMessage>, generation: Int) {
+    private func receive(_ event: TransportEvent<ServerMessage>, generation: Int) {
         guard generation == transportGeneration else { return }
         switch event {
         case .closed:
@@ -252,7 +195,8 @@ final class Repo {
                 } else {
                     syncTree.applyServerOverwrite(data, at: path)
                 }
-            persistServerData(data, at: path, tag: tag)
+            persistence.keepServerData(data, at: path, filtered: tag != nil)
+            if let tag { trackWindow(tag: tag) }
             raise(events)
         case .mergeUpdate(let path, let changes, let tag):
             let pairs = changes.map { ($0.path, $0.node) }
@@ -262,15 +206,16 @@ final class Repo {
                 } else {
                     syncTree.applyServerMerge(pairs, at: path)
                 }
-            persistServerMerge(pairs, at: path, tag: tag)
+            persistence.keepServerMerge(pairs, at: path)
+            if let tag { trackWindow(tag: tag) }
             raise(events)
         case .listenRevoked(let query, let tag, let error):
             cancelListen(ActiveListen(query: query, tag: tag.map(QueryTag.init)), error: error)
         case .ack(let requestID, let status):
-            guard let request = requests.removeValue(forKey: requestID) else { return }
+            guard let request = requests.take(requestID) else { return }
             answer(request, status: status)
         case .getResult(let requestID, let result):
-            guard case .get(let id)? = requests.removeValue(forKey: requestID) else { return }
+            guard case .get(let id)? = requests.take(requestID) else { return }
             switch result {
             case .data(let node): finishGet(id, serverData: node)
             case .failed(let error): finishGet(id, error: error)
@@ -281,7 +226,7 @@ final class Repo {
     private func answer(_ request: PendingRequest, status: AckStatus) {
         switch request {
         case .listen(let listen):
-            guard listens[listen.query] == listen else { return }
+            guard listens.holds(listen) else { return }
             switch status {
             case .ok:
                 if let tag = listen.tag {
@@ -293,28 +238,26 @@ final class Repo {
             case .failed(let error):
                 cancelListen(listen, error: error)
             }
-        case .unlisten, .resume:
+        case .unlisten, .resume, .get:
             break
         case .write(let writeID):
             writeAnswered(writeID, status: status)
         case .transactions(let requestID):
-            transactionsAnswered(requestID: requestID, status: status)
+            perform(transactions.answered(requestID: requestID, status: status))
+            sendTransactions()
         case .onDisconnect(let request):
             onDisconnectAnswered(request, status: status)
-        case .get:
-            break
         }
     }
 
     /// A listen the server refused or revoked: its listeners are cancelled.
     private func cancelListen(_ listen: ActiveListen, error: DatabaseError) {
-        guard listens.removeValue(forKey: listen.query) != nil else { return }
+        guard listens.stop(listen.query) else { return }
         // Every listener of the query (of every query at the location, for a default listen)
         // gets its cancellation, which also removes it when delivered.
         let query = listen.tag.flatMap { syncTree.query(for: $0) } ?? .default(at: listen.query.path)
         let events = syncTree.removeEventRegistration(nil, for: query, cancelError: error)
-        let cancelled = Set(events.map(\.registration))
-        keepSyncedRegistrations = keepSyncedRegistrations.filter { !cancelled.contains($0.value) }
+        listeners.forgetKeepSynced(Set(events.map(\.registration)))
         _ = syncTree.listenProvider.take()  // nothing to stop: the server ended it
         raise(events)
     }
@@ -325,7 +268,15 @@ final class Repo {
 
     // MARK: Connection
 
-    func perform(_ actions: [ConnectionStateMachine.Action]) {
+    /// Where the connection stands.
+    var connectionState: ConnectionState { connection.state }
+
+    /// Feeds the connection's state machine and performs what it returns.
+    func connection(_ input: ConnectionStateMachine.Input) {
+        perform(connection.handle(input))
+    }
+
+    private func perform(_ actions: [ConnectionStateMachine.Action]) {
         for action in actions {
             switch action {
             case .openTransport:
@@ -344,52 +295,41 @@ final class Repo {
                 connectionLost()
             case .scheduleReconnect(let delay, let generation):
                 environment.schedule(after: delay) { [weak self] in
-                    guard let self else { return }
-                    perform(connection.handle(.reconnectTimerFired(generation: generation)))
+                    self?.connection(.reconnectTimerFired(generation: generation))
                 }
             }
         }
     }
 
-    /// Restores the session on a new connection: listens (with hashes of what is cached), then
-    /// queued onDisconnect requests, then the write queue in order, then transactions.
+    /// Restores the session on a new connection: listens (with hashes of what is cached), the
+    /// writers it may still send, queued onDisconnect requests, the write queue in order (the
+    /// transactions in doubt among them by number), unsent gets, `.info`, then transactions.
     private func connectionEstablished() {
-        // By location, then in the order the queries were made (their tags): the same order on
-        // every run.
-        let ordered = listens.values.sorted {
-            $0.query.path != $1.query.path ? $0.query.path < $1.query.path : ($0.tag?.rawValue ?? 0) < ($1.tag?.rawValue ?? 0)
-        }
-        for listen in ordered {
-            sendListen(listen)
-        }
+        for listen in listens.ordered { sendListen(listen) }
         sendResume()
-        let onDisconnect = queuedOnDisconnect
-        queuedOnDisconnect = []
-        for request in onDisconnect {
-            send(request.message(requestID: newRequestID()), as: .onDisconnect(request))
+        for request in onDisconnects.takeQueued() {
+            send(request.message(requestID: requests.newID()), as: .onDisconnect(request))
         }
         // The writes, and the transactions whose answer the last connection took, in the order
         // of their numbers: the server takes a writer's writes in increasing order.
-        var inDoubt = putsInDoubt()[...]
-        for write in outgoingWrites {
-            if !inDoubt.isEmpty, let key = WriteKey(parsing: write.key), key.writer == writer {
+        var inDoubt = transactions.putsInDoubt()[...]
+        for write in writes.all {
+            if !inDoubt.isEmpty, let key = WriteKey(parsing: write.key), key.writer == session.writer {
                 while let put = inDoubt.first, put.key.sequence < key.sequence {
                     resend(put)
                     inDoubt.removeFirst()
                 }
             }
-            let requestID = newRequestID()
-            writeRequests[write.id] = requestID
-            send(write.message(requestID: requestID), as: .write(write.id))
+            sendWrite(write)
         }
         for put in inDoubt { resend(put) }
-        for (id, get) in pendingGets where get.requestID == nil {
-            let requestID = newRequestID()
-            pendingGets[id]?.requestID = requestID
+        for (id, get) in gets.unsent {
+            let requestID = requests.newID()
+            gets.sent(id, as: requestID)
             send(.get(requestID: requestID, query: get.query), as: .get(id))
         }
-        var events = setInfo(.int(serverTimeOffset), at: Self.serverTimeOffsetPath)
-        events += setInfo(.bool(true), at: Self.connectedPath)
+        var events = info.set(.int(serverTimeOffset), at: InfoTree.serverTimeOffsetPath)
+        events += info.set(.bool(true), at: InfoTree.connectedPath)
         raise(events)
         sendTransactions()
     }
@@ -398,59 +338,39 @@ final class Repo {
     /// number on: every writer of a queued write or of a transaction in doubt, and this
     /// session's. The server forgets the rest.
     private func sendResume() {
-        var floors: [String: Int64] = [writer: nextSequence]
-        func note(_ text: String) {
-            guard let key = WriteKey(parsing: text) else { return }
-            floors[key.writer] = min(floors[key.writer] ?? .max, key.sequence)
-        }
-        for write in outgoingWrites { note(write.key) }
-        for put in putsInDoubt() { floors[put.key.writer] = min(floors[put.key.writer] ?? .max, put.key.sequence) }
-        send(.resume(requestID: newRequestID(), client: identity, writers: floors), as: .resume)
+        var floors: [String: Int64] = [session.writer: session.nextSequence]
+        func note(_ key: WriteKey) { floors[key.writer] = min(floors[key.writer] ?? .max, key.sequence) }
+        for write in writes.all { if let key = WriteKey(parsing: write.key) { note(key) } }
+        for put in transactions.putsInDoubt() { note(put.key) }
+        send(.resume(requestID: requests.newID(), client: session.identity, writers: floors), as: .resume)
     }
 
     /// The connection went: unanswered requests are forgotten (the write queue and the listens
     /// stay, to be sent again), the onDisconnect operations the server will run are applied to
     /// the local cache, and `.info/connected` turns false.
     private func connectionLost() {
-        let lost = requests
-        requests.removeAll()
-        writeRequests.removeAll()
-        for (id, get) in pendingGets where get.requestID != nil {
-            pendingGets[id]?.requestID = nil
+        let lost = requests.takeAll()
+        writes.connectionLost()
+        for (id, get) in gets.connectionLost() {
             if connection.state == .offline {
                 finishGet(id, error: nil)
             } else {
                 // Sent again on reconnection, unless the cache must answer first.
                 environment.schedule(after: get.connectTimeout) { [weak self] in
-                    guard let self, pendingGets[id]?.requestID == nil else { return }
+                    guard let self, gets.isWaitingForConnection(id) else { return }
                     finishGet(id, error: nil)
                 }
             }
         }
-        for index in transactions.indices {
-            if case .sent(_, let put, let abortWhenAnswered) = transactions[index].state {
-                transactions[index].state = .inDoubt(put: put, abortWhenAnswered: abortWhenAnswered)
-            }
-        }
+        transactions.connectionLost()
         // An onDisconnect request in flight may or may not have been registered (and then has
         // run already, with this connection's end): its completion says so.
-        for case .onDisconnect(let request) in lost.values {
+        for case .onDisconnect(let request) in lost {
             raise([]) { request.completion(.disconnected(at: request.path)) }
         }
         var events = runLocalOnDisconnect()
-        events += setInfo(.bool(false), at: Self.connectedPath)
+        events += info.set(.bool(false), at: InfoTree.connectedPath)
         raise(events)
-    }
-
-    // MARK: .info
-
-    static let connectedPath = Path(keys: [.info, "connected"])
-    static let serverTimeOffsetPath = Path(keys: [.info, "serverTimeOffset"])
-
-    @discardableResult
-    func setInfo(_ value: LeafValue, at path: Path) -> [Event] {
-        infoData.set(Node(value), at: path)
-        return infoTree.applyServerOverwrite(Node(value), at: path)
     }
 }
 

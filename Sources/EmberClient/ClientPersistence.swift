@@ -1,0 +1,173 @@
+import EmberCore
+import EmberStorage
+import EmberSync
+
+/// What a client keeps in its store, if it has one: the server data it received, the queries
+/// it tracks and their completeness, confirmed writes, the write queue and pins. It also holds
+/// the last failure of the store, which the client reports.
+///
+/// Every method does nothing without a store. Changes collect in the store until
+/// ``commit()``, at the end of each tick of the engine.
+final class ClientPersistence {
+    /// The store, if any.
+    let store: ClientStore?
+    /// The last commit of the store that failed (its changes wait for the next one).
+    private(set) var lastError: StoreError?
+    /// Called with each failure.
+    var onError: ((StoreError) -> Void)?
+
+    /// The most children a confirmed write may have for the store to keep it as cached data.
+    static let largestConfirmedWriteCached = 1_000
+
+    init(store: ClientStore?) {
+        self.store = store
+    }
+
+    /// Records a failure and reports it.
+    func failed(_ error: StoreError) {
+        lastError = error
+        onError?(error)
+    }
+
+    // MARK: Server data
+
+    /// What the store kept of `query`'s server data, for a view created without data in memory.
+    func serverCache(for query: QuerySpec) -> CacheNode? {
+        guard let store else { return nil }
+        do {
+            let stored = try store.serverCache(for: query)
+            switch stored.coverage {
+            case .complete: return CacheNode(stored.node, .complete, .whole)
+            case .completeWindow: return CacheNode(stored.node, .complete, .filtered)
+            case .partial: return stored.node.isEmpty ? nil : CacheNode(stored.node, .partial, .whole)
+            }
+        } catch {
+            failed(error)
+            return nil
+        }
+    }
+
+    /// Keeps data the server sent: a default listen's as the location's data, a filtered
+    /// query's (`filtered`) child by child.
+    func keepServerData(_ data: Node, at path: Path, filtered: Bool) {
+        guard let store else { return }
+        if !filtered || data.isLeaf {
+            store.overwriteServerCache(data, at: path)
+        } else {
+            store.mergeIntoServerCache(data.children.map { (Path(keys: [$0.key]), $0.node) }, at: path)
+        }
+    }
+
+    /// Keeps a merge the server sent.
+    func keepServerMerge(_ changes: [(Path, Node)], at path: Path) {
+        store?.mergeIntoServerCache(changes, at: path)
+    }
+
+    /// A complete filtered query's window changed: the store tracks its children.
+    func trackWindow(of query: QuerySpec, keys: Set<ChildKey>) {
+        store?.setTrackedKeys(query, keys)
+    }
+
+    /// A listen completed: its query's data (`keys`, for a window) is whole in the store.
+    func listenCompleted(_ query: QuerySpec, keys: Set<ChildKey>, now: Int64) {
+        store?.setQueryComplete(query, keys: keys, now: now)
+    }
+
+    /// The server confirmed a write: where no active listen keeps the location's data anyway,
+    /// the store keeps the written data (as resolved locally) as complete server data, so that
+    /// it can be read offline after a restart.
+    func keepConfirmedWrite(_ record: WriteRecord, now: Int64) {
+        guard let store else { return }
+        let written: [(Path, Node)]
+        switch record.change {
+        case .overwrite(let node): written = [(record.path, node)]
+        case .merge(let changes): written = changes.map { (record.path.appending($0.0), $0.1) }
+        }
+        for (path, node) in written where !store.hasActiveDefaultQuery(at: path) {
+            if node.childCount > Self.largestConfirmedWriteCached {
+                // A large write (an import) is not copied into the cache, which would double
+                // its cost: what the cache held there is forgotten instead.
+                store.forgetServerCache(at: path)
+                continue
+            }
+            store.overwriteServerCache(node, at: path)
+            // As Firebase's PersistenceManager.applyUserWriteToServerCache does
+            // (TrackedQueryManager.ensureCompleteTrackedQuery): a location already complete
+            // through itself or an ancestor needs no tracked query of its own.
+            if !store.isComplete(.default(at: path)) {
+                store.setQueryComplete(.default(at: path), keys: [], now: now)
+            }
+        }
+    }
+
+    // MARK: Queries and pins
+
+    /// A view of `query` exists now.
+    func queryActive(_ query: QuerySpec, now: Int64) { store?.setQueryActive(query, now: now) }
+
+    /// The last view of `query` went.
+    func queryInactive(_ query: QuerySpec, now: Int64) { store?.setQueryInactive(query, now: now) }
+
+    func pin(_ query: QuerySpec) { store?.pin(query) }
+
+    func unpin(_ query: QuerySpec) { store?.unpin(query) }
+
+    /// The pins kept from the last run, by location.
+    var pins: [QuerySpec] { store?.pins.sorted { $0.path < $1.path } ?? [] }
+
+    // MARK: The write queue
+
+    /// Keeps a queued write; returns its row.
+    func saveWrite(_ write: PersistedWrite) -> Int64? { store?.saveWrite(write) }
+
+    /// Forgets an answered write.
+    func removeWrite(key: String, row: Int64, at path: Path) {
+        store?.removeWrite(key: key, row: row, at: path)
+    }
+
+    /// The writes queued by the last run, in order.
+    /// - Throws: ``StoreError`` when the store cannot be read.
+    func loadQueue() throws(StoreError) -> [QueuedWrite] {
+        try store?.loadQueue() ?? []
+    }
+
+    // MARK: Commits
+
+    /// Whether changes wait for ``commit()``.
+    var hasChanges: Bool { store?.hasChanges ?? false }
+
+    /// Commits what changed. On failure the error is recorded, reported and returned, and
+    /// what was removed (answered writes) is committed even so: deleting needs no new space.
+    func commit() -> StoreError? {
+        guard let store, store.hasChanges else { return nil }
+        do {
+            try store.commit()
+            lastError = nil
+            return nil
+        } catch {
+            failed(error)
+            try? store.commitRemovals()
+            return error
+        }
+    }
+
+    /// Commits the removals only (a refused write leaves the stored queue before anyone hears
+    /// of it).
+    func commitRemovals() {
+        guard let store else { return }
+        do {
+            try store.commitRemovals()
+        } catch {
+            failed(error)
+        }
+    }
+
+    /// The keys of the queued writes the last failed commit did not store.
+    var unstoredWriteKeys: Set<String> { store?.unstoredWriteKeys ?? [] }
+
+    /// Commits and closes the store.
+    /// - Throws: ``StoreError`` when the store cannot be committed or closed.
+    func close() throws(StoreError) {
+        try store?.close()
+    }
+}
