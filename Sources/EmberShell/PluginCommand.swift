@@ -1,3 +1,4 @@
+import EmberLua
 import EmberQL
 
 /// A command a plugin added to the shell (`ember.command{...}` in Lua): listed by `help` and
@@ -7,11 +8,11 @@ public struct PluginCommand {
     public var description: CommandDescription
     /// The plugin file that added it.
     public var plugin: String
-    /// Runs it with the text after the name (empty when none).
-    public var run: (String) throws(ShellError) -> Void
+    /// Runs it with the text after the name (empty when none); returns what it returned.
+    public var run: (String) throws(ShellError) -> [LuaReturnValue]
 
     /// Creates a plugin command.
-    public init(description: CommandDescription, plugin: String, run: @escaping (String) throws(ShellError) -> Void) {
+    public init(description: CommandDescription, plugin: String, run: @escaping (String) throws(ShellError) -> [LuaReturnValue]) {
         self.description = description
         self.plugin = plugin
         self.run = run

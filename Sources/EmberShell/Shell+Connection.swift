@@ -10,29 +10,25 @@ import EmberStorage
 
 /// The connection, presence, client and server commands.
 extension Shell {
-    func goOffline() {
+    func goOffline() -> CommandResult {
         database.goOffline()
-        // the connection's end lands (with its local events) before the command reports
-        settle()
-        printOK("\(database.name) is offline: writes queue until online")
+        return .done("\(database.name) is offline: writes queue until online")
     }
 
-    func goOnline() {
+    /// Restores the connection; the queued writes go out and are answered as the command
+    /// settles, before it reports.
+    func goOnline() -> CommandResult {
         database.goOnline()
-        // the connection opens, then the queued writes go out (the end of the command waits
-        // for their answers)
         waitForConnection(of: database)
-        // the queued writes go out and are answered before the command reports
-        settle()
-        printOK("\(database.name) is online")
+        return .done("\(database.name) is online")
     }
 
-    func drop() {
+    func drop() -> CommandResult {
         ember.drop(database.name)
-        printOK("\(database.name)'s connection dropped: the server notices after its timeout (server timeout MS sets it)")
+        return .done("\(database.name)'s connection dropped: the server notices after its timeout (server timeout MS sets it)")
     }
 
-    func status() throws(ShellError) {
+    func status() -> CommandResult {
         let database = database
         let cacheBytes: Int
         if let store = database.store, let size = try? store.cacheSize() {
@@ -46,8 +42,7 @@ extension Shell {
             }
         }
         let listeners = watches.values.filter { $0.client == database.name }.count
-        if isJSON {
-            printJSON(.object([
+        let json = JSONValue.object([
                 ("client", .string(database.name.rawValue)),
                 ("connected", .bool(database.connectionState.isConnected)),
                 ("serverTimeOffset", .int(database.serverTimeOffset)),
@@ -60,9 +55,7 @@ extension Shell {
                 ("notices", .array(ember.notices.map { notice in
                     .object([("code", .string(notice.code)), ("message", .string(notice.description))])
                 })),
-            ]))
-            return
-        }
+            ])
         let state = database.connectionState
         let rows: [(String, String)] = [
             ("client", database.name.rawValue),
@@ -74,18 +67,17 @@ extension Shell {
             ("database", databaseDescription),
         ]
         let width = rows.map(\.0.count).max() ?? 0
-        for (name, value) in rows {
-            print(name + ":" + String(repeating: " ", count: width - name.count + 1) + value)
-        }
+        var lines = rows.map { name, value in name + ":" + String(repeating: " ", count: width - name.count + 1) + value }
         if let error = database.lastStoreError {
-            print(style.warning("store error: \(error.message)"))
+            lines.append(style.warning("store error: \(error.message)"))
         }
         for notice in ember.notices {
-            print(style.warning("found at start: \(notice.description)"))
+            lines.append(style.warning("found at start: \(notice.description)"))
         }
         for file in ember.persistence.setAsideFiles() {
-            print(style.warning("set aside (unreadable, kept for inspection): \(file)"))
+            lines.append(style.warning("set aside (unreadable, kept for inspection): \(file)"))
         }
+        return .report(text: lines.joined(separator: "\n"), json: json)
     }
 
     /// Where the data lives, for `status`.
@@ -109,7 +101,7 @@ extension Shell {
         return String(format: "%.1f %@", value, units[unit])
     }
 
-    func onDisconnect(_ expression: PathExpression, _ action: OnDisconnectAction) throws(ShellError) {
+    func onDisconnect(_ expression: PathExpression, _ action: OnDisconnectAction) throws(ShellError) -> CommandResult {
         let path = try resolve(expression)
         let onDisconnect = database.reference(path).onDisconnect()
         let position: SourcePosition
@@ -134,13 +126,12 @@ extension Shell {
             position = expression.position
             start = { (done) throws(DatabaseError) in try onDisconnect.cancel(completion: done) }
         }
-        let report = try performWrite(at: position, on: database, start)
-        printWrite(report)
+        return .write(WriteReport(try performWrite(at: position, on: database, start)))
     }
 
-    func changeLocation(_ expression: PathExpression) throws(ShellError) {
+    func changeLocation(_ expression: PathExpression) throws(ShellError) -> CommandResult {
         location = expression.text.isEmpty ? .root : try resolve(expression)
-        if isJSON { printJSON(.object([("path", .string(location.description))])) }
+        return .location(location, shown: false)
     }
 
     /// Whether a client named `name` exists: open now, or kept in the database directory.
@@ -152,7 +143,7 @@ extension Shell {
         return false
     }
 
-    func switchClient(_ name: Word) throws(ShellError) {
+    func switchClient(_ name: Word) throws(ShellError) -> CommandResult {
         let existing = clientExists(name.text)
         let client: Database
         do {
@@ -163,17 +154,14 @@ extension Shell {
         let isNew = !existing
         currentClient = client.name
         waitForConnection(of: client)
-        if isJSON {
-            printJSON(.object([("client", .string(client.name.rawValue)), ("created", .bool(isNew))]))
-        } else {
-            print("client \(client.name)" + (isNew ? " (new)" : "") + ": \(client.connectionState)")
-        }
+        return .report(
+            text: "client \(client.name)" + (isNew ? " (new)" : "") + ": \(client.connectionState)",
+            json: .object([("client", .string(client.name.rawValue)), ("created", .bool(isNew))]))
     }
 
-    func listClients() throws(ShellError) {
+    func listClients() -> CommandResult {
         let names = ember.clientNames
-        if isJSON {
-            printJSON(.array(names.map { name in
+        let json = JSONValue.array(names.map { name in
                 let client = ember.client(name)
                 return .object([
                     ("client", .string(name.rawValue)), ("current", .bool(name == currentClient)),
@@ -181,26 +169,25 @@ extension Shell {
                     ("pendingWrites", .int(Int64(client.pendingWriteCount))),
                     ("listeners", .int(Int64(watches.values.filter { $0.client == name }.count))),
                 ])
-            }))
-            return
-        }
+            })
         // Columns: each name and state padded to the widest (styles add no width).
         let nameWidth = names.map(\.rawValue.count).max() ?? 0
         let stateWidth = names.map { ember.client($0).connectionState.description.count }.max() ?? 0
         func padded(_ text: String, to width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
-        for name in names {
+        let lines = names.map { name in
             let client = ember.client(name)
             let marker = name == currentClient ? "* " : "  "
             let state = client.connectionState
             let pending = client.pendingWriteCount
             let listeners = watches.values.filter { $0.client == name }.count
             let stateText = padded(state.description, to: stateWidth)
-            print(marker + padded(name.rawValue, to: nameWidth) + "  " + (state.isConnected ? style.ok(stateText) : style.warning(stateText))
-                + style.dim("  \(pending) pending, \(listeners) \(listeners == 1 ? "watch" : "watches")"))
+            return marker + padded(name.rawValue, to: nameWidth) + "  " + (state.isConnected ? style.ok(stateText) : style.warning(stateText))
+                + style.dim("  \(pending) pending, \(listeners) \(listeners == 1 ? "watch" : "watches")")
         }
+        return .report(text: lines.joined(separator: "\n"), json: json)
     }
 
-    func runAs(_ name: Word, _ command: Command) throws(ShellError) {
+    func runAs(_ name: Word, _ command: Command) throws(ShellError) -> CommandResult {
         let isNew = !clientExists(name.text)
         let client: Database
         do {
@@ -209,7 +196,7 @@ extension Shell {
             throw .database(error, at: name.position)
         }
         waitForConnection(of: client)
-        if isNew {
+        if isNew && !runningForScript {
             // `as` creates the client it names: said on stderr (a line of text, or a JSON
             // object), so that a typo does not pass unnoticed and stdout holds only the result.
             if isJSON {
@@ -222,7 +209,7 @@ extension Shell {
         let previous = clientOverride
         clientOverride = client.name
         defer { clientOverride = previous }
-        try run(command)
+        return try run(command)
     }
 
     /// Lets a client whose connection is opening finish opening it (one waiting to reconnect, or
@@ -232,9 +219,9 @@ extension Shell {
         engine.wait(until: { client.connectionState != .connecting })
     }
 
-    func setClockSkew(_ milliseconds: Int64) {
+    func setClockSkew(_ milliseconds: Int64) -> CommandResult {
         ember.setServerClockSkew(milliseconds)
-        printOK("the server's clock runs \(milliseconds) ms ahead (clients learn it when they next connect: offline, then online)")
+        return .done("the server's clock runs \(milliseconds) ms ahead (clients learn it when they next connect: offline, then online)")
     }
 
     /// Lets time pass, delivering what falls due; Ctrl-C stops it.
@@ -242,13 +229,13 @@ extension Shell {
         try require(engine.advance(by: milliseconds), interrupted: "stopped sleeping")
     }
 
-    func setDisconnectTimeout(_ milliseconds: Int64) {
+    func setDisconnectTimeout(_ milliseconds: Int64) -> CommandResult {
         ember.disconnectTimeout = milliseconds
-        printOK("the server notices a dropped connection after \(milliseconds) ms (connections opened from now on)")
+        return .done("the server notices a dropped connection after \(milliseconds) ms (connections opened from now on)")
     }
 
-    func setLatency(_ milliseconds: Int64) {
+    func setLatency(_ milliseconds: Int64) -> CommandResult {
         ember.latency = milliseconds
-        printOK("every message now takes \(milliseconds) ms each way")
+        return .done("every message now takes \(milliseconds) ms each way")
     }
 }

@@ -10,21 +10,13 @@ import Foundation
 
 /// The data commands: get, ls, tree, set, update, push, remove, increment, priority.
 extension Shell {
-    /// How a write ended as far as the command waits.
-    enum WriteReport {
-        /// The server acknowledged it.
-        case acknowledged
-        /// The client is offline: the write is queued and will be sent on reconnection.
-        case queued
-    }
-
     /// Starts a write with `start` and waits for the server's answer, unless the client is
     /// offline (then the write is queued).
     /// - Throws: the refusal, or `interrupted` (the write stays queued).
     func performWrite(
         at position: SourcePosition?, on database: Database,
         _ start: (@escaping (DatabaseError?) -> Void) throws(DatabaseError) -> Void
-    ) throws(ShellError) -> WriteReport {
+    ) throws(ShellError) -> WriteReport.Status {
         let answer = Pending<DatabaseError?>()
         do {
             try start(answer.filler)
@@ -49,22 +41,6 @@ extension Shell {
         try wait(for: answer, interrupted: "stopped waiting; the write stays queued and will be sent")
         if case .some(.some(let error)) = answer.value { throw .database(error, at: position) }
         return .acknowledged
-    }
-
-    /// Prints a write's result: `ok`, or `queued` when offline; `extra` fields go into the
-    /// JSON form, `detail` after `ok`.
-    func printWrite(_ report: WriteReport, extra: [(key: String, value: JSONValue)] = [], detail: String? = nil) {
-        if isJSON {
-            var fields: [(key: String, value: JSONValue)] = [("ok", .bool(true))]
-            if report == .queued { fields.append(("queued", .bool(true))) }
-            printJSON(.object(fields + extra))
-            return
-        }
-        switch report {
-        case .acknowledged: print(detail ?? style.ok("ok"))
-        case .queued:
-            print((detail.map { $0 + " " } ?? "") + style.warning("queued (offline): sent when the client reconnects"))
-        }
     }
 
     /// A query for `path` with the modifiers of `query`.
@@ -95,6 +71,7 @@ extension Shell {
     /// text, or in JSON mode a JSON object (`{"waiting":"connection","timeout_ms":N}`), so that
     /// stdout holds only the result.
     func reportWaitingForConnection(upTo milliseconds: Int64) {
+        guard !runningForScript else { return }
         if isJSON {
             output.writeError(
                 JSONValue.object([("waiting", .string("connection")), ("timeout_ms", .int(milliseconds))]).serialized() + "\n")
@@ -111,71 +88,39 @@ extension Shell {
         return "\(Double(milliseconds) / 1_000) s"
     }
 
-    func get(_ expression: PathExpression, _ query: QueryExpression) throws(ShellError) {
+    func get(_ expression: PathExpression, _ query: QueryExpression) throws(ShellError) -> CommandResult {
+        let path = try resolve(expression)
+        return .snapshot(try read(makeQuery(path, query), connectTimeout: query.connectTimeout))
+    }
+
+    func list(_ expression: PathExpression, _ query: QueryExpression) throws(ShellError) -> CommandResult {
         let path = try resolve(expression)
         let snapshot = try read(makeQuery(path, query), connectTimeout: query.connectTimeout)
-        let value = snapshot.value
-        switch outputMode {
-        case .json: printJSON(value)
-        case .pretty: print(formatter.pretty(value))
-        case .table:
-            if snapshot.hasChildren {
-                print(formatter.table(snapshot.children.map { ($0.key ?? "", $0.value) }))
-            } else {
-                print(formatter.pretty(value))
-            }
-        }
+        return .children(of: path, snapshot.children.map { (key: $0.key ?? "", value: $0.value) }, exists: snapshot.exists)
     }
 
-    func list(_ expression: PathExpression, _ query: QueryExpression) throws(ShellError) {
+    func tree(_ expression: PathExpression, depth: Int?) throws(ShellError) -> CommandResult {
         let path = try resolve(expression)
-        let snapshot = try read(makeQuery(path, query), connectTimeout: query.connectTimeout)
-        let children = snapshot.children.map { (key: $0.key ?? "", value: $0.value) }
-        if children.isEmpty && outputMode != .json {
-            // Said, not left blank: nothing there, or a value without children.
-            print(style.dim(snapshot.exists ? "(\(path) holds a value, no children: get \(path) shows it)" : "(nothing at \(path))"))
-            return
-        }
-        switch outputMode {
-        case .json:
-            printJSON(.array(children.map { .object([("key", .string($0.key)), ("value", $0.value)]) }))
-        case .table:
-            print(formatter.table(children))
-        case .pretty:
-            let width = children.map(\.key.count).max() ?? 0
-            for child in children {
-                print(style.key(child.key) + String(repeating: " ", count: width - child.key.count + 2) + formatter.summary(child.value))
-            }
-        }
+        return .tree(try read(database.reference(path).query), depth: depth)
     }
 
-    func tree(_ expression: PathExpression, depth: Int?) throws(ShellError) {
-        let path = try resolve(expression)
-        let snapshot = try read(database.reference(path).query)
-        if isJSON {
-            printJSON(snapshot.value)
-        } else {
-            print(formatter.tree(snapshot.node, name: path.description, depth: depth))
-        }
-    }
-
-    func set(_ expression: PathExpression, _ value: ValueExpression, priority: ValueExpression?) throws(ShellError) {
+    func set(_ expression: PathExpression, _ value: ValueExpression, priority: ValueExpression?) throws(ShellError) -> CommandResult {
         let path = try resolve(expression)
         let priority = try priority.map { (priority) throws(ShellError) in try Self.priority(priority) }
         let reference = database.reference(path)
-        let report = try performWrite(at: value.position, on: database) { (done) throws(DatabaseError) in
+        let status = try performWrite(at: value.position, on: database) { (done) throws(DatabaseError) in
             try reference.setValue(value.value, priority: priority ?? nil, completion: done)
         }
-        printWrite(report)
+        return .write(WriteReport(status))
     }
 
-    func update(_ expression: PathExpression, _ value: ValueExpression) throws(ShellError) {
+    func update(_ expression: PathExpression, _ value: ValueExpression) throws(ShellError) -> CommandResult {
         let path = try resolve(expression)
         guard case .object(let members) = value.value else {
             throw .command(ErrorCode.invalidValue, "update needs an object: {key: value, \"a/b\": value}", at: value.position)
         }
         let reference = database.reference(path)
-        let report = try performWrite(at: value.position, on: database) { (done) throws(DatabaseError) in
+        let status = try performWrite(at: value.position, on: database) { (done) throws(DatabaseError) in
             var changes: [(Path, Node)] = []
             for member in members {
                 let relative = try Path(validatingWriteTarget: member.key)
@@ -183,33 +128,30 @@ extension Shell {
             }
             try reference.updateNodes(changes, completion: done)
         }
-        printWrite(report)
+        return .write(WriteReport(status))
     }
 
-    func push(_ expression: PathExpression, _ value: ValueExpression?) throws(ShellError) {
+    func push(_ expression: PathExpression, _ value: ValueExpression?) throws(ShellError) -> CommandResult {
         let path = try resolve(expression)
         let child = database.reference(path).childByAutoId()
         let key = child.key ?? ""
-        let report = try performWrite(at: value?.position ?? expression.position, on: database) { (done) throws(DatabaseError) in
+        let status = try performWrite(at: value?.position ?? expression.position, on: database) { (done) throws(DatabaseError) in
             // a push without a value writes nothing yet, like the SDKs' push(): only the key
             if let value { try child.setValue(value.value, completion: done) } else { done(nil) }
         }
-        printWrite(report, extra: [("key", .string(key))], detail: key)
+        return .write(WriteReport(status, detail: key, fields: [("key", .string(key))]))
     }
 
-    func remove(_ expression: PathExpression, confirmed: Bool) throws(ShellError) {
+    func remove(_ expression: PathExpression, confirmed: Bool) throws(ShellError) -> CommandResult {
         let path = try resolve(expression)
         let reference = database.reference(path)
         if !confirmed, let confirm, let question = try removalQuestion(for: reference) {
-            guard confirm(question) else {
-                if isJSON { printJSON(.object([("ok", .bool(false)), ("cancelled", .bool(true))])) } else { print("not removed") }
-                return
-            }
+            guard confirm(question) else { return .notRemoved }
         }
-        let report = try performWrite(at: expression.position, on: database) { (done) throws(DatabaseError) in
+        let status = try performWrite(at: expression.position, on: database) { (done) throws(DatabaseError) in
             try reference.removeValue(completion: done)
         }
-        printWrite(report)
+        return .write(WriteReport(status))
     }
 
     /// What `remove` asks at a terminal before removing a location with children, or `nil` when
@@ -235,7 +177,7 @@ extension Shell {
         return first.childrenCount == 0 ? nil : "remove \(path) and everything under it? [y/N] "
     }
 
-    func increment(_ expression: PathExpression, by amount: ValueExpression) throws(ShellError) {
+    func increment(_ expression: PathExpression, by amount: ValueExpression) throws(ShellError) -> CommandResult {
         let path = try resolve(expression)
         let delta: JSONValue
         switch amount.value {
@@ -243,21 +185,21 @@ extension Shell {
         default: throw .command(ErrorCode.invalidValue, "increment needs a number, found \(amount.value.serialized())", at: amount.position)
         }
         let reference = database.reference(path)
-        let report = try performWrite(at: amount.position, on: database) { (done) throws(DatabaseError) in
+        let status = try performWrite(at: amount.position, on: database) { (done) throws(DatabaseError) in
             try reference.setValue(delta, completion: done)
         }
-        printWrite(report)
+        return .write(WriteReport(status))
     }
 
-    func setPriority(_ expression: PathExpression, _ priority: ValueExpression) throws(ShellError) {
+    func setPriority(_ expression: PathExpression, _ priority: ValueExpression) throws(ShellError) -> CommandResult {
         let path = try resolve(expression)
         let priority = try Self.priority(priority)
         let reference = database.reference(path)
         // as the SDKs do: a write of path/.priority, which the server applies to what it has
-        let report = try performWrite(at: expression.position, on: database) { (done) throws(DatabaseError) in
+        let status = try performWrite(at: expression.position, on: database) { (done) throws(DatabaseError) in
             try reference.setPriority(priority, completion: done)
         }
-        printWrite(report)
+        return .write(WriteReport(status))
     }
 
     /// The priority a value stands for: a number, a string, a server value

@@ -10,25 +10,20 @@ extension Shell {
     /// Imports of files at least this large say on a terminal what they are doing.
     static let largeImportBytes = 1 << 20
 
-    func export(_ expression: PathExpression, to file: Word?) throws(ShellError) {
+    func export(_ expression: PathExpression, to file: Word?) throws(ShellError) -> CommandResult {
         let path = try resolve(expression)
         let snapshot = try read(database.reference(path).query)
         let value = snapshot.exportValue
-        guard let file else {
-            if isJSON { printJSON(value) } else { print(formatter.pretty(value)) }
-            return
-        }
+        guard let file else { return .value(value) }
         let text = value.serialized(pretty: true) + "\n"
         do {
             try FileAccess.write(text, to: file.text)
         } catch {
             throw .command(error.code, error.message, at: file.position)
         }
-        if isJSON {
-            printJSON(.object([("ok", .bool(true)), ("file", .string(file.text)), ("bytes", .int(Int64(text.utf8.count)))]))
-        } else {
-            print("exported \(path) to \(file.text) (\(Self.bytes(text.utf8.count)))")
-        }
+        return .report(
+            text: "exported \(path) to \(file.text) (\(Self.bytes(text.utf8.count)))",
+            json: .object([("ok", .bool(true)), ("file", .string(file.text)), ("bytes", .int(Int64(text.utf8.count)))]))
     }
 
     /// Writes the JSON of `file` at `expression` as one write: the server applies all of it in
@@ -37,7 +32,7 @@ extension Shell {
     ///
     /// Ctrl-C before the write is made (while reading or parsing the file) imports nothing;
     /// after it, the write is in the client's queue and lands whole, and only the wait ends.
-    func importFile(_ file: Word, to expression: PathExpression) throws(ShellError) {
+    func importFile(_ file: Word, to expression: PathExpression) throws(ShellError) -> CommandResult {
         let path = try resolve(expression)
         let text: String
         let fileSize = (try? FileManager.default.attributesOfItem(atPath: file.text))?[.size] as? Int ?? 0
@@ -67,16 +62,19 @@ extension Shell {
         } catch {
             throw .database(error, at: file.position)
         }
-        var report = WriteReport.acknowledged
+        var status = WriteReport.Status.acknowledged
         if !answer.isFilled && database.connectionState == .offline {
-            report = .queued
+            status = .queued
         } else {
             try wait(
                 for: answer,
                 interrupted: "stopped waiting; the import was made as one write, which stays queued and lands whole")
             if case .some(.some(let error)) = answer.value { throw .database(error, at: file.position) }
         }
-        printImport(report, path: path, count: node.childCount, bytes: text.utf8.count)
+        let count = node.childCount
+        let detail = "imported \(Self.bytes(text.utf8.count)) into \(path) (\(count) \(count == 1 ? "child" : "children"))"
+        return .write(WriteReport(
+            status, detail: status == .acknowledged ? detail : detail + ";", fields: [("children", .int(Int64(count)))]))
     }
 
     /// Ends an import that Ctrl-C interrupted before its write was made: nothing is written.
@@ -86,20 +84,15 @@ extension Shell {
         throw .interrupted("nothing was imported")
     }
 
-    private func printImport(_ report: WriteReport, path: Path, count: Int, bytes: Int) {
-        let detail = "imported \(Self.bytes(bytes)) into \(path) (\(count) \(count == 1 ? "child" : "children"))"
-        printWrite(report, extra: [("children", .int(Int64(count)))], detail: report == .acknowledged ? detail : detail + ";")
-    }
-
     /// Draws `status` on stderr, over the previous one, when stderr is a terminal.
     func drawStatus(_ status: String) {
-        guard showsProgress else { return }
+        guard showsProgress && !runningForScript else { return }
         output.writeError("\r\u{1B}[K" + status)
     }
 
     /// Erases what ``drawStatus(_:)`` drew.
     func clearStatus() {
-        guard showsProgress else { return }
+        guard showsProgress && !runningForScript else { return }
         output.writeError("\r\u{1B}[K")
     }
 }

@@ -9,14 +9,10 @@ extension Shell {
         CommandDescription.builtins + pluginCommands.map(\.description)
     }
 
-    func help(_ topic: Word?) throws(ShellError) {
+    func help(_ topic: Word?) throws(ShellError) -> CommandResult {
         let registry = commandRegistry
         let layout = HelpLayout()
         guard let topic else {
-            if isJSON {
-                printJSON(.array(registry.map(Self.describe)))
-                return
-            }
             var groups: [String] = []
             for command in registry where !groups.contains(command.group) { groups.append(command.group) }
             var lines: [String] = []
@@ -32,31 +28,25 @@ extension Shell {
             lines.append("")
             lines += layout.paragraph(
                 "help COMMAND shows one command with an example. Paths are absolute (/a/b) or relative to cd.")
-            print(lines.joined(separator: "\n"))
-            return
+            return .report(text: lines.joined(separator: "\n"), json: .array(registry.map(Self.describe)))
         }
         let name = topic.text.lowercased()
         if let page = HelpTopic.all.first(where: { $0.name == name }) {
-            show(page, layout: layout)
-            return
+            return show(page, layout: layout)
         }
         guard let command = registry.first(where: { $0.name.lowercased() == name || $0.aliases.contains { $0.lowercased() == name } }) else {
             let suggestion = Self.closest(to: name, in: registry.flatMap { [$0.name] + $0.aliases } + HelpTopic.all.map(\.name))
             throw .command(ErrorCode.unknownCommand, "no command or topic '\(topic.text)'" + (suggestion.map { " (did you mean \($0)?)" } ?? ""), at: topic.position)
         }
-        if isJSON {
-            printJSON(Self.describe(command))
-            return
-        }
         var lines = [style.bold(command.name + (command.syntax.isEmpty ? "" : " " + command.syntax))]
         lines += layout.paragraph(command.summary, indent: "  ")
         if !command.aliases.isEmpty { lines.append("  also: " + command.aliases.joined(separator: ", ")) }
         lines.append("  example: " + command.example)
-        print(lines.joined(separator: "\n"))
+        return .report(text: lines.joined(separator: "\n"), json: Self.describe(command))
     }
 
     /// Prints a help topic: its paragraphs wrapped, its tables as two columns (JSON: the text).
-    private func show(_ page: HelpTopic, layout: HelpLayout) {
+    private func show(_ page: HelpTopic, layout: HelpLayout) -> CommandResult {
         var lines = [style.bold("help " + page.name + ": " + page.summary), ""]
         for paragraph in page.paragraphs {
             if paragraph.contains("\t") {
@@ -70,11 +60,8 @@ extension Shell {
             }
             lines.append("")
         }
-        if isJSON {
-            printJSON(.object([("topic", .string(page.name)), ("summary", .string(page.summary)), ("text", .string(lines.dropLast().joined(separator: "\n")))]))
-        } else {
-            print(lines.dropLast().joined(separator: "\n"))
-        }
+        let text = lines.dropLast().joined(separator: "\n")
+        return .report(text: text, json: .object([("topic", .string(page.name)), ("summary", .string(page.summary)), ("text", .string(text))]))
     }
 
     private static func describe(_ command: CommandDescription) -> JSONValue {
@@ -90,34 +77,32 @@ extension Shell {
         Suggestion.closest(to: word, in: candidates)
     }
 
-    func setTiming(_ on: Bool?) {
+    func setTiming(_ on: Bool?) -> CommandResult {
         if let on { timing = on }
-        if isJSON { printJSON(.object([("timing", .bool(timing))])) } else { print("timing is \(timing ? "on" : "off")") }
+        return .report(text: "timing is \(timing ? "on" : "off")", json: .object([("timing", .bool(timing))]))
     }
 
-    func setPager(_ on: Bool?) {
+    func setPager(_ on: Bool?) -> CommandResult {
         if let on { pagerEnabled = on }
-        if isJSON { printJSON(.object([("pager", .bool(pagerEnabled))])) } else { print("pager is \(pagerEnabled ? "on" : "off")") }
+        return .report(text: "pager is \(pagerEnabled ? "on" : "off")", json: .object([("pager", .bool(pagerEnabled))]))
     }
 
-    func setOutput(_ mode: OutputMode?) {
+    func setOutput(_ mode: OutputMode?) -> CommandResult {
         if let mode {
             outputMode = mode
             style.colored = colorAllowed && mode != .json
         }
-        if isJSON { printJSON(.object([("output", .string(outputMode.rawValue))])) } else { print("output is \(outputMode.rawValue)") }
+        return .report(text: "output is \(outputMode.rawValue)", json: .object([("output", .string(outputMode.rawValue))]))
     }
 
-    func showHistory() {
+    func showHistory() -> CommandResult {
         let entries = historyEntries?() ?? []
-        if isJSON {
-            printJSON(.array(entries.map(JSONValue.string)))
-            return
-        }
         let width = String(entries.count).count
-        for (index, entry) in entries.enumerated() {
+        let lines = entries.enumerated().map { index, entry in
             let number = String(index + 1)
-            print(String(repeating: " ", count: width - number.count) + number + "  " + entry.replacingOccurrences(of: "\n", with: "\n" + String(repeating: " ", count: width + 2)))
+            return String(repeating: " ", count: width - number.count) + number + "  "
+                + entry.replacingOccurrences(of: "\n", with: "\n" + String(repeating: " ", count: width + 2))
         }
+        return .report(text: lines.isEmpty ? nil : lines.joined(separator: "\n"), json: .array(entries.map(JSONValue.string)))
     }
 }

@@ -12,74 +12,56 @@ extension Shell {
     /// The events a watch listens to when none is named: every child event.
     static let defaultWatchEvents: [EventType] = [.childAdded, .childChanged, .childRemoved, .childMoved]
 
-    func watch(_ expression: PathExpression, _ queryExpression: QueryExpression, events: [EventType]) throws(ShellError) {
+    func watch(_ expression: PathExpression, _ queryExpression: QueryExpression, events: [EventType]) throws(ShellError) -> CommandResult {
         let path = try resolve(expression)
         let events = events.isEmpty ? Self.defaultWatchEvents : events
         let id = nextWatchID
         nextWatchID += 1
-        if isJSON {
-            printJSON(.object([("watch", .int(Int64(id)))]))
-        } else {
-            let described = events == Self.defaultWatchEvents ? "child events" : events.map(\.rawValue).joined(separator: ", ")
-            let query = queryExpression.text.isEmpty ? "" : " " + queryExpression.text
-            print(style.dim("[\(id)]") + " watching \(path)\(query) (\(described))")
-        }
         let query = makeQuery(path, queryExpression)
-        let types = Set(events)
         let client = clientOverride ?? currentClient
-        // initial events are delivered while the listen is set up, so the watch exists first
-        let handle = query.observe(types) { [weak self] event in
+        // The initial events come as the listener is added: held until the watch's own line
+        // has printed.
+        holdingWatches.insert(id)
+        let handle = query.observe(Set(events)) { [weak self] event in
             self?.printEvent(event, watch: id)
         }
-        watches[id] = Watch(
-            id: id, client: client, path: path, query: queryExpression.text, events: events, handle: handle)
+        watches[id] = Watch(id: id, client: client, path: path, query: queryExpression.text, events: events, handle: handle)
+        return .watching(id: id, path: path, query: queryExpression.text, events: events)
     }
 
-    /// Prints one event of watch `id`: `[2] child_added /scores/stego after bronto: 5`.
+    /// Prints one event of watch `id` as it happens, or holds it while the command that
+    /// started the watch has not shown its result.
     func printEvent(_ event: ListenerEvent, watch id: Int) {
-        switch event {
-        case .data(let type, let snapshot, let previous):
-            if isJSON {
-                var fields: [(key: String, value: JSONValue)] = [
-                    ("watch", .int(Int64(id))), ("event", .string(type.rawValue)), ("path", .string(snapshot.path.description)),
-                ]
-                if type != .value {
-                    fields.append(("key", .string(snapshot.key ?? "")))
-                    fields.append(("prev", previous.map(JSONValue.string) ?? .null))
-                }
-                fields.append(("value", snapshot.value))
-                output.writeEvent(JSONValue.object(fields).serialized() + "\n")
-            } else {
-                let position = type == .value || type == .childRemoved ? "" : previous.map { " after \($0)" } ?? ""
-                let line = style.dim("[\(id)]") + " " + style.bold(type.rawValue) + " \(snapshot.path)\(position): "
-                    + formatter.compact(snapshot.value)
-                output.writeEvent(line + "\n")
-            }
-        case .cancelled(let error):
-            watches[id] = nil
-            if isJSON {
-                output.writeEvent(JSONValue.object([
-                    ("watch", .int(Int64(id))), ("event", .string("cancelled")),
-                    ("error", .object([("code", .string(error.code)), ("message", .string(error.message))])),
-                ]).serialized() + "\n")
-            } else {
-                output.writeEvent(style.dim("[\(id)]") + " " + style.error("cancelled") + ": \(error.message)\n")
-            }
+        if case .cancelled = event { watches[id] = nil }
+        let text = renderer.event(event, watch: id)
+        if holdingWatches.contains(id) {
+            heldEvents.append((id, text))
+        } else {
+            output.writeEvent(text)
         }
     }
 
-    func unwatch(_ target: UnwatchTarget) throws(ShellError) {
+    /// Prints the events held for the watches the last command started, in order, and stops
+    /// holding.
+    func releaseHeldEvents() {
+        holdingWatches.removeAll()
+        let held = heldEvents
+        heldEvents.removeAll()
+        for (_, text) in held { output.writeEvent(text) }
+    }
+
+    func unwatch(_ target: UnwatchTarget) throws(ShellError) -> CommandResult {
         switch target {
         case .all:
             let removed = watches.values.sorted { $0.id < $1.id }
             for watch in removed { stop(watch) }
-            printOK(removed.isEmpty ? "no watches" : "removed \(removed.count) \(removed.count == 1 ? "watch" : "watches")")
+            return .done(removed.isEmpty ? "no watches" : "removed \(removed.count) \(removed.count == 1 ? "watch" : "watches")")
         case .id(let id):
             guard let watch = watches[id] else {
                 throw .command(ErrorCode.unknownWatch, "no watch \(id) (see watches)")
             }
             stop(watch)
-            printOK("removed watch \(id)")
+            return .done("removed watch \(id)")
         }
     }
 
@@ -89,32 +71,30 @@ extension Shell {
         watches[watch.id] = nil
     }
 
-    func listWatches() {
+    func listWatches() -> CommandResult {
         let all = watches.values.sorted { $0.id < $1.id }
-        if isJSON {
-            printJSON(.array(all.map { watch in
-                .object([
-                    ("watch", .int(Int64(watch.id))), ("client", .string(watch.client.rawValue)),
-                    ("path", .string(watch.path.description)), ("query", .string(watch.query)),
-                    ("events", .array(watch.events.map { .string($0.rawValue) })),
-                ])
-            }))
-            return
-        }
-        if all.isEmpty { print("no watches"); return }
-        for watch in all {
+        let json = JSONValue.array(all.map { watch in
+            .object([
+                ("watch", .int(Int64(watch.id))), ("client", .string(watch.client.rawValue)),
+                ("path", .string(watch.path.description)), ("query", .string(watch.query)),
+                ("events", .array(watch.events.map { .string($0.rawValue) })),
+            ])
+        })
+        if all.isEmpty { return .report(text: "no watches", json: json) }
+        let lines = all.map { watch in
             let query = watch.query.isEmpty ? "" : " " + watch.query
-            print(style.dim("[\(watch.id)]") + " \(watch.client) \(watch.path)\(query) " + watch.events.map(\.rawValue).joined(separator: " "))
+            return style.dim("[\(watch.id)]") + " \(watch.client) \(watch.path)\(query) " + watch.events.map(\.rawValue).joined(separator: " ")
         }
+        return .report(text: lines.joined(separator: "\n"), json: json)
     }
 
-    func keepSynced(_ expression: PathExpression, _ on: Bool) throws(ShellError) {
+    func keepSynced(_ expression: PathExpression, _ on: Bool) throws(ShellError) -> CommandResult {
         let path = try resolve(expression)
         do {
             try database.reference(path).keepSynced(on)
         } catch {
             throw .database(error, at: expression.position)
         }
-        printOK(on ? "keeping \(path) synced" : "no longer keeping \(path) synced")
+        return .done(on ? "keeping \(path) synced" : "no longer keeping \(path) synced")
     }
 }

@@ -2,41 +2,28 @@ import EmberClient
 import EmberCore
 import EmberLua
 import EmberQL
-import Foundation
 
 /// The shell as the Lua runtime's host: `db`, `ember.exec`, `ember.command`, and errors in
 /// callbacks.
 extension Shell: LuaHost {
     public var currentDatabase: Database { database }
 
-    /// Runs `command` with its output captured in JSON form, and returns the documents it
-    /// printed: one as itself, several as an array, none as `null`. A failure keeps the
-    /// command's code (`syntax_error`, `invalid_path`...).
+    /// Runs `command` and returns its result as data (the JSON form `--json` prints; `null`
+    /// when it has none). Its events print as they happen; notes for people do not. A failure
+    /// keeps the command's code (`syntax_error`, `invalid_path`...) and message.
     public func execute(command: String) throws(LuaHostError) -> JSONValue {
-        let capture = ExecOutput(console: console)
-        let previousOutput = output
-        let previousMode = outputMode
-        output = capture
-        outputMode = .json
-        let succeeded = execute(command)
-        output = previousOutput
-        outputMode = previousMode
-        guard succeeded else {
-            let reported = (try? JSONValue(parsing: capture.errors.trimmingCharacters(in: .whitespacesAndNewlines)))
-            if case .object(let members)? = reported, case .object(let error)? = members.first(where: { $0.key == "error" })?.value,
-                case .string(let message)? = error.first(where: { $0.key == "message" })?.value
-            {
-                var code = ErrorCode.internalError
-                if case .string(let reportedCode)? = error.first(where: { $0.key == "code" })?.value { code = reportedCode }
-                throw LuaHostError(code: code, "'\(command)': \(message)")
-            }
-            throw LuaHostError(code: ErrorCode.internalError, "'\(command)' failed")
+        let wasRunningForScript = runningForScript
+        runningForScript = true
+        defer {
+            runningForScript = wasRunningForScript
+            releaseHeldEvents()
         }
-        let documents = capture.text.split(separator: "\n").compactMap { try? JSONValue(parsing: String($0)) }
-        switch documents.count {
-        case 0: return .null
-        case 1: return documents[0]
-        default: return .array(documents)
+        do throws(ShellError) {
+            guard let parsed = try parse(command) else { return .null }
+            return try perform(parsed).json ?? .null
+        } catch {
+            let explained = explained(error)
+            throw LuaHostError(code: explained.code, "'\(command)': \(explained.message)")
         }
     }
 
@@ -52,7 +39,7 @@ extension Shell: LuaHost {
         let plugin = PluginCommand(description: description, plugin: command.origin) { [unowned self] arguments throws(ShellError) in
             let runtime = try scripting()
             do throws(LuaError) {
-                printResults(try runtime.runCommand(command, arguments: arguments))
+                return try runtime.runCommand(command, arguments: arguments)
             } catch {
                 throw .lua(error)
             }

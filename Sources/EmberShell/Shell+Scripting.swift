@@ -16,8 +16,8 @@ extension Shell {
                 libraries: options.unsafeLua ? .all : .safe, instructionLimit: options.luaInstructionLimit,
                 memoryLimit: options.luaMemoryLimit, observesInterruptSignal: true)
             let runtime = try LuaRuntime(ember: ember, configuration: configuration, host: self)
-            let console = console
-            runtime.lua.printHandler = { line in console.write(line + "\n") }
+            let output = output
+            runtime.lua.printHandler = { line in output.write(line + "\n") }
             luaRuntime = runtime
             return runtime
         } catch {
@@ -25,31 +25,14 @@ extension Shell {
         }
     }
 
-    /// Runs a chunk in the session's environment and prints what it returns.
-    func runChunk(_ code: String, name: String) throws(ShellError) {
+    /// Runs a chunk in the session's environment and returns what it returned.
+    func runChunk(_ code: String, name: String) throws(ShellError) -> CommandResult {
         let runtime = try scripting()
-        let results: [LuaReturnValue]
         do {
-            results = try runtime.run(code, name: name, in: .session)
+            return .values(try runtime.run(code, name: name, in: .session))
         } catch {
             throw .lua(error)
         }
-        printResults(results)
-    }
-
-    /// Prints what a chunk or a plugin command returned: one JSON array with `--json`; else
-    /// the values separated by tabs, a table as pretty JSON when it is the only one.
-    func printResults(_ results: [LuaReturnValue]) {
-        guard !results.isEmpty else { return }
-        if isJSON {
-            printJSON(.array(results.map(Self.json)))
-            return
-        }
-        if results.count == 1, case .json(let value) = results[0], value.isContainer {
-            print(formatter.pretty(value))
-            return
-        }
-        print(results.map(shown).joined(separator: "\t"))
     }
 
     /// Runs a Lua chunk typed in Lua mode or given with `-e`: an expression prints its value
@@ -57,37 +40,39 @@ extension Shell {
     /// - Returns: whether it succeeded.
     @discardableResult
     public func executeLua(_ code: String) -> Bool {
-        defer { settle() }
         do {
+            let result: CommandResult
             do {
                 // an expression prints its value; a statement does not compile with `return`
-                try runChunk("return " + code, name: "=lua")
+                result = try runChunk("return " + code, name: "=lua")
             } catch .lua(let error) where error.kind == .syntax {
-                try runChunk(code, name: "=lua")
+                result = try runChunk(code, name: "=lua")
             }
+            settle()
+            show(result)
             return true
         } catch {
+            settle()
             report(error)
             return false
         }
     }
 
-    func runLua(_ code: Word?) throws(ShellError) {
+    func runLua(_ code: Word?) throws(ShellError) -> CommandResult {
         guard let code else {
             luaModeRequested = true
-            return
+            return .nothing
         }
-        try runChunk(code.text, name: "=lua")
+        return try runChunk(code.text, name: "=lua")
     }
 
-    func runScript(_ file: Word, arguments: [Word]) throws(ShellError) {
+    func runScript(_ file: Word, arguments: [Word]) throws(ShellError) -> CommandResult {
         let source = try readScript(file.text, at: file.position)
         let runtime = try scripting()
         do {
-            let results = try runtime.run(
+            return .values(try runtime.run(
                 Self.strippingShebang(source), name: "@" + file.text,
-                in: .script(name: file.text, arguments: arguments.map(\.text)))
-            printResults(results)
+                in: .script(name: file.text, arguments: arguments.map(\.text))))
         } catch {
             throw .lua(error)
         }
@@ -108,27 +93,22 @@ extension Shell {
         return source.firstIndex(of: "\n").map { String(source[$0...]) } ?? ""
     }
 
-    func listPlugins() {
-        if isJSON {
-            printJSON(.array(pluginCommands.map {
-                .object([
-                    ("plugin", .string($0.plugin)), ("command", .string($0.description.name)),
-                    ("args", .string($0.description.syntax)), ("help", .string($0.description.summary)),
-                ])
-            }))
-            return
-        }
-        if pluginCommands.isEmpty {
-            print("no plugins loaded")
-            return
-        }
-        for command in pluginCommands {
+    func listPlugins() -> CommandResult {
+        let json = JSONValue.array(pluginCommands.map {
+            .object([
+                ("plugin", .string($0.plugin)), ("command", .string($0.description.name)),
+                ("args", .string($0.description.syntax)), ("help", .string($0.description.summary)),
+            ])
+        })
+        if pluginCommands.isEmpty { return .report(text: "no plugins loaded", json: json) }
+        let lines = pluginCommands.map { command in
             let syntax = command.description.syntax.isEmpty ? "" : " " + command.description.syntax
-            print("\(command.plugin): \(command.description.name)\(syntax)  " + style.dim(command.description.summary))
+            return "\(command.plugin): \(command.description.name)\(syntax)  " + style.dim(command.description.summary)
         }
+        return .report(text: lines.joined(separator: "\n"), json: json)
     }
 
-    func runPluginCommand(_ name: Word, arguments: Word?) throws(ShellError) {
+    func runPluginCommand(_ name: Word, arguments: Word?) throws(ShellError) -> CommandResult {
         let lowered = name.text.lowercased()
         guard let command = pluginCommands.first(where: { $0.description.name.lowercased() == lowered }) else {
             let suggestion = Self.closest(to: name.text, in: commandRegistry.flatMap { [$0.name] + $0.aliases })
@@ -136,27 +116,9 @@ extension Shell {
                 ErrorCode.unknownCommand, "unknown command '\(name.text)'" + (suggestion.map { " (did you mean \($0)?)" } ?? " (try help)"),
                 at: name.position)
         }
-        try command.run(arguments?.text ?? "")
+        return .values(try command.run(arguments?.text ?? ""))
     }
 
-    /// A Lua result as JSON, for `--json`.
-    static func json(_ value: LuaReturnValue) -> JSONValue {
-        switch value {
-        case .nil: .null
-        case .json(let json): json
-        case .text(let text): .string(text)
-        }
-    }
-
-    /// A Lua result as the Lua REPL shows it: strings raw, other values as compact JSON.
-    func shown(_ value: LuaReturnValue) -> String {
-        switch value {
-        case .nil: "nil"
-        case .json(.string(let text)): text
-        case .json(let json): formatter.compact(json)
-        case .text(let text): text
-        }
-    }
 }
 
 extension JSONValue {

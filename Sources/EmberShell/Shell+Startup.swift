@@ -60,7 +60,7 @@ extension Shell {
             let source = try readScript(path)
             let runtime = try scripting()
             do throws(LuaError) {
-                printResults(try runtime.run(Self.strippingShebang(source), name: "@" + path, in: .session))
+                show(.values(try runtime.run(Self.strippingShebang(source), name: "@" + path, in: .session)))
             } catch {
                 throw ShellError.lua(error)
             }

@@ -8,7 +8,7 @@ import EmberQL
 extension Shell {
     /// Compiles the function, runs the transaction (the function may run several times, once
     /// per attempt, each shown), and prints whether it committed and the value.
-    func transaction(_ expression: PathExpression, function: Word) throws(ShellError) {
+    func transaction(_ expression: PathExpression, function: Word) throws(ShellError) -> CommandResult {
         let path = try resolve(expression)
         let state = try scripting().lua
         let update: LuaFunctionReference
@@ -25,7 +25,6 @@ extension Shell {
         }
         let outcome = Attempts()
         let answer = Pending<Result<TransactionResult, DatabaseError>>()
-        let pretty = !isJSON
         do {
             try database.reference(path).runTransaction({ [self] current in
                 outcome.count += 1
@@ -34,25 +33,20 @@ extension Shell {
                 switch state.transactionUpdate(update, current: value, at: path) {
                 case .success(let node?): next = node
                 case .success(nil):
-                    if pretty { print("attempt \(outcome.count): \(formatter.compact(value)) → abort") }
+                    progress("attempt \(outcome.count): \(formatter.compact(value)) → abort")
                     return .abort
                 case .failure(let error):
                     outcome.failure = error
                     return .abort
                 }
-                if pretty { print("attempt \(outcome.count): \(formatter.compact(value)) → \(formatter.compact(next.jsonValue(.normal)))") }
+                progress("attempt \(outcome.count): \(formatter.compact(value)) → \(formatter.compact(next.jsonValue(.normal)))")
                 return .commit(next)
             }, completion: answer.filler)
         } catch {
             throw .database(error, at: expression.position)
         }
         if database.connectionState == .offline && !answer.isFilled {
-            if isJSON {
-                printJSON(.object([("committed", .bool(false)), ("queued", .bool(true)), ("attempts", .int(Int64(outcome.count)))]))
-            } else {
-                print(style.warning("queued (offline): the transaction runs again when the client reconnects"))
-            }
-            return
+            return .transaction(.queued(attempts: outcome.count))
         }
         try wait(for: answer, interrupted: "stopped waiting; the transaction goes on")
         if let failure = outcome.failure { throw .lua(failure) }
@@ -60,12 +54,7 @@ extension Shell {
         case .failure(let error):
             throw .database(error, at: expression.position)
         case .success(let result):
-            let value = result.snapshot.value
-            if isJSON {
-                printJSON(.object([("committed", .bool(result.committed)), ("value", value), ("attempts", .int(Int64(result.attempts)))]))
-            } else {
-                print((result.committed ? style.ok("committed") : style.warning("aborted")) + ": " + formatter.compact(value))
-            }
+            return .transaction(.finished(committed: result.committed, value: result.snapshot.value, attempts: result.attempts))
         }
     }
 }

@@ -30,10 +30,7 @@ public final class Shell {
     /// The embedded instance.
     public let ember: Ember
     /// Where results, errors and events go.
-    public internal(set) var output: any ShellOutput
-    /// The output the session started with (``output`` is swapped while `ember.exec` runs a
-    /// command); Lua's `print` writes here.
-    let console: any ShellOutput
+    public let output: any ShellOutput
     /// The client commands run as (`client NAME` switches).
     public internal(set) var currentClient: ClientName = .main
     /// The location relative paths start from (`cd`).
@@ -72,6 +69,14 @@ public final class Shell {
     public internal(set) var pluginCommands: [PluginCommand] = []
     /// How many of the instance's notices have been printed.
     var reportedNotices = 0
+    /// Whether a command runs for `ember.exec`: its result goes to the script, and notes for
+    /// people (progress, waiting, a client created) are not printed.
+    var runningForScript = false
+    /// Events of watches started by the running command, held until the command's result (the
+    /// watch's own line) has printed.
+    var heldEvents: [(watch: Int, text: String)] = []
+    /// The watches whose events are held.
+    var holdingWatches: Set<Int> = []
 
     /// Opens the session's instance as `options` say (a database directory, or memory), with
     /// `clock` and `random` for the engine (tests inject a manual clock and seeded randomness).
@@ -82,7 +87,6 @@ public final class Shell {
     ) throws(ShellError) {
         self.options = options
         self.output = output
-        console = output
         outputMode = options.jsonOutput ? .json : .pretty
         colorAllowed = colored
         style = TextStyle(colored: colored && !options.jsonOutput)
@@ -145,14 +149,30 @@ public final class Shell {
         }
         do {
             guard let command = try parse(source) else { return true }
-            try run(command)
-            settle()
+            let result = try perform(command)
+            show(result)
             // A client opened by the command may have found its store unreadable.
             return reportNotices()
         } catch {
+            releaseHeldEvents()
             report(error, source: source, from: origin)
             return false
         }
+    }
+
+    /// Runs a command to its end: what it started settles, its events printing as they happen
+    /// (but those of the watches it started, held for ``show(_:)``).
+    /// - Returns: its result, for the caller to show or hand over.
+    func perform(_ command: Command) throws(ShellError) -> CommandResult {
+        let result = try run(command)
+        settle()
+        return result
+    }
+
+    /// Prints a command's result in the output mode, then the events of the watches it started.
+    func show(_ result: CommandResult) {
+        if let text = renderer.render(result) { output.write(text) }
+        releaseHeldEvents()
     }
 
     /// Compiles `source`.
@@ -180,50 +200,54 @@ public final class Shell {
         return .lua(LuaError(.memory, message: "\(lua.message) (\(limit))", traceback: lua.traceback, code: lua.code))
     }
 
-    /// Runs a compiled command.
-    func run(_ command: Command) throws(ShellError) {
+    /// Runs a compiled command and returns its result (nothing is printed but live events).
+    func run(_ command: Command) throws(ShellError) -> CommandResult {
         switch command {
-        case .get(let path, let query): try get(path, query)
-        case .ls(let path, let query): try list(path, query)
-        case .tree(let path, let depth): try tree(path, depth: depth)
-        case .set(let path, let value, let priority): try set(path, value, priority: priority)
-        case .update(let path, let value): try update(path, value)
-        case .push(let path, let value): try push(path, value)
-        case .remove(let path, let confirmed): try remove(path, confirmed: confirmed)
-        case .increment(let path, let amount): try increment(path, by: amount)
-        case .transaction(let path, let function): try transaction(path, function: function)
-        case .priority(let path, let priority): try setPriority(path, priority)
-        case .export(let path, let file): try export(path, to: file)
-        case .import(let path, let file): try importFile(file, to: path)
-        case .watch(let path, let query, let events): try watch(path, query, events: events)
-        case .unwatch(let target): try unwatch(target)
-        case .watches: listWatches()
-        case .keepSynced(let path, let on): try keepSynced(path, on)
-        case .offline: goOffline()
-        case .online: goOnline()
-        case .drop: drop()
-        case .status: try status()
-        case .onDisconnect(let path, let action): try onDisconnect(path, action)
-        case .cd(let path): try changeLocation(path)
-        case .pwd: printPath(location)
-        case .client(let name): try switchClient(name)
-        case .clients: try listClients()
-        case .as(let name, let inner): try runAs(name, inner)
-        case .serverClockSkew(let milliseconds): setClockSkew(milliseconds)
-        case .serverLatency(let milliseconds): setLatency(milliseconds)
-        case .serverTimeout(let milliseconds): setDisconnectTimeout(milliseconds)
-        case .lua(let code): try runLua(code)
-        case .run(let file, let arguments): try runScript(file, arguments: arguments)
-        case .plugins: listPlugins()
-        case .help(let topic): try help(topic)
-        case .timing(let on): setTiming(on)
-        case .pager(let on): setPager(on)
-        case .output(let mode): setOutput(mode)
-        case .sleep(let milliseconds): try sleep(milliseconds)
-        case .history: showHistory()
-        case .clear: output.write(style.colored ? "\u{1B}[H\u{1B}[2J" : "")
-        case .exit: exitRequested = true
-        case .plugin(let name, let arguments): try runPluginCommand(name, arguments: arguments)
+        case .get(let path, let query): return try get(path, query)
+        case .ls(let path, let query): return try list(path, query)
+        case .tree(let path, let depth): return try tree(path, depth: depth)
+        case .set(let path, let value, let priority): return try set(path, value, priority: priority)
+        case .update(let path, let value): return try update(path, value)
+        case .push(let path, let value): return try push(path, value)
+        case .remove(let path, let confirmed): return try remove(path, confirmed: confirmed)
+        case .increment(let path, let amount): return try increment(path, by: amount)
+        case .transaction(let path, let function): return try transaction(path, function: function)
+        case .priority(let path, let priority): return try setPriority(path, priority)
+        case .export(let path, let file): return try export(path, to: file)
+        case .import(let path, let file): return try importFile(file, to: path)
+        case .watch(let path, let query, let events): return try watch(path, query, events: events)
+        case .unwatch(let target): return try unwatch(target)
+        case .watches: return listWatches()
+        case .keepSynced(let path, let on): return try keepSynced(path, on)
+        case .offline: return goOffline()
+        case .online: return goOnline()
+        case .drop: return drop()
+        case .status: return status()
+        case .onDisconnect(let path, let action): return try onDisconnect(path, action)
+        case .cd(let path): return try changeLocation(path)
+        case .pwd: return .location(location, shown: true)
+        case .client(let name): return try switchClient(name)
+        case .clients: return listClients()
+        case .as(let name, let inner): return try runAs(name, inner)
+        case .serverClockSkew(let milliseconds): return setClockSkew(milliseconds)
+        case .serverLatency(let milliseconds): return setLatency(milliseconds)
+        case .serverTimeout(let milliseconds): return setDisconnectTimeout(milliseconds)
+        case .lua(let code): return try runLua(code)
+        case .run(let file, let arguments): return try runScript(file, arguments: arguments)
+        case .plugins: return listPlugins()
+        case .help(let topic): return try help(topic)
+        case .timing(let on): return setTiming(on)
+        case .pager(let on): return setPager(on)
+        case .output(let mode): return setOutput(mode)
+        case .sleep(let milliseconds):
+            try sleep(milliseconds)
+            return .nothing
+        case .history: return showHistory()
+        case .clear: return .control(style.colored ? "\u{1B}[H\u{1B}[2J" : "")
+        case .exit:
+            exitRequested = true
+            return .nothing
+        case .plugin(let name, let arguments): return try runPluginCommand(name, arguments: arguments)
         }
     }
 
@@ -268,24 +292,14 @@ public final class Shell {
         engine.wait(until: { engine.messagesInFlight == 0 })
     }
 
-    /// Writes a result line (adds the newline).
-    func print(_ line: String) {
+    /// The renderer of the session's output mode and styles.
+    var renderer: ResultRenderer { ResultRenderer(mode: outputMode, style: style) }
+
+    /// Writes a line of progress that is not the result (a transaction's attempts), for people
+    /// only: not in JSON, not for `ember.exec`.
+    func progress(_ line: String) {
+        guard !isJSON && !runningForScript else { return }
         output.write(line + "\n")
-    }
-
-    /// Writes a JSON document on one line.
-    func printJSON(_ value: JSONValue) {
-        output.write(value.serialized() + "\n")
-    }
-
-    /// Prints a path (`pwd`).
-    func printPath(_ path: Path) {
-        if isJSON { printJSON(.object([("path", .string(path.description))])) } else { print(path.description) }
-    }
-
-    /// Prints `{"ok": true}` or `message`.
-    func printOK(_ message: String) {
-        if isJSON { printJSON(.object([("ok", .bool(true))])) } else { print(message) }
     }
 
     /// Commits what waits and closes the stores; the session cannot run commands afterwards.
