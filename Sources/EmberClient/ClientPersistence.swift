@@ -11,10 +11,10 @@ import EmberSync
 final class ClientPersistence {
     /// The store, if any.
     let store: ClientStore?
-    /// The last commit of the store that failed (its changes wait for the next one).
-    private(set) var lastError: StoreError?
+    /// The last store operation that failed (a failed commit's changes wait for the next one).
+    private(set) var lastError: DatabaseError?
     /// Called with each failure.
-    var onError: ((StoreError) -> Void)?
+    var onError: ((DatabaseError) -> Void)?
 
     /// The most children a confirmed write may have for the store to keep it as cached data.
     static let largestConfirmedWriteCached = 1_000
@@ -25,6 +25,12 @@ final class ClientPersistence {
 
     /// Records a failure and reports it.
     func failed(_ error: StoreError) {
+        failed(error.databaseError)
+    }
+
+    /// Records a failure (one that happened outside the client: its store could not be
+    /// opened) and reports it.
+    func failed(_ error: DatabaseError) {
         lastError = error
         onError?(error)
     }
@@ -166,8 +172,22 @@ final class ClientPersistence {
     var unstoredWriteKeys: Set<String> { store?.unstoredWriteKeys ?? [] }
 
     /// Commits and closes the store.
-    /// - Throws: ``StoreError`` when the store cannot be committed or closed.
-    func close() throws(StoreError) {
-        try store?.close()
+    /// - Throws: `storage_error` when the store cannot be committed or closed.
+    func close() throws(DatabaseError) {
+        do {
+            try store?.close()
+        } catch {
+            throw error.databaseError
+        }
+    }
+
+    /// The size of the cached server data, in bytes (`nil` without a store).
+    /// - Throws: `storage_error` when the store cannot be read.
+    func cacheSize() throws(DatabaseError) -> Int? {
+        do {
+            return try store?.cacheSize()
+        } catch {
+            throw error.databaseError
+        }
     }
 }

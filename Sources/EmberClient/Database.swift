@@ -26,22 +26,37 @@ public final class Database {
     /// Creates a client that keeps its cache, write queue, tracked queries and pins in `store`,
     /// and starts from what the store kept: its queued writes are applied locally again and sent
     /// when the connection comes, its pins are synced again, and listeners get cached data
-    /// offline.
-    /// - Throws: ``StoreError`` when the store cannot be read.
+    /// offline. (The instance that opens the stores, `Ember`, calls it; the client's own API
+    /// never names the store's types.)
+    /// - Throws: `storage_error` (or `store_unreadable`) when the store cannot be read.
     public init(
         name: ClientName, environment: any ClientEnvironment, store: ClientStore, startOffline: Bool = false,
         reconnect: ReconnectPolicy = .standard
-    ) throws(StoreError) {
+    ) throws(DatabaseError) {
         repo = Repo(name: name, environment: environment, reconnect: reconnect, store: store)
         repo.database = self
-        try repo.restoreFromStore()
+        do {
+            try repo.restoreFromStore()
+        } catch {
+            throw error.databaseError
+        }
         if !startOffline { goOnline() }
     }
 
     // MARK: Storage
 
-    /// The client's store, if it has one.
-    public var store: ClientStore? { repo.persistence.store }
+    /// The client's store, if it has one (for the instance and the tests; the API speaks of
+    /// ``isPersistent`` and ``cacheSize()``).
+    var store: ClientStore? { repo.persistence.store }
+
+    /// Whether the client keeps its cache and write queue on disk.
+    public var isPersistent: Bool { repo.persistence.store != nil }
+
+    /// The size of the cached server data on disk, in bytes (`nil` for a client in memory).
+    /// - Throws: `storage_error` when the store cannot be read.
+    public func cacheSize() throws(DatabaseError) -> Int? {
+        try repo.persistence.cacheSize()
+    }
 
     /// Whether the store has changes waiting for ``commitStore()``.
     public var hasUncommittedChanges: Bool { repo.persistence.hasChanges }
@@ -54,22 +69,23 @@ public final class Database {
         repo.deliverLocalEvents()
     }
 
-    /// The error of the last store operation, if it failed (cleared by a commit that succeeds).
-    public var lastStoreError: StoreError? { repo.persistence.lastError }
+    /// The error of the last store operation, if it failed (cleared by a commit that succeeds):
+    /// `storage_error`, `store_unreadable`...
+    public var lastStoreError: DatabaseError? { repo.persistence.lastError }
 
     /// Records a store failure that happened outside the client (its store could not be
     /// opened), as ``lastStoreError``.
-    public func reportStoreError(_ error: StoreError) { repo.persistence.failed(error) }
+    public func reportStoreError(_ error: DatabaseError) { repo.persistence.failed(error) }
 
     /// Called with each failed store operation.
-    public var onStoreError: ((StoreError) -> Void)? {
+    public var onStoreError: ((DatabaseError) -> Void)? {
         get { repo.persistence.onError }
         set { repo.persistence.onError = newValue }
     }
 
     /// Commits and closes the store. The client keeps working in memory.
-    /// - Throws: ``StoreError`` when the store cannot be committed or closed.
-    public func closeStore() throws(StoreError) {
+    /// - Throws: `storage_error` when the store cannot be committed or closed.
+    public func closeStore() throws(DatabaseError) {
         try repo.persistence.close()
     }
 

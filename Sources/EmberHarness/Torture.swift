@@ -132,7 +132,7 @@ enum Torture {
                     // The disk fills: neither store gets another page.
                     filled = true
                     try ember.server.store?.setMaximumSize(0)
-                    try writer.store?.setMaximumSize(0)
+                    try ember.clientStore(writer.name)?.setMaximumSize(0)
                     emit("full")
                 }
             }

@@ -35,6 +35,8 @@ public final class Ember {
 
     private var random: any RandomNumberGenerator
     private var clients: [ClientName: Database] = [:]
+    /// The stores of the clients that have one, by name (opened here, closed by ``close()``).
+    private var clientStores: [ClientName: ClientStore] = [:]
     private var links: [ClientName: InProcessLink] = [:]
     private var running = false
 
@@ -108,7 +110,7 @@ public final class Ember {
             let client = Database(
                 name: name, environment: ClientConnector(ember: self, name: name), startOffline: startOffline,
                 reconnect: reconnectPolicy)
-            client.reportStoreError(error)
+            client.reportStoreError(error.databaseError)
             clients[name] = client
             return client
         }
@@ -147,8 +149,13 @@ public final class Ember {
                 notices.append(.unreadableClientStore(client: name, file: file, setAside: aside, reason: error.message))
                 store = try open()
             }
-            client = try Database(
-                name: name, environment: environment, store: store, startOffline: startOffline, reconnect: reconnectPolicy)
+            do {
+                client = try Database(
+                    name: name, environment: environment, store: store, startOffline: startOffline, reconnect: reconnectPolicy)
+            } catch {
+                throw StoreError(error.message, code: error.code)
+            }
+            clientStores[name] = store
         } else {
             client = Database(name: name, environment: environment, startOffline: startOffline, reconnect: reconnectPolicy)
         }
@@ -162,6 +169,10 @@ public final class Ember {
 
     /// The clients, by name.
     public var clientNames: [ClientName] { clients.keys.sorted() }
+
+    /// The store the client `name` keeps its cache and queue in, if it has one (the instance
+    /// opened it; tools and tests reach it here).
+    public func clientStore(_ name: ClientName) -> ClientStore? { clientStores[name] }
 
     /// The open clients, in no particular order.
     var clientDatabases: Dictionary<ClientName, Database>.Values { clients.values }
@@ -193,7 +204,7 @@ public final class Ember {
     /// - Throws: ``StoreError`` when a store cannot be closed.
     public func close() throws(StoreError) {
         endTick()
-        for name in clients.keys.sorted() { try clients[name]?.closeStore() }
+        for name in clientStores.keys.sorted() { try clientStores[name]?.close() }
         try server.close()
         lock = nil
     }

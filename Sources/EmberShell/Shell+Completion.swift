@@ -4,12 +4,11 @@ import EmberEngine
 import EmberInstance
 import EmberQL
 import EmberLua
-import EmberServer
 import Foundation
 
-/// Tab completion: command names, keywords, event names, client names, files, and data paths
-/// from the current client's local tree (falling back to the embedded server's tree where the
-/// client knows nothing: both are in this process, so completion never waits).
+/// Tab completion: command names, keywords, event names, client names, files, and data paths:
+/// the children the current client knows (its cache and pending writes), or, where it knows
+/// nothing, those it reads from the server with a `get`, as any client would.
 extension Shell {
     /// The completions for the word before the cursor, `prefix` being the entry up to it.
     public func completions(for prefix: String) -> LineCompletion {
@@ -42,24 +41,37 @@ extension Shell {
         return (String(partial[...slash]), String(partial[partial.index(after: slash)...]))
     }
 
-    /// Children of the location the partial path's directory names, from what the client knows
-    /// locally (its cache and pending writes): no round trip to the server.
+    /// How long path completion waits for the server's answer, in milliseconds.
+    static let completionWait: Int64 = 2_000
+
+    /// Children of the location the partial path's directory names: from what the client knows
+    /// locally (its cache and pending writes), else read from the server through the client.
     func pathCompletions(_ partial: String) -> LineCompletion {
         let (directory, name) = Self.splitAtLastSlash(partial)
         guard let parent = try? PathExpression(directory, at: .start).resolved(against: location) else {
             return LineCompletion(partial: partial, candidates: [])
         }
         var keys: [(String, Bool)] = []
-        // what the client knows; where it knows nothing, the embedded server's tree (in this
-        // process: still no round trip)
-        let known = database.cachedValue(at: parent).flatMap { $0.isEmpty ? nil : $0 } ?? ember.server.value(at: parent)
-        if !known.isLeaf, case let node = known {
+        let known = database.cachedValue(at: parent).flatMap { $0.isEmpty ? nil : $0 } ?? serverValue(at: parent)
+        if let node = known, !node.isLeaf {
             for child in node.children { keys.append((child.key.name, !child.node.isLeaf && child.node.childCount > 0)) }
         }
         if parent.isEmpty { keys.append((".info", true)) }
         let matches = keys.filter { $0.0.hasPrefix(name) }.map { directory + $0.0 + ($0.1 ? "/" : "") }.sorted()
         let appendsSpace = matches.count == 1 && !matches[0].hasSuffix("/")
         return LineCompletion(partial: partial, candidates: matches, appendsSpace: appendsSpace)
+    }
+
+    /// What the server holds at `path`, read through the client (a `get`) when it is connected,
+    /// waiting at most ``completionWait`` (Ctrl-C stops it); `nil` otherwise.
+    private func serverValue(at path: Path) -> Node? {
+        guard database.connectionState.isConnected else { return nil }
+        let answer = Pending<Result<DataSnapshot, DatabaseError>>()
+        database.reference(path).query.getData(connectTimeout: 0, answer.filler)
+        guard case .satisfied = engine.wait(for: answer, deadline: ember.clock.now() + Self.completionWait),
+            case .success(let snapshot)? = answer.value
+        else { return nil }
+        return snapshot.node
     }
 
     /// Files and directories matching a partial file name.

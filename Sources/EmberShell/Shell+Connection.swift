@@ -31,7 +31,7 @@ extension Shell {
     func status() -> CommandResult {
         let database = database
         let cacheBytes: Int
-        if let store = database.store, let size = try? store.cacheSize() {
+        if let size = try? database.cacheSize() {
             cacheBytes = size
         } else {
             // in memory: what the client's listens hold (each location once)

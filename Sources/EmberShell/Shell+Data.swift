@@ -29,7 +29,7 @@ extension Shell {
             // events), and that refusal is the answer.
             database.commitStore()
             if case .some(.some(let error)) = answer.value { throw .database(error, at: position) }
-            if database.store == nil, case .directory = ember.persistence {
+            if !database.isPersistent, case .directory = ember.persistence {
                 throw .command(
                     ErrorCode.notStored,
                     "the write is applied locally and queued in memory only: client \(database.name) has no store"

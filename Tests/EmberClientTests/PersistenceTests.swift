@@ -238,7 +238,8 @@ struct PersistenceTests {
         #expect(error.code == "storage_error")
         #expect(error.message.contains("clients/broken.sqlite"))
         let fallback = ember.client(try ClientName(validating: "broken"))
-        #expect(fallback.store == nil)
+        #expect(!fallback.isPersistent)
+        #expect(ember.clientStore(fallback.name) == nil)
         #expect(fallback.lastStoreError?.message.contains("clients/broken.sqlite") == true)
     }
 

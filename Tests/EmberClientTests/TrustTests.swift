@@ -291,7 +291,7 @@ struct TrustTests {
             try ember.flush()
             main.removeObserver(handle)
             try ember.flush()
-            let store = try #require(main.store)
+            let store = try #require(ember.clientStore(main.name))
             #expect(store.isComplete(.default(at: "data")))
             let children = (0..<2_000).map { (ChildKey(unchecked: "c\($0)"), Node(.int(Int64($0)))) }
             try ref(main, "data").setNode(Node(children: children))
@@ -304,7 +304,7 @@ struct TrustTests {
         }
         let ember = try openEmber(directory)
         let main = client(ember, "main", startOffline: true)
-        let store = try #require(main.store)
+        let store = try #require(ember.clientStore(main.name))
         #expect(!store.isComplete(.default(at: "data")))
         #expect(try store.cachedNode(at: "data").isEmpty)
     }
