@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "EmberCore", targets: ["EmberCore"]),
         .library(name: "EmberEngine", targets: ["EmberEngine"]),
         .library(name: "EmberClient", targets: ["EmberClient"]),
+        .library(name: "EmberRules", targets: ["EmberRules"]),
         .library(name: "EmberServer", targets: ["EmberServer"]),
         .library(name: "EmberInstance", targets: ["EmberInstance"]),
     ],
@@ -71,6 +72,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(name: "EmberWire", dependencies: ["EmberCore", "EmberEngine"], swiftSettings: swiftSettings),
+        .target(name: "EmberRules", dependencies: ["EmberCore"], swiftSettings: swiftSettings),
         .target(
             name: "EmberServer",
             dependencies: ["EmberCore", "EmberWire", "EmberStorage"],
@@ -146,6 +148,11 @@ let package = Package(
         .testTarget(
             name: "EmberEngineTests",
             dependencies: ["EmberEngine", "EmberCore", "EmberWire", "EmberClient", "EmberInstance", "EmberTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "EmberRulesTests",
+            dependencies: ["EmberCore", "EmberRules", "EmberTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

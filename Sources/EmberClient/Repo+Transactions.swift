@@ -34,8 +34,12 @@ extension Repo {
         guard let record = transactions.record(id) else { return }
         let input = transactionInput(for: id, at: record.path)
         let result: TransactionQueue.RunResult
-        // The update function is the user's code: it runs with no owner's state borrowed.
-        switch record.update(input) {
+        // The update function is the user's code: it runs with no owner's state borrowed, and
+        // may itself write. A set over the location aborts the transaction (and reverts its
+        // last write) meanwhile: then this run's value goes nowhere.
+        let update = record.update(input)
+        guard transactions.record(id) != nil else { return }
+        switch update {
         case .abort:
             if replacing { events += syncTree.ackUserWrite(record.writeID, outcome: .reverted) }
             result = .aborted(input: input)

@@ -90,4 +90,30 @@ struct TransactionBatchingTests {
         try ember.flush()
         #expect(ember.server.value(at: "count") == Node(.int(1), priority: .string("prio")))
     }
+
+    @Test("an update function that sets its own location aborts its transaction; the set stands and nothing is left pending")
+    func updateFunctionThatSetsItsLocation() throws {
+        let (ember, _) = makeEmber(seed: 6)
+        let main = client(ember, "main")
+        try ref(main, "count").setValue(1)
+        try ember.flush()
+        var outcome: Result<TransactionResult, DatabaseError>?
+        var runs = 0
+        try ref(main, "count").runTransaction({ current in
+            runs += 1
+            if runs == 1 { try? ref(main, "count").setValue(100) }
+            return increment(current)
+        }) { outcome = $0 }
+        try ember.run { outcome != nil }
+        try ember.flush()
+        guard case .failure(let error)? = outcome else {
+            Issue.record("the transaction should have been overridden: \(String(describing: outcome))")
+            return
+        }
+        #expect(error.code == "overridden_by_set")
+        #expect(ember.server.value(at: "count") == Node(.int(100)))
+        #expect(main.pendingWriteCount == 0)
+        #expect(main.runningTransactionCount == 0)
+        #expect(main.cachedValue(at: "count") == nil || main.cachedValue(at: "count") == Node(.int(100)))
+    }
 }

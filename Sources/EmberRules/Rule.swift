@@ -1,0 +1,46 @@
+import EmberCore
+
+/// One compiled rule: `.read`, `.write` or `.validate` at a location, from its expression
+/// string (or a boolean). Compiled and checked once, when the rules are loaded; evaluated on
+/// every operation it guards.
+///
+/// ```swift
+/// let rule = try Rule("auth != null && $uid === auth.uid", kind: .write, captures: ["$uid"])
+/// rule.evaluate(context).allowed   // true for alice writing under /users/alice
+/// ```
+public struct Rule: Sendable, Hashable {
+    /// The expression as written (`"true"` for a boolean `true`).
+    public let source: String
+    public let kind: RuleKind
+    let expression: RuleExpression
+
+    /// Compiles and checks `source`.
+    /// - Parameter captures: the wildcards above the rule, with their `$`.
+    /// - Throws: ``RuleSyntaxError`` naming the problem and where.
+    public init(_ source: String, kind: RuleKind, captures: Set<String> = []) throws(RuleSyntaxError) {
+        let expression = try RuleParser.parse(source)
+        try RuleChecker(variables: kind.variables, captures: captures).check(expression)
+        self.source = source
+        self.kind = kind
+        self.expression = expression
+    }
+
+    /// A rule that is a boolean (`".read": true`).
+    public init(constant: Bool, kind: RuleKind) {
+        source = constant ? "true" : "false"
+        self.kind = kind
+        expression = .boolean(constant)
+    }
+
+    /// Evaluates the rule: true allows; false, or an error, does not.
+    /// - Parameter tracing: record each sub-expression's value (for `explain`).
+    public func evaluate(_ context: RuleContext, tracing: Bool = false) -> RuleOutcome {
+        var evaluator = RuleEvaluator(context: context, tracing: tracing)
+        do {
+            let allowed = try evaluator.verdict(expression)
+            return RuleOutcome(rule: self, result: .success(allowed), steps: evaluator.trace ?? [])
+        } catch {
+            return RuleOutcome(rule: self, result: .failure(error), steps: evaluator.trace ?? [])
+        }
+    }
+}

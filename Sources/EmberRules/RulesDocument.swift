@@ -1,0 +1,216 @@
+/// A rules file read as JSON with comments (`//`, `/* */`), keeping where each value starts, so
+/// that an error can name `line:column` (the JSON parser of EmberCore keeps no positions).
+struct RulesDocument {
+    /// A JSON value and the line and column (1-based) where it starts.
+    enum Value {
+        case object([(key: String, value: Value)], Position)
+        case array([Value], Position)
+        case string(String, Position)
+        case number(Double, Position)
+        case boolean(Bool, Position)
+        case null(Position)
+
+        var position: Position {
+            switch self {
+            case .object(_, let position), .array(_, let position), .string(_, let position), .number(_, let position),
+                .boolean(_, let position), .null(let position):
+                position
+            }
+        }
+
+        /// How it is named in an error.
+        var kind: String {
+            switch self {
+            case .object: "an object"
+            case .array: "an array"
+            case .string: "a string"
+            case .number: "a number"
+            case .boolean: "a boolean"
+            case .null: "null"
+            }
+        }
+    }
+
+    /// A place in the file.
+    struct Position: Sendable, Hashable, CustomStringConvertible {
+        let line: Int
+        let column: Int
+
+        /// `column` characters further along the same line.
+        func advanced(by characters: Int) -> Position { Position(line: line, column: column + characters) }
+
+        var description: String { "\(line):\(column)" }
+    }
+
+    /// A syntax error at a place.
+    struct SyntaxError: Error {
+        let reason: String
+        let position: Position
+    }
+
+    private let characters: [Character]
+    private var index = 0
+    private var line = 1
+    private var column = 1
+
+    private init(_ text: String) {
+        characters = Array(text)
+    }
+
+    /// Parses `text`.
+    /// - Throws: ``SyntaxError`` at the first character that is not JSON (with comments).
+    /// - Complexity: O(n).
+    static func parse(_ text: String) throws(SyntaxError) -> Value {
+        var parser = RulesDocument(text)
+        try parser.skipSpace()
+        let value = try parser.parseValue()
+        try parser.skipSpace()
+        guard parser.index == parser.characters.count else { throw parser.error("unexpected text after the document") }
+        return value
+    }
+
+    private var position: Position { Position(line: line, column: column) }
+
+    private func error(_ reason: String) -> SyntaxError { SyntaxError(reason: reason, position: position) }
+
+    private mutating func step() {
+        if characters[index] == "\n" {
+            line += 1
+            column = 1
+        } else {
+            column += 1
+        }
+        index += 1
+    }
+
+    private mutating func skipSpace() throws(SyntaxError) {
+        while index < characters.count {
+            let character = characters[index]
+            if character.isWhitespace {
+                step()
+            } else if character == "/", index + 1 < characters.count, characters[index + 1] == "/" {
+                while index < characters.count, characters[index] != "\n" { step() }
+            } else if character == "/", index + 1 < characters.count, characters[index + 1] == "*" {
+                let start = position
+                step()
+                step()
+                while index < characters.count, !(characters[index] == "*" && index + 1 < characters.count && characters[index + 1] == "/") {
+                    step()
+                }
+                guard index < characters.count else { throw SyntaxError(reason: "the comment is not closed", position: start) }
+                step()
+                step()
+            } else {
+                return
+            }
+        }
+    }
+
+    private mutating func parseValue() throws(SyntaxError) -> Value {
+        guard index < characters.count else { throw error("the document ends where a value should be") }
+        let start = position
+        switch characters[index] {
+        case "{":
+            step()
+            var members: [(key: String, value: Value)] = []
+            try skipSpace()
+            if index < characters.count, characters[index] == "}" {
+                step()
+                return .object(members, start)
+            }
+            while true {
+                try skipSpace()
+                guard index < characters.count, characters[index] == "\"" else { throw error("expected a key in double quotes") }
+                let key = try string()
+                try skipSpace()
+                guard index < characters.count, characters[index] == ":" else { throw error("expected : after the key \"\(key)\"") }
+                step()
+                try skipSpace()
+                if members.contains(where: { $0.key == key }) { throw error("the key \"\(key)\" appears twice") }
+                members.append((key, try parseValue()))
+                try skipSpace()
+                guard index < characters.count else { throw error("the object is not closed") }
+                if characters[index] == "," {
+                    step()
+                    continue
+                }
+                guard characters[index] == "}" else { throw error("expected , or } in the object") }
+                step()
+                return .object(members, start)
+            }
+        case "[":
+            step()
+            var elements: [Value] = []
+            try skipSpace()
+            if index < characters.count, characters[index] == "]" {
+                step()
+                return .array(elements, start)
+            }
+            while true {
+                try skipSpace()
+                elements.append(try parseValue())
+                try skipSpace()
+                guard index < characters.count else { throw error("the array is not closed") }
+                if characters[index] == "," {
+                    step()
+                    continue
+                }
+                guard characters[index] == "]" else { throw error("expected , or ] in the array") }
+                step()
+                return .array(elements, start)
+            }
+        case "\"":
+            return .string(try string(), start)
+        case "t", "f", "n":
+            for (word, value) in [("true", Value.boolean(true, start)), ("false", .boolean(false, start)), ("null", .null(start))]
+            where characters[index...].starts(with: word) {
+                for _ in word { step() }
+                return value
+            }
+            throw error("unexpected \"\(characters[index])\"")
+        default:
+            let begin = index
+            while index < characters.count, "+-0123456789.eE".contains(characters[index]) { step() }
+            guard begin < index, let number = Double(String(characters[begin..<index])) else {
+                throw SyntaxError(reason: "unexpected \"\(characters[begin])\"", position: start)
+            }
+            return .number(number, start)
+        }
+    }
+
+    private mutating func string() throws(SyntaxError) -> String {
+        let start = position
+        step()
+        var text = ""
+        while index < characters.count {
+            let character = characters[index]
+            step()
+            switch character {
+            case "\"": return text
+            case "\\":
+                guard index < characters.count else { break }
+                let escaped = characters[index]
+                step()
+                switch escaped {
+                case "n": text.append("\n")
+                case "t": text.append("\t")
+                case "r": text.append("\r")
+                case "b": text.append("\u{8}")
+                case "f": text.append("\u{C}")
+                case "u":
+                    guard index + 4 <= characters.count, let code = UInt32(String(characters[index..<index + 4]), radix: 16),
+                        let scalar = Unicode.Scalar(code)
+                    else { throw error("a \\u escape needs four hexadecimal digits") }
+                    text.unicodeScalars.append(scalar)
+                    for _ in 0..<4 { step() }
+                default: text.append(escaped)
+                }
+            case "\n":
+                throw SyntaxError(reason: "the string is not closed on its line", position: start)
+            default:
+                text.append(character)
+            }
+        }
+        throw SyntaxError(reason: "the string is not closed", position: start)
+    }
+}

@@ -1,0 +1,54 @@
+import EmberCore
+@testable import EmberRules
+import Testing
+
+/// The expression language beyond the targaryen fixtures: snapshots over data, `now`,
+/// `newData`, string methods, and the trace `explain` prints.
+@Suite("Rule")
+struct RuleTests {
+    private func evaluate(_ source: String, kind: RuleKind = .read, data: String = "null", newData: String? = nil, path: Path = .root) throws -> RuleOutcome {
+        let rule = try Rule(source, kind: kind)
+        let context = RuleContext(
+            auth: .object([("uid", .string("alice"))]), now: 1_000, root: try Node(jsonText: data, at: .root),
+            newRoot: try newData.map { try Node(jsonText: $0, at: .root) }, path: path)
+        return rule.evaluate(context)
+    }
+
+    @Test("snapshot methods over data")
+    func snapshots() throws {
+        let data = #"{"a": {"b": 1, "s": "text", "t": true, ".priority": 5}}"#
+        #expect(try evaluate("data.child('a/b').val() === 1", data: data).allowed)
+        #expect(try evaluate("data.child('a').child('s').isString() && data.child('a/t').isBoolean() && data.child('a/b').isNumber()", data: data).allowed)
+        #expect(try evaluate("data.child('a').getPriority() === 5", data: data).allowed)
+        #expect(try evaluate("data.child('a/b').parent().hasChildren(['b', 's'])", data: data).allowed)
+        #expect(try !evaluate("data.child('a').hasChildren(['b', 'missing'])", data: data).allowed)
+        #expect(try evaluate("data.hasChild('a/s') && !data.hasChild('a/x')", data: data).allowed)
+        #expect(try evaluate("root.child('a').exists() && !root.child('z').exists()", data: data).allowed)
+        #expect(try evaluate("data.child('a').val() != null", data: data).allowed)
+    }
+
+    @Test("newData is the data after the write; now is the server's time")
+    func writeVariables() throws {
+        #expect(try evaluate("newData.val() > data.val() && now === 1000", kind: .write, data: #"{"n": 1}"#, newData: #"{"n": 2}"#, path: "n").allowed)
+        #expect(try !evaluate("newData.exists()", kind: .write, data: #"{"n": 1}"#, newData: "null", path: "n").allowed)
+    }
+
+    @Test("string methods and operators")
+    func strings() throws {
+        #expect(try evaluate("'Hello'.toLowerCase() === 'hello' && 'a-b-c'.replace('-', '+') === 'a+b+c'").allowed)
+        #expect(try evaluate("'abc'.beginsWith('ab') && 'abc'.endsWith('bc') && 'abc'.length === 3").allowed)
+        #expect(try evaluate("'x' + 1 + 2 === 'x12' && 1 + 2 + 'x' === '3x' && 0.5 + '' === '0.5'").allowed)
+        #expect(try evaluate("'user@example.com'.matches(/^[a-z]+@[a-z]+\\.com$/)").allowed)
+        #expect(try evaluate("7 % 4 === 3 && -(2) < 0 && (true ? 1 : 2) === 1").allowed)
+    }
+
+    @Test("the trace lists each sub-expression with its value, in order")
+    func trace() throws {
+        let rule = try Rule("auth.uid === 'bob' || data.exists()", kind: .read)
+        let outcome = rule.evaluate(RuleContext(auth: .object([("uid", .string("alice"))]), now: 0, root: .empty), tracing: true)
+        #expect(!outcome.allowed)
+        #expect(outcome.explanation == [
+            "auth.uid → \"alice\"", "auth.uid === 'bob' → false", "data.exists() → false", "auth.uid === 'bob' || data.exists() → false",
+        ])
+    }
+}
