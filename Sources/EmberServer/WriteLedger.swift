@@ -46,17 +46,18 @@ struct WriteLedger {
     /// - Returns: the changes for the store.
     /// - Complexity: O(1) on average.
     mutating func record(_ status: AckStatus, for key: WriteKey) -> [LedgerChange] {
-        var writer = writers[key.writer] ?? Writer(watermark: 0, refusals: [:])
         var changes: [LedgerChange] = []
-        if key.sequence > writer.watermark {
-            writer.watermark = key.sequence
+        // In place: a copy of the writer would copy its refusals on every refused write (a
+        // contended transaction's datastale answers made each one cost O(refusals)).
+        let watermark = writers[key.writer]?.watermark ?? 0
+        if key.sequence > watermark {
+            writers[key.writer, default: Writer(watermark: 0, refusals: [:])].watermark = key.sequence
             changes.append(.watermark(writer: key.writer, client: Self.client(of: key.writer), sequence: key.sequence))
         }
         if case .failed(let error) = status {
-            writer.refusals[key.sequence] = error
+            writers[key.writer, default: Writer(watermark: 0, refusals: [:])].refusals[key.sequence] = error
             changes.append(.refusal(writer: key.writer, sequence: key.sequence, error))
         }
-        writers[key.writer] = writer
         return changes
     }
 
