@@ -45,9 +45,9 @@ public final class Database {
 
     // MARK: Storage
 
-    /// The client's store, if it has one (for the instance and the tests; the API speaks of
-    /// ``isPersistent`` and ``cacheSize()``).
-    var store: ClientStore? { repo.persistence.store }
+    /// The client's store, if it has one: for the instance that opened it (`Ember`) and its
+    /// tools; the public API speaks of ``isPersistent`` and ``cacheSize()``.
+    package var store: ClientStore? { repo.persistence.store }
 
     /// Whether the client keeps its cache and write queue on disk.
     public var isPersistent: Bool { repo.persistence.store != nil }

@@ -35,8 +35,6 @@ public final class Ember {
 
     private var random: any RandomNumberGenerator
     private var clients: [ClientName: Database] = [:]
-    /// The stores of the clients that have one, by name (opened here, closed by ``close()``).
-    private var clientStores: [ClientName: ClientStore] = [:]
     private var links: [ClientName: InProcessLink] = [:]
     private var running = false
 
@@ -155,7 +153,6 @@ public final class Ember {
             } catch {
                 throw StoreError(error.message, code: error.code)
             }
-            clientStores[name] = store
         } else {
             client = Database(name: name, environment: environment, startOffline: startOffline, reconnect: reconnectPolicy)
         }
@@ -172,7 +169,7 @@ public final class Ember {
 
     /// The store the client `name` keeps its cache and queue in, if it has one (the instance
     /// opened it; tools and tests reach it here).
-    public func clientStore(_ name: ClientName) -> ClientStore? { clientStores[name] }
+    public func clientStore(_ name: ClientName) -> ClientStore? { clients[name]?.store }
 
     /// The open clients, in no particular order.
     var clientDatabases: Dictionary<ClientName, Database>.Values { clients.values }
@@ -204,7 +201,13 @@ public final class Ember {
     /// - Throws: ``StoreError`` when a store cannot be closed.
     public func close() throws(StoreError) {
         endTick()
-        for name in clientStores.keys.sorted() { try clientStores[name]?.close() }
+        for name in clients.keys.sorted() {
+            do {
+                try clients[name]?.closeStore()
+            } catch {
+                throw StoreError(error.message, code: error.code)
+            }
+        }
         try server.close()
         lock = nil
     }

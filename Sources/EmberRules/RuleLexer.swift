@@ -38,7 +38,7 @@ struct RuleLexer {
             if character.isNumber || (character == "." && position + 1 < characters.count && characters[position + 1].isNumber) {
                 tokens.append(RuleToken(kind: .number(try number()), start: start, end: position))
             } else if character == "'" || character == "\"" {
-                tokens.append(RuleToken(kind: .string(try string(quote: character)), start: start, end: position))
+                tokens.append(RuleToken(kind: .string(try string()), start: start, end: position))
             } else if character == "$" || character.isLetter || character == "_" {
                 position += 1
                 while position < characters.count, characters[position].isLetter || characters[position].isNumber || characters[position] == "_" {
@@ -74,37 +74,10 @@ struct RuleLexer {
         return value
     }
 
-    private mutating func string(quote: Character) throws(RuleSyntaxError) -> String {
-        let start = position
-        position += 1
-        var text = ""
-        while position < characters.count {
-            let character = characters[position]
-            position += 1
-            if character == quote { return text }
-            if character == "\\" {
-                guard position < characters.count else { break }
-                let escaped = characters[position]
-                position += 1
-                switch escaped {
-                case "n": text.append("\n")
-                case "t": text.append("\t")
-                case "r": text.append("\r")
-                case "b": text.append("\u{8}")
-                case "f": text.append("\u{C}")
-                case "u":
-                    guard position + 4 <= characters.count, let code = UInt32(String(characters[position..<position + 4]), radix: 16),
-                        let scalar = Unicode.Scalar(code)
-                    else { throw RuleSyntaxError("a \\u escape needs four hexadecimal digits", at: position - 2) }
-                    text.unicodeScalars.append(scalar)
-                    position += 4
-                default: text.append(escaped)
-                }
-            } else {
-                text.append(character)
-            }
-        }
-        throw RuleSyntaxError("the string is not closed", at: start)
+    private mutating func string() throws(RuleSyntaxError) -> String {
+        let (text, end) = try StringLiteral.read(characters, at: position, allowsNewlines: true)
+        position = end
+        return text
     }
 
     private mutating func regex() throws(RuleSyntaxError) -> RuleToken {

@@ -1,51 +1,10 @@
 /// A rules file read as JSON with comments (`//`, `/* */`), keeping where each value starts, so
 /// that an error can name `line:column` (the JSON parser of EmberCore keeps no positions).
 struct RulesDocument {
-    /// A JSON value and the line and column (1-based) where it starts.
-    enum Value {
-        case object([(key: String, value: Value)], Position)
-        case array([Value], Position)
-        case string(String, Position)
-        case number(Double, Position)
-        case boolean(Bool, Position)
-        case null(Position)
-
-        var position: Position {
-            switch self {
-            case .object(_, let position), .array(_, let position), .string(_, let position), .number(_, let position),
-                .boolean(_, let position), .null(let position):
-                position
-            }
-        }
-
-        /// How it is named in an error.
-        var kind: String {
-            switch self {
-            case .object: "an object"
-            case .array: "an array"
-            case .string: "a string"
-            case .number: "a number"
-            case .boolean: "a boolean"
-            case .null: "null"
-            }
-        }
-    }
-
-    /// A place in the file.
-    struct Position: Sendable, Hashable, CustomStringConvertible {
-        let line: Int
-        let column: Int
-
-        /// `column` characters further along the same line.
-        func advanced(by characters: Int) -> Position { Position(line: line, column: column + characters) }
-
-        var description: String { "\(line):\(column)" }
-    }
-
     /// A syntax error at a place.
     struct SyntaxError: Error {
         let reason: String
-        let position: Position
+        let position: RulesPosition
     }
 
     private let characters: [Character]
@@ -60,7 +19,7 @@ struct RulesDocument {
     /// Parses `text`.
     /// - Throws: ``SyntaxError`` at the first character that is not JSON (with comments).
     /// - Complexity: O(n).
-    static func parse(_ text: String) throws(SyntaxError) -> Value {
+    static func parse(_ text: String) throws(SyntaxError) -> RulesNode {
         var parser = RulesDocument(text)
         try parser.skipSpace()
         let value = try parser.parseValue()
@@ -69,7 +28,7 @@ struct RulesDocument {
         return value
     }
 
-    private var position: Position { Position(line: line, column: column) }
+    private var position: RulesPosition { RulesPosition(line: line, column: column) }
 
     private func error(_ reason: String) -> SyntaxError { SyntaxError(reason: reason, position: position) }
 
@@ -106,13 +65,13 @@ struct RulesDocument {
         }
     }
 
-    private mutating func parseValue() throws(SyntaxError) -> Value {
+    private mutating func parseValue() throws(SyntaxError) -> RulesNode {
         guard index < characters.count else { throw error("the document ends where a value should be") }
         let start = position
         switch characters[index] {
         case "{":
             step()
-            var members: [(key: String, value: Value)] = []
+            var members: [RulesNode.Member] = []
             try skipSpace()
             if index < characters.count, characters[index] == "}" {
                 step()
@@ -127,7 +86,7 @@ struct RulesDocument {
                 step()
                 try skipSpace()
                 if members.contains(where: { $0.key == key }) { throw error("the key \"\(key)\" appears twice") }
-                members.append((key, try parseValue()))
+                members.append(RulesNode.Member(key: key, value: try parseValue()))
                 try skipSpace()
                 guard index < characters.count else { throw error("the object is not closed") }
                 if characters[index] == "," {
@@ -140,7 +99,7 @@ struct RulesDocument {
             }
         case "[":
             step()
-            var elements: [Value] = []
+            var elements: [RulesNode] = []
             try skipSpace()
             if index < characters.count, characters[index] == "]" {
                 step()
@@ -162,7 +121,7 @@ struct RulesDocument {
         case "\"":
             return .string(try string(), start)
         case "t", "f", "n":
-            for (word, value) in [("true", Value.boolean(true, start)), ("false", .boolean(false, start)), ("null", .null(start))]
+            for (word, value) in [("true", RulesNode.boolean(true, start)), ("false", .boolean(false, start)), ("null", .null(start))]
             where characters[index...].starts(with: word) {
                 for _ in word { step() }
                 return value
@@ -178,39 +137,15 @@ struct RulesDocument {
         }
     }
 
+    /// A string: no line break inside, so the column moves by what was read.
     private mutating func string() throws(SyntaxError) -> String {
-        let start = position
-        step()
-        var text = ""
-        while index < characters.count {
-            let character = characters[index]
-            step()
-            switch character {
-            case "\"": return text
-            case "\\":
-                guard index < characters.count else { break }
-                let escaped = characters[index]
-                step()
-                switch escaped {
-                case "n": text.append("\n")
-                case "t": text.append("\t")
-                case "r": text.append("\r")
-                case "b": text.append("\u{8}")
-                case "f": text.append("\u{C}")
-                case "u":
-                    guard index + 4 <= characters.count, let code = UInt32(String(characters[index..<index + 4]), radix: 16),
-                        let scalar = Unicode.Scalar(code)
-                    else { throw error("a \\u escape needs four hexadecimal digits") }
-                    text.unicodeScalars.append(scalar)
-                    for _ in 0..<4 { step() }
-                default: text.append(escaped)
-                }
-            case "\n":
-                throw SyntaxError(reason: "the string is not closed on its line", position: start)
-            default:
-                text.append(character)
-            }
+        do {
+            let (text, end) = try StringLiteral.read(characters, at: index, allowsNewlines: false)
+            column += end - index
+            index = end
+            return text
+        } catch {
+            throw SyntaxError(reason: error.reason, position: RulesPosition(line: line, column: column + error.offset - index))
         }
-        throw SyntaxError(reason: "the string is not closed", position: start)
     }
 }

@@ -61,7 +61,7 @@ public struct Ruleset: Sendable {
     ///   an expression that does not compile, a bad `.indexOn`, two wildcards at one location
     ///   or one reused below.
     public init(text: String) throws(RulesError) {
-        let document: RulesDocument.Value
+        let document: RulesNode
         do {
             document = try RulesDocument.parse(text)
         } catch {
@@ -79,16 +79,17 @@ public struct Ruleset: Sendable {
         source = text
     }
 
-    private static func error(_ reason: String, at position: RulesDocument.Position, place: [String]) -> RulesError {
+    private static func error(_ reason: String, at position: RulesPosition, place: [String]) -> RulesError {
         RulesError(reason, line: position.line, column: position.column, place: place.joined(separator: "/"))
     }
 
-    private static func level(_ value: RulesDocument.Value, place: [String], captures: [String]) throws(RulesError) -> Level {
+    private static func level(_ value: RulesNode, place: [String], captures: [String]) throws(RulesError) -> Level {
         guard case .object(let members, _) = value else {
             throw error("the rules of a location are an object, not \(value.kind)", at: value.position, place: place)
         }
         var level = Level()
-        for (key, child) in members {
+        for member in members {
+            let (key, child) = (member.key, member.value)
             let here = place + [key]
             switch key {
             case ".read", ".write", ".validate":
@@ -145,12 +146,12 @@ public struct Ruleset: Sendable {
         return level
     }
 
-    private static func indexes(_ value: RulesDocument.Value, place: [String]) throws(RulesError) -> [Index] {
-        let names: [(String, RulesDocument.Position)]
+    private static func indexes(_ value: RulesNode, place: [String]) throws(RulesError) -> [Index] {
+        let names: [(String, RulesPosition)]
         switch value {
         case .string(let name, let position): names = [(name, position)]
         case .array(let elements, _):
-            var collected: [(String, RulesDocument.Position)] = []
+            var collected: [(String, RulesPosition)] = []
             for element in elements {
                 guard case .string(let name, let position) = element else {
                     throw error(".indexOn lists strings, not \(element.kind)", at: element.position, place: place)
@@ -180,17 +181,43 @@ public struct Ruleset: Sendable {
         return indexes
     }
 
+    // MARK: Walking the rules
+
+    /// A location on the way down to a path, and the rules there.
+    private struct Stop {
+        let level: Level
+        let location: Path
+        let captures: [String: String]
+        /// Its place in the rules tree, keys and wildcard names (`["users", "$uid"]`).
+        let rulePath: [String]
+
+        var spelled: String { Ruleset.spell(rulePath) }
+    }
+
+    /// The locations from the root down to `path` that have rules, in order: all of them, or
+    /// fewer when the rules tree ends above `path`.
+    /// - Complexity: O(depth of `path`).
+    private func stops(to path: Path) -> [Stop] {
+        var stops = [Stop(level: root, location: .root, captures: [:], rulePath: [])]
+        for key in path.keys {
+            let last = stops[stops.count - 1]
+            guard let next = last.level.child(key) else { break }
+            var captures = last.captures
+            if let capture = next.capture { captures[capture] = key.name }
+            stops.append(Stop(
+                level: next.level, location: last.location.child(key), captures: captures,
+                rulePath: last.rulePath + [next.capture ?? key.name]))
+        }
+        return stops
+    }
+
     // MARK: Indexes
 
     /// The indexes declared with `.indexOn` for the children of the location at `path`.
     /// - Complexity: O(depth of `path`).
     public func indexes(at path: Path) -> [Index] {
-        var level = root
-        for key in path.keys {
-            guard let next = level.child(key) else { return [] }
-            level = next.level
-        }
-        return level.indexes
+        let stops = stops(to: path)
+        return stops.count == path.count + 1 ? stops[stops.count - 1].level.indexes : []
     }
 
     // MARK: Decisions
@@ -202,30 +229,15 @@ public struct Ruleset: Sendable {
         _ path: Path, auth: JSONValue?, now: Int64, root data: Node, query: RuleQuery = RuleQuery(), tracing: Bool = false
     ) -> AccessDecision {
         var steps: [AccessDecision.Step] = []
-        var level: Level? = root
-        var captures: [String: String] = [:]
-        var location = Path.root
-        var rulePath: [String] = []
-        var depth = 0
-        while let current = level {
-            if let rule = current.read {
-                let context = RuleContext(auth: auth, now: now, root: data, path: location, captures: captures, query: query)
-                let outcome = rule.evaluate(context, tracing: tracing)
-                steps.append(.init(path: location, rulePath: Self.spell(rulePath), outcome: outcome))
-                if outcome.allowed {
-                    return AccessDecision(
-                        operation: .read(path), allowed: true, steps: steps,
-                        reason: "\(Self.spell(rulePath)) .read \(Self.quote(rule.source)) is true")
-                }
+        for stop in stops(to: path) {
+            guard let rule = stop.level.read else { continue }
+            let context = RuleContext(auth: auth, now: now, root: data, path: stop.location, captures: stop.captures, query: query)
+            let outcome = rule.evaluate(context, tracing: tracing)
+            steps.append(.init(path: stop.location, rulePath: stop.spelled, outcome: outcome))
+            if outcome.allowed {
+                return AccessDecision(
+                    operation: .read(path), allowed: true, steps: steps, reason: "\(stop.spelled) .read \(Self.quote(rule.source)) is true")
             }
-            guard depth < path.count else { break }
-            let key = path.keys[depth]
-            guard let next = current.child(key) else { break }
-            if let capture = next.capture { captures[capture] = key.name }
-            rulePath.append(next.capture ?? key.name)
-            location = location.child(key)
-            level = next.level
-            depth += 1
         }
         return AccessDecision(operation: .read(path), allowed: false, steps: steps, reason: Self.noGrant("read", steps, path))
     }
@@ -239,72 +251,59 @@ public struct Ruleset: Sendable {
         _ path: Path, auth: JSONValue?, now: Int64, root data: Node, newRoot newData: Node, tracing: Bool = false
     ) -> AccessDecision {
         var steps: [AccessDecision.Step] = []
-        var level: Level? = root
-        var captures: [String: String] = [:]
-        var location = Path.root
-        var rulePath: [String] = []
+        let stops = stops(to: path)
         var granted: String?
-        var validations: [(Rule, Path, [String: String], String)] = []
-        var depth = 0
-        while let current = level {
-            if granted == nil, let rule = current.write {
-                let context = RuleContext(auth: auth, now: now, root: data, newRoot: newData, path: location, captures: captures)
-                let outcome = rule.evaluate(context, tracing: tracing)
-                steps.append(.init(path: location, rulePath: Self.spell(rulePath), outcome: outcome))
-                if outcome.allowed { granted = "\(Self.spell(rulePath)) .write \(Self.quote(rule.source)) is true" }
-            }
-            if let rule = current.validate { validations.append((rule, location, captures, Self.spell(rulePath))) }
-            guard depth < path.count else { break }
-            let key = path.keys[depth]
-            guard let next = current.child(key) else {
-                level = nil
+        for stop in stops {
+            guard let rule = stop.level.write else { continue }
+            let context = RuleContext(auth: auth, now: now, root: data, newRoot: newData, path: stop.location, captures: stop.captures)
+            let outcome = rule.evaluate(context, tracing: tracing)
+            steps.append(.init(path: stop.location, rulePath: stop.spelled, outcome: outcome))
+            if outcome.allowed {
+                granted = "\(stop.spelled) .write \(Self.quote(rule.source)) is true"
                 break
             }
-            if let capture = next.capture { captures[capture] = key.name }
-            rulePath.append(next.capture ?? key.name)
-            location = location.child(key)
-            level = next.level
-            depth += 1
         }
         guard let granted else {
             return AccessDecision(operation: .write(path), allowed: false, steps: steps, reason: Self.noGrant("write", steps, path))
         }
-        // `.validate` below the written location, wherever the new data exists.
-        if let level, depth == path.count {
-            collectValidations(below: level, at: location, captures: captures, rulePath: rulePath, newData: newData, into: &validations)
+        // `.validate` on the way down, then below the written location, wherever the new data
+        // exists.
+        var validations = stops
+        if stops.count == path.count + 1 {
+            collectValidations(below: stops[stops.count - 1], newData: newData, into: &validations)
         }
-        for (rule, at, ruleCaptures, spelled) in validations where !newData.child(at: at).isEmpty {
-            let context = RuleContext(auth: auth, now: now, root: data, newRoot: newData, path: at, captures: ruleCaptures)
+        for stop in validations where !newData.child(at: stop.location).isEmpty {
+            guard let rule = stop.level.validate else { continue }
+            let context = RuleContext(auth: auth, now: now, root: data, newRoot: newData, path: stop.location, captures: stop.captures)
             let outcome = rule.evaluate(context, tracing: tracing)
-            steps.append(.init(path: at, rulePath: spelled, outcome: outcome))
+            steps.append(.init(path: stop.location, rulePath: stop.spelled, outcome: outcome))
             if !outcome.allowed {
                 return AccessDecision(
                     operation: .write(path), allowed: false, steps: steps,
-                    reason: "\(spelled) .validate \(Self.quote(rule.source)) at \(at) is \(outcome.verdict)")
+                    reason: "\(stop.spelled) .validate \(Self.quote(rule.source)) at \(stop.location) is \(outcome.verdict)")
             }
         }
         return AccessDecision(operation: .write(path), allowed: true, steps: steps, reason: granted)
     }
 
-    /// The `.validate` rules below `level` (at `location`) that apply to the new data there.
-    private func collectValidations(
-        below level: Level, at location: Path, captures: [String: String], rulePath: [String], newData: Node,
-        into validations: inout [(Rule, Path, [String: String], String)]
-    ) {
-        let node = newData.child(at: location)
+    /// The locations below `stop` whose rules apply to the new data there: named children and
+    /// the wildcard's matches, where the new data has them.
+    private func collectValidations(below stop: Stop, newData: Node, into stops: inout [Stop]) {
+        let node = newData.child(at: stop.location)
         guard !node.isLeaf else { return }
+        let level = stop.level
         for (key, child) in level.named where !node.child(key).isEmpty {
-            let path = location.child(key)
-            if let rule = child.validate { validations.append((rule, path, captures, Self.spell(rulePath + [key.name]))) }
-            collectValidations(below: child, at: path, captures: captures, rulePath: rulePath + [key.name], newData: newData, into: &validations)
+            let next = Stop(level: child, location: stop.location.child(key), captures: stop.captures, rulePath: stop.rulePath + [key.name])
+            stops.append(next)
+            collectValidations(below: next, newData: newData, into: &stops)
         }
         if let wildcard = level.wildcard, let name = level.wildcardName {
             for child in node.children where level.named[child.key] == nil {
-                var bound = captures
-                bound[name] = child.key.name
-                let path = location.child(child.key)
-                if let rule = wildcard.validate { validations.append((rule, path, bound, Self.spell(rulePath + [name]))) }
-                collectValidations(below: wildcard, at: path, captures: bound, rulePath: rulePath + [name], newData: newData, into: &validations)
+                var captures = stop.captures
+                captures[name] = child.key.name
+                let next = Stop(level: wildcard, location: stop.location.child(child.key), captures: captures, rulePath: stop.rulePath + [name])
+                stops.append(next)
+                collectValidations(below: next, newData: newData, into: &stops)
             }
         }
     }

@@ -196,15 +196,11 @@ extension Shell {
             throw .database(error, at: name.position)
         }
         waitForConnection(of: client)
-        if isNew && !runningForScript {
-            // `as` creates the client it names: said on stderr (a line of text, or a JSON
-            // object), so that a typo does not pass unnoticed and stdout holds only the result.
-            if isJSON {
-                output.writeError(
-                    JSONValue.object([("client", .string(client.name.rawValue)), ("created", .bool(true))]).serialized() + "\n")
-            } else {
-                output.writeError(style.dim("client \(client.name) (new): \(client.connectionState)") + "\n")
-            }
+        if isNew {
+            // `as` creates the client it names: said, so that a typo does not pass unnoticed.
+            note(
+                "client \(client.name) (new): \(client.connectionState)",
+                json: .object([("client", .string(client.name.rawValue)), ("created", .bool(true))]))
         }
         let previous = clientOverride
         clientOverride = client.name

@@ -67,18 +67,12 @@ extension Shell {
         }
     }
 
-    /// Says on stderr that a read waits for the connection, up to `milliseconds`: a line of
-    /// text, or in JSON mode a JSON object (`{"waiting":"connection","timeout_ms":N}`), so that
-    /// stdout holds only the result.
+    /// Says that a read waits for the connection, up to `milliseconds` (JSON:
+    /// `{"waiting":"connection","timeout_ms":N}`).
     func reportWaitingForConnection(upTo milliseconds: Int64) {
-        guard !runningForScript else { return }
-        if isJSON {
-            output.writeError(
-                JSONValue.object([("waiting", .string("connection")), ("timeout_ms", .int(milliseconds))]).serialized() + "\n")
-        } else {
-            output.writeError(
-                style.dim("waiting for the connection (up to \(Self.duration(milliseconds)); Ctrl-C stops)…") + "\n")
-        }
+        note(
+            "waiting for the connection (up to \(Self.duration(milliseconds)); Ctrl-C stops)…",
+            json: .object([("waiting", .string("connection")), ("timeout_ms", .int(milliseconds))]))
     }
 
     /// A wait in words: "3 s", "1.5 s", "100 ms".

@@ -35,7 +35,7 @@ extension Shell {
         if case .cancelled = event { watches[id] = nil }
         let text = renderer.event(event, watch: id)
         if holdingWatches.contains(id) {
-            heldEvents.append((id, text))
+            heldEvents.append(text)
         } else {
             output.writeEvent(text)
         }
@@ -47,7 +47,7 @@ extension Shell {
         holdingWatches.removeAll()
         let held = heldEvents
         heldEvents.removeAll()
-        for (_, text) in held { output.writeEvent(text) }
+        for text in held { output.writeEvent(text) }
     }
 
     func unwatch(_ target: UnwatchTarget) throws(ShellError) -> CommandResult {

@@ -74,7 +74,7 @@ public final class Shell {
     var runningForScript = false
     /// Events of watches started by the running command, held until the command's result (the
     /// watch's own line) has printed.
-    var heldEvents: [(watch: Int, text: String)] = []
+    var heldEvents: [String] = []
     /// The watches whose events are held.
     var holdingWatches: Set<Int> = []
 
@@ -294,6 +294,13 @@ public final class Shell {
 
     /// The renderer of the session's output mode and styles.
     var renderer: ResultRenderer { ResultRenderer(mode: outputMode, style: style) }
+
+    /// Says something about the command on stderr, so that stdout holds only the result: a
+    /// dim line of text, or `json` in JSON mode; nothing for `ember.exec`.
+    func note(_ text: String, json: JSONValue) {
+        guard !runningForScript else { return }
+        output.writeError(isJSON ? json.serialized() + "\n" : style.dim(text) + "\n")
+    }
 
     /// Writes a line of progress that is not the result (a transaction's attempts), for people
     /// only: not in JSON, not for `ember.exec`.

@@ -43,7 +43,7 @@ public final class StandardOutput: ShellOutput {
     }
 }
 
-/// Captures output in order, stderr lines marked, for transcript tests and `ember.exec`.
+/// Captures output in order, stderr lines marked, for transcript and unit tests.
 public final class CapturedOutput: ShellOutput {
     /// Everything written, in order; error text is prefixed per line with `! `.
     public private(set) var text = ""
