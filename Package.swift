@@ -75,7 +75,7 @@ let package = Package(
         .target(name: "EmberRules", dependencies: ["EmberCore"], swiftSettings: swiftSettings),
         .target(
             name: "EmberServer",
-            dependencies: ["EmberCore", "EmberWire", "EmberStorage"],
+            dependencies: ["EmberCore", "EmberWire", "EmberStorage", "EmberRules"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -88,14 +88,15 @@ let package = Package(
         ),
         .target(
             name: "EmberInstance",
-            dependencies: ["EmberCore", "EmberEngine", "EmberWire", "EmberStorage", "EmberServer", "EmberClient"],
+            dependencies: ["EmberCore", "EmberEngine", "EmberWire", "EmberStorage", "EmberRules", "EmberServer", "EmberClient"],
             swiftSettings: swiftSettings
         ),
         .target(name: "EmberQL", dependencies: ["EmberCore"], swiftSettings: swiftSettings),
         .target(
             name: "EmberLua",
             dependencies: [
-                "CLua", "CLuaSupport", "EmberCore", "EmberEngine", "EmberSync", "EmberWire", "EmberClient", "EmberInstance",
+                "CLua", "CLuaSupport", "EmberCore", "EmberEngine", "EmberSync", "EmberWire", "EmberRules", "EmberServer", "EmberClient",
+                "EmberInstance",
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
             swiftSettings: swiftSettings
@@ -103,7 +104,7 @@ let package = Package(
         .target(
             name: "EmberShell",
             dependencies: [
-                "CEditLine", "EmberCore", "EmberEngine", "EmberSync", "EmberStorage", "EmberWire", "EmberServer",
+                "CEditLine", "EmberCore", "EmberEngine", "EmberSync", "EmberStorage", "EmberWire", "EmberRules", "EmberServer",
                 "EmberClient", "EmberInstance", "EmberQL", "EmberLua",
             ],
             swiftSettings: swiftSettings
@@ -127,8 +128,8 @@ let package = Package(
         .executableTarget(
             name: "ember-bench",
             dependencies: [
-                "EmberCore", "EmberSync", "EmberStorage", "EmberServer", "EmberClient", "EmberInstance", "EmberTestSupport",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "EmberCore", "EmberSync", "EmberStorage", "EmberRules", "EmberServer", "EmberClient", "EmberInstance",
+                "EmberTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Sources/EmberBench",
             swiftSettings: swiftSettings
@@ -168,7 +169,7 @@ let package = Package(
         .testTarget(
             name: "EmberServerTests",
             dependencies: ["EmberEngine", 
-                "EmberCore", "EmberWire", "EmberStorage", "EmberServer", "EmberTestSupport",
+                "EmberCore", "EmberWire", "EmberStorage", "EmberRules", "EmberServer", "EmberTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings
@@ -176,18 +177,18 @@ let package = Package(
         .testTarget(
             name: "EmberClientTests",
             dependencies: ["EmberEngine", 
-                "EmberCore", "EmberSync", "EmberWire", "EmberServer", "EmberStorage", "EmberClient", "EmberInstance",
+                "EmberCore", "EmberSync", "EmberWire", "EmberRules", "EmberServer", "EmberStorage", "EmberClient", "EmberInstance",
                 "EmberTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
-            name: "EmberLuaTests", dependencies: ["EmberEngine", "EmberLua", "EmberCore", "EmberWire", "EmberServer", "EmberClient", "EmberInstance", "EmberTestSupport"],
+            name: "EmberLuaTests", dependencies: ["EmberEngine", "EmberLua", "EmberCore", "EmberWire", "EmberRules", "EmberServer", "EmberClient", "EmberInstance", "EmberTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(name: "EmberQLTests", dependencies: ["EmberQL", "EmberCore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "EmberShellTests",
-            dependencies: ["EmberEngine", "EmberShell", "EmberCore", "EmberInstance", "EmberQL", "EmberTestSupport"],
+            dependencies: ["EmberEngine", "EmberShell", "EmberCore", "EmberRules", "EmberInstance", "EmberQL", "EmberTestSupport"],
             exclude: ["Transcripts"],
             swiftSettings: swiftSettings
         ),

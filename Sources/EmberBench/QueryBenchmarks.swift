@@ -2,6 +2,7 @@ import EmberClient
 import EmberCore
 import EmberEngine
 import EmberInstance
+import EmberRules
 import EmberServer
 import EmberSync
 import EmberTestSupport
@@ -16,7 +17,7 @@ struct QueryBenchmarks {
 
     /// The in-memory instance with the list loaded; `indexed` declares `.indexOn: "score"`.
     private func loadedInstance(indexed: Bool) -> Ember {
-        let rules = indexed ? try! IndexRules(jsonText: #"{"rules": {"scores": {".indexOn": "score"}}}"#) : .none
+        let rules = indexed ? try! Ruleset(text: #"{"rules": {".read": true, ".write": true, "scores": {".indexOn": "score"}}}"#) : .open
         let ember = Ember(clock: SystemClock(), random: SeededRandom(seed: 3), rules: rules)
         var list = Node.empty
         for index in 0..<children {

@@ -23,6 +23,20 @@ final class ClientPersistence {
         self.store = store
     }
 
+    // MARK: Auth
+
+    /// The token kept across restarts (`nil`: signed out, or no store).
+    func loadAuthToken() throws(StoreError) -> String? { try store?.loadAuthToken() }
+
+    /// Keeps the token (`nil`: signed out) across restarts.
+    func saveAuthToken(_ token: String?) {
+        do {
+            try store?.saveAuthToken(token)
+        } catch {
+            failed(error)
+        }
+    }
+
     /// Records a failure and reports it.
     func failed(_ error: StoreError) {
         failed(error.databaseError)

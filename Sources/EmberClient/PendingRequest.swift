@@ -18,4 +18,8 @@ enum PendingRequest {
     case get(GetRequestID)
     /// The writers the client may still send writes of (its answer means nothing).
     case resume
+    /// The client's token: `ok` releases the writes held for it.
+    case auth(AuthToken)
+    /// Signing out (its answer means nothing).
+    case unauth
 }

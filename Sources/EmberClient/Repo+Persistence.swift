@@ -10,6 +10,9 @@ extension Repo {
     /// keep-synced pins, synced again.
     /// - Throws: ``StoreError`` when the store cannot be read.
     func restoreFromStore() throws(StoreError) {
+        if let text = try persistence.loadAuthToken(), let token = try? AuthToken(parsing: text) {
+            auth.signIn(token)
+        }
         for queued in try persistence.loadQueue() {
             let persisted = queued.write
             let id = session.newWriteID()

@@ -74,7 +74,7 @@ extension Repo {
     /// location's new value, guarded by the hash of the value they ran on. Each is re-run first
     /// when the value it ran on changed meanwhile.
     func sendTransactions() {
-        guard connectionState == .connected else { return }
+        guard connectionState == .connected, !writesHeld else { return }
         for put in transactions.putsInDoubt() { resend(put) }
         var events: [Event] = []
         while let root = transactions.nextBatchRoot() {

@@ -60,9 +60,9 @@ extension Repo {
         sendWrite(write)
     }
 
-    /// Sends a queued write if connected.
+    /// Sends a queued write if connected (and writes are not held for a new token).
     func sendWrite(_ write: OutgoingWrite) {
-        guard connectionState == .connected else { return }
+        guard connectionState == .connected, !writesHeld else { return }
         let requestID = requests.newID()
         writes.sent(write.id, as: requestID)
         send(write.message(requestID: requestID), as: .write(write.id))

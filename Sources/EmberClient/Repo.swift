@@ -17,6 +17,7 @@ import EmberWire
 /// | ``TransactionQueue`` | running transactions (a state machine returning actions) |
 /// | ``OnDisconnectQueue`` | onDisconnect operations queued and accepted |
 /// | ``PendingGets`` | gets waiting for the server |
+/// | ``ClientAuth`` | the token, and whether the server takes it |
 /// | ``InfoTree`` | `.info` data and its listeners |
 /// | ``ClientPersistence`` | the store and its last failure |
 ///
@@ -44,6 +45,7 @@ final class Repo {
     var transactions = TransactionQueue()
     var onDisconnects = OnDisconnectQueue()
     var gets = PendingGets()
+    var auth = ClientAuth()
     let persistence: ClientPersistence
 
     /// The estimated difference between the server's clock and the local one.
@@ -211,6 +213,8 @@ final class Repo {
             raise(events)
         case .listenRevoked(let query, let tag, let error):
             cancelListen(ActiveListen(query: query, tag: tag.map(QueryTag.init)), error: error)
+        case .authRevoked(let error):
+            authRevoked(error)
         case .ack(let requestID, let status):
             guard let request = requests.take(requestID) else { return }
             answer(request, status: status)
@@ -238,8 +242,10 @@ final class Repo {
             case .failed(let error):
                 cancelListen(listen, error: error)
             }
-        case .unlisten, .resume, .get:
+        case .unlisten, .resume, .get, .unauth:
             break
+        case .auth(let token):
+            authAnswered(token, status: status)
         case .write(let writeID):
             writeAnswered(writeID, status: status)
         case .transactions(let requestID):
@@ -301,28 +307,16 @@ final class Repo {
         }
     }
 
-    /// Restores the session on a new connection: listens (with hashes of what is cached), the
-    /// writers it may still send, queued onDisconnect requests, the write queue in order (the
-    /// transactions in doubt among them by number), unsent gets, `.info`, then transactions.
+    /// Restores the session on a new connection: the token, listens (with hashes of what is
+    /// cached), the writers it may still send, queued onDisconnect requests, the write queue in
+    /// order (the transactions in doubt among them by number), unsent gets, `.info`, then
+    /// transactions. While the token has expired, the writes (onDisconnect requests and
+    /// transactions among them) wait.
     private func connectionEstablished() {
+        sendAuth()
         for listen in listens.ordered { sendListen(listen) }
         sendResume()
-        for request in onDisconnects.takeQueued() {
-            send(request.message(requestID: requests.newID()), as: .onDisconnect(request))
-        }
-        // The writes, and the transactions whose answer the last connection took, in the order
-        // of their numbers: the server takes a writer's writes in increasing order.
-        var inDoubt = transactions.putsInDoubt()[...]
-        for write in writes.all {
-            if !inDoubt.isEmpty, let key = WriteKey(parsing: write.key), key.writer == session.writer {
-                while let put = inDoubt.first, put.key.sequence < key.sequence {
-                    resend(put)
-                    inDoubt.removeFirst()
-                }
-            }
-            sendWrite(write)
-        }
-        for put in inDoubt { resend(put) }
+        sendQueuedWrites(andTransactions: false)
         for (id, get) in gets.unsent {
             let requestID = requests.newID()
             gets.sent(id, as: requestID)
@@ -332,6 +326,29 @@ final class Repo {
         events += info.set(.bool(true), at: InfoTree.connectedPath)
         raise(events)
         sendTransactions()
+    }
+
+    /// Sends the queued onDisconnect requests and the writes not sent on this connection, with
+    /// the transactions whose answer the last connection took, in the order of their numbers
+    /// (the server takes a writer's writes in increasing order); then, unless told otherwise,
+    /// the transactions. Nothing goes while the writes are held for a new token.
+    func sendQueuedWrites(andTransactions: Bool = true) {
+        guard connectionState == .connected, !writesHeld else { return }
+        for request in onDisconnects.takeQueued() {
+            send(request.message(requestID: requests.newID()), as: .onDisconnect(request))
+        }
+        var inDoubt = transactions.putsInDoubt()[...]
+        for write in writes.all where !writes.isSent(write.id) {
+            if !inDoubt.isEmpty, let key = WriteKey(parsing: write.key), key.writer == session.writer {
+                while let put = inDoubt.first, put.key.sequence < key.sequence {
+                    resend(put)
+                    inDoubt.removeFirst()
+                }
+            }
+            sendWrite(write)
+        }
+        for put in inDoubt { resend(put) }
+        if andTransactions { sendTransactions() }
     }
 
     /// Tells the server which of this client's writers it may still send writes of, from which

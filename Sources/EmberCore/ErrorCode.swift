@@ -29,13 +29,19 @@ public enum ErrorCode {
     public static let malformedJSON = "malformed_json"
     /// A client name is empty, too long, or not made of letters, digits, `-` and `_`.
     public static let invalidClientName = "invalid_client_name"
-    /// Index rules (`.indexOn`) are malformed.
+    /// A rules document does not compile: not JSON, an unknown key, an expression with a
+    /// syntax or type error (the message names `line:column` and the rule's path).
     public static let invalidRules = "invalid_rules"
 
     // MARK: refusals and outcomes (from the server or the client's sync)
 
     /// The server's security rules refused the operation (Firebase `permission_denied`).
     public static let permissionDenied = "permission_denied"
+    /// An auth token is malformed, or names no user (Firebase `invalid_token`).
+    public static let invalidToken = "invalid_token"
+    /// An auth token has expired: the client holds its writes until it is given a new one
+    /// (Firebase `expired_token`).
+    public static let expiredToken = "expired_token"
     /// A hash-guarded (transaction) write found the data changed (Firebase `datastale`).
     public static let dataStale = "datastale"
     /// The operation was cancelled because the connection went away (Firebase `disconnect`).
@@ -114,7 +120,7 @@ public enum ErrorCode {
     public static let all: [String] = [
         invalidKey, invalidPath, pathTooDeep, invalidValue, invalidPriority, invalidQuery, malformedJSON,
         invalidClientName, invalidRules,
-        permissionDenied, dataStale, disconnected, writeCanceled, maxRetries, overriddenBySet, offline,
+        permissionDenied, invalidToken, expiredToken, dataStale, disconnected, writeCanceled, maxRetries, overriddenBySet, offline,
         wouldWaitForever, reentrantWait, cancelled,
         storageError, readOnly, databaseInUse, storeUnreadable, storeEmpty, badRows, notStored,
         syntaxError, unknownCommand, unknownWatch, ioError,

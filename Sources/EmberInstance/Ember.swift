@@ -1,6 +1,7 @@
 import EmberClient
 import EmberCore
 import EmberEngine
+import EmberRules
 import EmberServer
 import EmberStorage
 import EmberWire
@@ -36,6 +37,12 @@ public final class Ember {
     private var random: any RandomNumberGenerator
     private var clients: [ClientName: Database] = [:]
     private var links: [ClientName: InProcessLink] = [:]
+    /// The client each server connection serves.
+    private var connectionClients: [ConnectionID: ClientName] = [:]
+    /// The last rules check of each client's operations (what `explain` explains).
+    private var lastRuleChecks: [ClientName: RuleCheck] = [:]
+    /// Called with every rules check the server makes for a client (`rules trace on`).
+    public var onRuleCheck: ((ClientName, RuleCheck) -> Void)?
     private var running = false
 
     /// Where the data lives.
@@ -50,7 +57,7 @@ public final class Ember {
     /// Ctrl-C (``InterruptSignal``) interrupts its waits.
     public init(
         clock: any DatabaseClock = SystemClock(), random: any RandomNumberGenerator = SystemRandomNumberGenerator(),
-        rules: IndexRules = .none, disconnectTimeout: Int64 = 60_000, reconnectPolicy: ReconnectPolicy = .standard,
+        rules: Ruleset = .open, disconnectTimeout: Int64 = 60_000, reconnectPolicy: ReconnectPolicy = .standard,
         observesInterruptSignal: Bool = false
     ) {
         engine = Engine(clock: clock, observesInterruptSignal: observesInterruptSignal)
@@ -62,15 +69,18 @@ public final class Ember {
         server = Server(clock: clock, rules: rules)
         network = InProcessNetwork(engine: engine)
         engine.add(self)
+        observeRuleChecks()
     }
 
     /// An instance kept as `persistence` says: with a database directory, the server starts
     /// from its store there, and each client finds its cache and write queue there by name.
+    /// With `rules`, those rules are put in force and saved with the data; without, the rules
+    /// saved there last (or the open rules).
     /// - Throws: ``StoreError`` naming the file when the directory or a store cannot be
     ///   created, opened or read.
     public init(
         persistence: Persistence, clock: any DatabaseClock = SystemClock(),
-        random: any RandomNumberGenerator = SystemRandomNumberGenerator(), rules: IndexRules = .none,
+        random: any RandomNumberGenerator = SystemRandomNumberGenerator(), rules: Ruleset? = nil,
         disconnectTimeout: Int64 = 60_000, reconnectPolicy: ReconnectPolicy = .standard, observesInterruptSignal: Bool = false
     ) throws(StoreError) {
         engine = Engine(clock: clock, observesInterruptSignal: observesInterruptSignal)
@@ -81,7 +91,7 @@ public final class Ember {
         switch persistence {
         case .memory:
             lock = nil
-            server = Server(clock: clock, rules: rules)
+            server = Server(clock: clock, rules: rules ?? .open)
         case .directory(let directory, let settings):
             try persistence.createDirectories()
             lock = try DirectoryLock(directory: directory)
@@ -95,7 +105,31 @@ public final class Ember {
         }
         network = InProcessNetwork(engine: engine)
         engine.add(self)
+        observeRuleChecks()
     }
+
+    private func observeRuleChecks() {
+        server.onRuleCheck = { [unowned self] check in
+            guard let name = connectionClients[check.connection] else { return }
+            lastRuleChecks[name] = check
+            onRuleCheck?(name, check)
+        }
+    }
+
+    // MARK: Rules
+
+    /// Puts `rules` in force (saved with the data when there is a database directory); the
+    /// listens they no longer allow are revoked.
+    /// - Returns: how many listens were revoked.
+    /// - Throws: ``StoreError`` when they cannot be saved; the rules in force stay as they were.
+    @discardableResult
+    public func setRules(_ rules: Ruleset) throws(StoreError) -> Int {
+        try server.setRules(rules)
+    }
+
+    /// The last rules check made for an operation of the client `name`, if any since the rules
+    /// were loaded.
+    public func lastRuleCheck(of name: ClientName) -> RuleCheck? { lastRuleChecks[name] }
 
     /// The client named `name`, created (and connecting, unless `startOffline`) on first use.
     /// With a database directory it starts from its store there; a store that cannot be opened
@@ -254,7 +288,8 @@ public final class Ember {
     fileprivate func connect(_ name: ClientName) -> ClientTransport {
         let link = network.connect(latency: latency, silentDropTimeout: disconnectTimeout)
         links[name] = link
-        server.accept(link.server)
+        connectionClients = connectionClients.filter { $0.value != name }
+        connectionClients[server.accept(link.server)] = name
         return link.client
     }
 

@@ -8,12 +8,17 @@ import EmberWire
 
 /// `db` (a client) and the functions of the `ember` table.
 extension LuaRuntime {
-    /// `db:ref([path])`, `db:goOffline()`, `db:goOnline()`, `db.name`.
+    /// `db:ref([path])`, `db:goOffline()`, `db:goOnline()`, `db:auth(claims [, {expires = MS}])`,
+    /// `db:signOut()`, `db.name`, `db.uid`.
     func databaseDefinition() -> LuaTypeDefinition {
         var definition = LuaTypeDefinition(type: .database, prefix: "db")
         definition.fields = [
             ("name", { call throws(LuaBindingError) in
                 call.push(try call.database(at: 1).name.rawValue)
+                return .values(1)
+            }),
+            ("uid", { call throws(LuaBindingError) in
+                if let token = try call.database(at: 1).authState.token { call.push(token.uid) } else { lua_pushnil(call.state) }
                 return .values(1)
             }),
         ]
@@ -30,6 +35,17 @@ extension LuaRuntime {
             }),
             ("goOnline", { call throws(LuaBindingError) in
                 try call.database(at: 1).goOnline()
+                return call.runtime.deliveringFirst(0, on: call.state)
+            }),
+            ("auth", { call throws(LuaBindingError) in
+                let database = try call.database(at: 1)
+                let claims = try call.claims(at: 2)
+                let lifetime = try call.tokenLifetime(optionsAt: 3)
+                try call.attempt { () throws(DatabaseError) in _ = try database.signIn(claims: claims, lifetime: lifetime) }
+                return call.runtime.deliveringFirst(0, on: call.state)
+            }),
+            ("signOut", { call throws(LuaBindingError) in
+                try call.database(at: 1).signOut()
                 return call.runtime.deliveringFirst(0, on: call.state)
             }),
         ]
@@ -52,6 +68,7 @@ extension LuaRuntime {
             ("client", { call throws(LuaBindingError) in
                 let name = try call.string(at: 1, expected: "a client name")
                 var offline = false
+                var claims: JSONValue?
                 if !call.isAbsent(2) {
                     guard call.type(at: 2) == LUA_TTABLE else { throw call.wrongType(at: 2, expected: "a table of options") }
                     let type = call.pushField("offline", ofTableAt: 2)
@@ -60,10 +77,16 @@ extension LuaRuntime {
                         offline = lua_toboolean(call.state, -1) != 0
                     }
                     lua_settop(call.state, 2)
+                    if call.pushField("auth", ofTableAt: 2) != LUA_TNIL {
+                        claims = try call.claims(at: -1)
+                    }
+                    lua_settop(call.state, 2)
                 }
                 let runtime = call.runtime
                 let database = try call.attempt { () throws(DatabaseError) in
-                    try runtime.ember.client(named: name, startOffline: offline)
+                    let database = try runtime.ember.client(named: name, startOffline: offline)
+                    if let claims { try database.signIn(claims: claims) }
+                    return database
                 }
                 call.push(object: database, as: .database)
                 return .values(1)

@@ -62,8 +62,8 @@ public indirect enum Command: Sendable, Equatable {
     case pwd
 
     // MARK: clients and the server
-    /// `client NAME`.
-    case client(Word)
+    /// `client NAME [auth {CLAIMS} [expires MS] | auth none]`.
+    case client(Word, auth: AuthAction? = nil)
     /// `clients`.
     case clients
     /// `as NAME COMMAND`.
@@ -75,6 +75,14 @@ public indirect enum Command: Sendable, Equatable {
     /// `server timeout MS` (positive): how long the server takes to notice a silent drop
     /// (`drop`), for connections opened from now on.
     case serverTimeout(Int64)
+
+    // MARK: security
+    /// `auth` alone (`nil`): who the current client is; `auth {CLAIMS} [expires MS]`; `auth none`.
+    case auth(AuthAction?)
+    /// `rules [show] | load FILE | open | trace on|off | coverage`.
+    case rules(RulesAction)
+    /// `explain`: how the rules decided the current client's last operation.
+    case explain
 
     // MARK: scripting and the rest
     /// `lua CODE`, or `lua` alone (`nil`) to enter Lua mode. The code is the rest of the input as

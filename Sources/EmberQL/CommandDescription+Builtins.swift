@@ -2,8 +2,8 @@
 extension CommandDescription {
     /// Every built-in command, in the order `help` lists them, grouped as SHELL.md groups them:
     /// "Data", "Live", "Connection and presence", "Location", "Clients and the server",
-    /// "Scripting and the rest". Every example parses to the command it describes.
-    public static let builtins: [CommandDescription] = data + live + connection + location + clients + scripting
+    /// "Security", "Scripting and the rest". Every example parses to the command it describes.
+    public static let builtins: [CommandDescription] = data + live + connection + location + clients + security + scripting
 
     /// Reads and writes.
     private static let data: [CommandDescription] = [
@@ -120,9 +120,9 @@ extension CommandDescription {
     /// Clients and the simulated server.
     private static let clients: [CommandDescription] = [
         .init(
-            name: "client", syntax: "NAME",
-            summary: "Switches to client NAME, creating it with its own cache, write queue and listeners.",
-            example: "client alice", group: "Clients and the server"),
+            name: "client", syntax: "NAME [auth {CLAIMS} [expires MS]]",
+            summary: "Switches to client NAME, creating it with its own cache, write queue and listeners; with auth, signs it in as auth does.",
+            example: "client alice auth {uid: 'alice', email: 'a@x'}", group: "Clients and the server"),
         .init(
             name: "clients", syntax: "",
             summary: "Lists the clients with their state.",
@@ -135,6 +135,22 @@ extension CommandDescription {
             name: "server", syntax: "clock skew MS | latency MS | timeout MS",
             summary: "Runs the server's clock MS milliseconds ahead (shown as .info/serverTimeOffset; within 10 years either way), delays every message by MS milliseconds (up to 1 hour), or sets how long the server takes to notice a dropped connection (1 ms to 1 day).",
             example: "server latency 200", group: "Clients and the server"),
+    ]
+
+    /// Security rules and auth.
+    private static let security: [CommandDescription] = [
+        .init(
+            name: "auth", syntax: "[{CLAIMS} [expires MS] | none]",
+            summary: "Signs the current client in as the user CLAIMS describe (uid, and any claims such as email or admin), with a token that holds MS milliseconds (1 hour when not given; kept across restarts with a database directory); none signs out; alone, shows who the client is. When the token has expired, the client holds its writes until it is given a new one.",
+            example: "auth {uid: 'alice', email: 'alice@example.com'}", group: "Security"),
+        .init(
+            name: "rules", syntax: "[show] | load FILE | open | trace on|off | coverage",
+            summary: "Shows the security rules in force, loads a rules file (JSON with comments; kept with a database directory; an error names line:column and leaves the rules as they were), goes back to the open rules, prints how the rules decide every operation (trace), or counts each rule's evaluations and outcomes (coverage).",
+            example: "rules load rules.json", group: "Security"),
+        .init(
+            name: "explain", syntax: "",
+            summary: "Explains how the rules decided the current client's last operation: each rule evaluated, where, its sub-expressions' values and the verdict.",
+            example: "explain", group: "Security"),
     ]
 
     /// Lua and the shell itself.

@@ -29,6 +29,8 @@ extension MillisecondRange {
     public static let disconnectTimeout = MillisecondRange(1...86_400_000, span: "1 day")
     /// `get ... timeout MS`: up to 1 day (the client's longest wait for the connection).
     public static let connectTimeout = MillisecondRange(0...86_400_000, span: "1 day")
+    /// `auth {...} expires MS`: 1 ms to 10 years (of 365 days).
+    public static let tokenLifetime = MillisecondRange(1...315_360_000_000, span: "10 years")
     /// `sleep MS`: up to 1 day.
     public static let sleep = MillisecondRange(0...86_400_000, span: "1 day")
 }

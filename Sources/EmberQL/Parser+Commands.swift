@@ -159,4 +159,43 @@ extension Parser {
         try expectEnd()
         return .output(mode)
     }
+
+    /// `{CLAIMS} [expires MS]` or `none` after `auth`; `nil` at the end of the input.
+    mutating func authAction(after written: String) throws(ParseFailure) -> AuthAction? {
+        try offer { .keyword(partial: $0, candidates: ["none"]) }
+        let next = try lexer.peek(.value)
+        if next.isEnd { return nil }
+        if next.keyword == "none" {
+            _ = try lexer.next(.word)
+            try expectEnd()
+            return .signOut
+        }
+        let claims = try object(for: written)
+        try offer { .keyword(partial: $0, candidates: ["expires"]) }
+        let after = try lexer.next(.word)
+        if after.isEnd { return .signIn(claims, expires: nil) }
+        guard after.keyword == "expires" else {
+            throw .error("unexpected \(after.token.shown) after the claims (auth {...} [expires MS])", at: after)
+        }
+        let lifetime = try milliseconds(for: "expires", in: .tokenLifetime)
+        try expectEnd()
+        return .signIn(claims, expires: lifetime)
+    }
+
+    /// `rules [show] | load FILE | open | trace on|off | coverage`.
+    mutating func rules(_ written: String) throws(ParseFailure) -> RulesAction {
+        try offer { .keyword(partial: $0, candidates: ["show", "load", "open", "trace", "coverage"]) }
+        let token = try lexer.next(.word)
+        let action: RulesAction
+        switch token.keyword {
+        case nil where token.isEnd, "show"?: action = .show
+        case "load"?: action = .load(try word(offering: { .file(partial: $0) }, what: "a rules file", after: "'load'"))
+        case "open"?: action = .open
+        case "trace"?: action = .trace(try onOff())
+        case "coverage"?: action = .coverage
+        default: throw .error("expected show, load, open, trace or coverage after '\(written)', found \(token.token.shown)", at: token)
+        }
+        try expectEnd()
+        return action
+    }
 }

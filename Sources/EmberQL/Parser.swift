@@ -117,8 +117,19 @@ struct Parser {
             return .cd(path)
         case "client":
             let client = try word(offering: { .client(partial: $0) }, what: "a client name", after: "'\(written)'")
-            try expectEnd()
-            return .client(client)
+            try offer { .keyword(partial: $0, candidates: ["auth"]) }
+            let next = try lexer.next(.word)
+            if next.isEnd { return .client(client) }
+            guard next.keyword == "auth" else {
+                throw .error("unexpected \(next.token.shown) after the client name (client NAME [auth {...}])", at: next)
+            }
+            guard let action = try authAction(after: "auth") else {
+                let end = try lexer.next(.word)
+                throw .error("'client NAME auth' needs claims ({uid: 'alice'}) or none, found the end of the line", at: end)
+            }
+            return .client(client, auth: action)
+        case "auth": return .auth(try authAction(after: written))
+        case "rules": return .rules(try rules(written))
         case "as": return try `as`(written)
         case "server": return try server(written)
         case "lua": return .lua(luaTail())
@@ -161,7 +172,7 @@ struct Parser {
     static let simpleCommands: [String: Command] = [
         "watches": .watches, "offline": .offline, "online": .online, "drop": .drop, "status": .status,
         "pwd": .pwd, "clients": .clients, "plugins": .plugins, "history": .history, "clear": .clear,
-        "exit": .exit, "quit": .exit, "\\q": .exit,
+        "exit": .exit, "quit": .exit, "\\q": .exit, "explain": .explain,
     ]
 
     // MARK: Pieces

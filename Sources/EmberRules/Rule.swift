@@ -13,6 +13,9 @@ public struct Rule: Sendable, Hashable {
     public let source: String
     public let kind: RuleKind
     let expression: RuleExpression
+    /// Its number in its rules document, in document order (what `rules coverage` counts by);
+    /// -1 for a rule outside a document.
+    public internal(set) var id = -1
 
     /// Compiles and checks `source`.
     /// - Parameter captures: the wildcards above the rule, with their `$`.

@@ -35,21 +35,36 @@ public struct Ruleset: Sendable {
         }
     }
 
+    /// A rule of the document, for listings (`rules coverage`).
+    public struct Entry: Sendable {
+        /// Its place in the rules tree (`/users/$uid`).
+        public let rulePath: String
+        public let kind: RuleKind
+        public let source: String
+    }
+
     let root: Level
     /// The document's text, as loaded (`nil`: the open rules).
     public let source: String?
+    /// Every `.read`, `.write` and `.validate` rule, in document order (``Rule/id`` indexes it).
+    public let entries: [Entry]
 
     /// No rules loaded: everyone may read and write everything (the emulator's default).
     public static let open: Ruleset = {
         var level = Level()
         level.read = Rule(constant: true, kind: .read)
         level.write = Rule(constant: true, kind: .write)
-        return Ruleset(root: level, source: nil)
+        level.read?.id = 0
+        level.write?.id = 1
+        return Ruleset(
+            root: level, source: nil,
+            entries: [Entry(rulePath: "/", kind: .read, source: "true"), Entry(rulePath: "/", kind: .write, source: "true")])
     }()
 
-    private init(root: Level, source: String?) {
+    private init(root: Level, source: String?, entries: [Entry]) {
         self.root = root
         self.source = source
+        self.entries = entries
     }
 
     /// Whether these are the open rules (none loaded).
@@ -75,15 +90,17 @@ public struct Ruleset: Sendable {
                 "a rules document has exactly one key, \"rules\"" + (members.map { " (found \"\($0.key)\")" }.first ?? ""),
                 at: position, place: [])
         }
-        root = try Self.level(members[0].value, place: ["rules"], captures: [])
+        var entries: [Entry] = []
+        root = try Self.level(members[0].value, place: ["rules"], captures: [], entries: &entries)
         source = text
+        self.entries = entries
     }
 
     private static func error(_ reason: String, at position: RulesPosition, place: [String]) -> RulesError {
         RulesError(reason, line: position.line, column: position.column, place: place.joined(separator: "/"))
     }
 
-    private static func level(_ value: RulesNode, place: [String], captures: [String]) throws(RulesError) -> Level {
+    private static func level(_ value: RulesNode, place: [String], captures: [String], entries: inout [Entry]) throws(RulesError) -> Level {
         guard case .object(let members, _) = value else {
             throw error("the rules of a location are an object, not \(value.kind)", at: value.position, place: place)
         }
@@ -94,7 +111,7 @@ public struct Ruleset: Sendable {
             switch key {
             case ".read", ".write", ".validate":
                 let kind = RuleKind(rawValue: key)!
-                let rule: Rule
+                var rule: Rule
                 switch child {
                 case .boolean(let constant, _):
                     rule = Rule(constant: constant, kind: kind)
@@ -109,6 +126,8 @@ public struct Ruleset: Sendable {
                 default:
                     throw error("\(key) is true, false or an expression in a string, not \(child.kind)", at: child.position, place: here)
                 }
+                rule.id = entries.count
+                entries.append(Entry(rulePath: spell(Array(place.dropFirst())), kind: kind, source: rule.source))
                 switch kind {
                 case .read: level.read = rule
                 case .write: level.write = rule
@@ -131,7 +150,7 @@ public struct Ruleset: Sendable {
                         throw error("the wildcard \(key) is already used above", at: child.position, place: here)
                     }
                     level.wildcardName = key
-                    level.wildcardLevels = [try Self.level(child, place: here, captures: captures + [key])]
+                    level.wildcardLevels = [try Self.level(child, place: here, captures: captures + [key], entries: &entries)]
                 } else {
                     let childKey: ChildKey
                     do {
@@ -139,7 +158,7 @@ public struct Ruleset: Sendable {
                     } catch {
                         throw Self.error("\"\(key)\" is not a valid key: \(error.message)", at: child.position, place: here)
                     }
-                    level.named[childKey] = try Self.level(child, place: here, captures: captures)
+                    level.named[childKey] = try Self.level(child, place: here, captures: captures, entries: &entries)
                 }
             }
         }
@@ -165,7 +184,7 @@ public struct Ruleset: Sendable {
         var indexes: [Index] = []
         for (name, position) in names {
             switch name {
-            case ".value": indexes.append(.value)
+            case ".value": if !indexes.contains(.value) { indexes.append(.value) }
             case ".key", ".priority": continue
             default:
                 let path: Path
@@ -175,7 +194,7 @@ public struct Ruleset: Sendable {
                     throw Self.error("\"\(name)\" is not a child path to index: \(error.message)", at: position, place: place)
                 }
                 guard !path.isEmpty else { throw Self.error(".indexOn names a child path, not \"\"", at: position, place: place) }
-                indexes.append(.child(path))
+                if !indexes.contains(.child(path)) { indexes.append(.child(path)) }
             }
         }
         return indexes
@@ -191,7 +210,9 @@ public struct Ruleset: Sendable {
         /// Its place in the rules tree, keys and wildcard names (`["users", "$uid"]`).
         let rulePath: [String]
 
-        var spelled: String { Ruleset.spell(rulePath) }
+        func step(_ outcome: RuleOutcome) -> AccessDecision.Step {
+            AccessDecision.Step(path: location, ruleKeys: rulePath, captures: captures, outcome: outcome)
+        }
     }
 
     /// The locations from the root down to `path` that have rules, in order: all of them, or
@@ -233,13 +254,10 @@ public struct Ruleset: Sendable {
             guard let rule = stop.level.read else { continue }
             let context = RuleContext(auth: auth, now: now, root: data, path: stop.location, captures: stop.captures, query: query)
             let outcome = rule.evaluate(context, tracing: tracing)
-            steps.append(.init(path: stop.location, rulePath: stop.spelled, outcome: outcome))
-            if outcome.allowed {
-                return AccessDecision(
-                    operation: .read(path), allowed: true, steps: steps, reason: "\(stop.spelled) .read \(Self.quote(rule.source)) is true")
-            }
+            steps.append(stop.step(outcome))
+            if outcome.allowed { return AccessDecision(operation: .read(path), steps: steps, ending: .granted(step: steps.count - 1)) }
         }
-        return AccessDecision(operation: .read(path), allowed: false, steps: steps, reason: Self.noGrant("read", steps, path))
+        return AccessDecision(operation: .read(path), steps: steps, ending: .noGrant)
     }
 
     /// Whether `auth` may write at `path`, the whole tree going from `data` to `newData`:
@@ -252,38 +270,52 @@ public struct Ruleset: Sendable {
     ) -> AccessDecision {
         var steps: [AccessDecision.Step] = []
         let stops = stops(to: path)
-        var granted: String?
+        var granted: Int?
         for stop in stops {
             guard let rule = stop.level.write else { continue }
             let context = RuleContext(auth: auth, now: now, root: data, newRoot: newData, path: stop.location, captures: stop.captures)
             let outcome = rule.evaluate(context, tracing: tracing)
-            steps.append(.init(path: stop.location, rulePath: stop.spelled, outcome: outcome))
+            steps.append(stop.step(outcome))
             if outcome.allowed {
-                granted = "\(stop.spelled) .write \(Self.quote(rule.source)) is true"
+                granted = steps.count - 1
                 break
             }
         }
-        guard let granted else {
-            return AccessDecision(operation: .write(path), allowed: false, steps: steps, reason: Self.noGrant("write", steps, path))
-        }
+        guard let granted else { return AccessDecision(operation: .write(path), steps: steps, ending: .noGrant) }
         // `.validate` on the way down, then below the written location, wherever the new data
         // exists.
         var validations = stops
         if stops.count == path.count + 1 {
             collectValidations(below: stops[stops.count - 1], newData: newData, into: &validations)
         }
-        for stop in validations where !newData.child(at: stop.location).isEmpty {
-            guard let rule = stop.level.validate else { continue }
+        for stop in validations {
+            guard let rule = stop.level.validate, !newData.child(at: stop.location).isEmpty else { continue }
             let context = RuleContext(auth: auth, now: now, root: data, newRoot: newData, path: stop.location, captures: stop.captures)
             let outcome = rule.evaluate(context, tracing: tracing)
-            steps.append(.init(path: stop.location, rulePath: stop.spelled, outcome: outcome))
-            if !outcome.allowed {
-                return AccessDecision(
-                    operation: .write(path), allowed: false, steps: steps,
-                    reason: "\(stop.spelled) .validate \(Self.quote(rule.source)) at \(stop.location) is \(outcome.verdict)")
-            }
+            steps.append(stop.step(outcome))
+            if !outcome.allowed { return AccessDecision(operation: .write(path), steps: steps, ending: .invalid(step: steps.count - 1)) }
         }
-        return AccessDecision(operation: .write(path), allowed: true, steps: steps, reason: granted)
+        return AccessDecision(operation: .write(path), steps: steps, ending: .granted(step: granted))
+    }
+
+    /// The decisions a request needs: one for a read; one per written path for a write, all
+    /// against the same new data, ending at the first denial (a multi-path update is allowed
+    /// only as a whole).
+    /// - Complexity: as ``read(_:auth:now:root:query:tracing:)``, or
+    ///   ``write(_:auth:now:root:newRoot:tracing:)`` for each path.
+    public func decide(_ request: RuleRequest, tracing: Bool = false) -> [AccessDecision] {
+        switch request.operation {
+        case .read(let path, let query):
+            return [read(path, auth: request.auth, now: request.now, root: request.root, query: query, tracing: tracing)]
+        case .write(let paths):
+            var decisions: [AccessDecision] = []
+            for path in paths {
+                let decision = write(path, auth: request.auth, now: request.now, root: request.root, newRoot: request.newRoot, tracing: tracing)
+                decisions.append(decision)
+                if !decision.allowed { break }
+            }
+            return decisions
+        }
     }
 
     /// The locations below `stop` whose rules apply to the new data there: named children and
@@ -309,11 +341,4 @@ public struct Ruleset: Sendable {
     }
 
     private static func spell(_ rulePath: [String]) -> String { "/" + rulePath.joined(separator: "/") }
-
-    private static func quote(_ source: String) -> String { JSONValue.string(source).serialized() }
-
-    private static func noGrant(_ verb: String, _ steps: [AccessDecision.Step], _ path: Path) -> String {
-        let denials = steps.map { "\($0.rulePath) .\(verb) \(quote($0.outcome.rule.source)) is \($0.outcome.verdict)" }
-        return denials.isEmpty ? "no rule grants \(verb) on the way to \(path)" : denials.joined(separator: "; ") + "; no rule grants \(verb)"
-    }
 }

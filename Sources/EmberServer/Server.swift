@@ -1,4 +1,5 @@
 import EmberCore
+import EmberRules
 import EmberStorage
 import EmberWire
 
@@ -10,6 +11,14 @@ import EmberWire
 /// leaving its window. Every write is validated (a server never trusts a client), resolves its
 /// server values with the server's clock (which can be skewed), and a multi-path update lands
 /// whole or not at all. Confined to the engine, like the connections it serves.
+///
+/// The security rules (``rules``) guard every operation a connection asks for, as the
+/// connection's user (``ConnectionAuth``): a listen or a get is a read of its location with its
+/// query; a put, a merge (as a whole), each attempt of a transaction and an onDisconnect
+/// registration are writes, checked with server values resolved; an onDisconnect operation is
+/// checked again when it fires. When the rules or a connection's user change, the listens no
+/// longer allowed are revoked. Calls made directly on the server (``put(_:at:hash:)``) act as an
+/// administrator, to whom rules do not apply.
 ///
 /// With a ``ServerStore`` the server writes through to SQLite in group commits: everything it
 /// does between two calls of ``endTick()`` (the engine calls it whenever no message is due) is
@@ -23,10 +32,15 @@ public final class Server {
     /// Milliseconds added to the clock: a skewed server clock, to show
     /// `.info/serverTimeOffset` at work.
     public var clockSkew: Int64 = 0
-    /// A test hook standing in for security rules until they exist: a write (or an
-    /// onDisconnect registration, or its firing) at a path for which it returns an error is
-    /// refused with that error.
-    public var writeRule: ((Path) -> DatabaseError?)?
+    /// The security rules in force: open (everyone may read and write) until rules are loaded.
+    public private(set) var rules: Ruleset
+    /// How often each rule was evaluated, and how, since the rules were put in force.
+    public private(set) var coverage: RuleCoverage
+    /// Whether checks record each rule's sub-expressions (`rules trace on`).
+    public var tracesRules = false
+    /// Called with every rules check made for a connection while rules are loaded (not with the
+    /// open rules): what `explain` and `rules trace` read.
+    public var onRuleCheck: ((RuleCheck) -> Void)?
 
     private let clock: any DatabaseClock
     private var connections: [ConnectionID: ServerConnection] = [:]
@@ -52,18 +66,35 @@ public final class Server {
     /// Called with each failed commit (after its tick was undone).
     public var onStoreError: ((StoreError) -> Void)?
 
-    /// A server on `clock` whose `rules` may declare indexes (`.indexOn`), all in memory.
-    public init(clock: any DatabaseClock = SystemClock(), rules: IndexRules = .none) {
+    /// A server on `clock` guarded by `rules` (which also declare its indexes), all in memory.
+    public init(clock: any DatabaseClock = SystemClock(), rules: Ruleset = .open) {
         self.clock = clock
+        self.rules = rules
+        coverage = RuleCoverage(ruleCount: rules.entries.count)
         indexes = ServerIndexes(rules: rules)
         store = nil
     }
 
-    /// A server that starts from the tree in `store` and writes through to it.
-    /// - Throws: ``StoreError`` when the store cannot be read.
-    public init(clock: any DatabaseClock = SystemClock(), rules: IndexRules = .none, store: ServerStore) throws(StoreError) {
+    /// A server that starts from the tree and the rules in `store` and writes through to it.
+    /// - Parameter rules: rules to put in force (and save) instead of the saved ones.
+    /// - Throws: ``StoreError`` when the store cannot be read, or its saved rules no longer
+    ///   compile.
+    public init(clock: any DatabaseClock = SystemClock(), rules: Ruleset? = nil, store: ServerStore) throws(StoreError) {
         self.clock = clock
-        indexes = ServerIndexes(rules: rules)
+        var inForce = Ruleset.open
+        if let rules {
+            if !store.isReadOnly { try store.saveRules(rules.source) }
+            inForce = rules
+        } else if let saved = try store.loadRules() {
+            do {
+                inForce = try Ruleset(text: saved)
+            } catch {
+                throw StoreError("the rules saved in the server's store at \(store.location) do not compile: \(error.message)")
+            }
+        }
+        self.rules = inForce
+        coverage = RuleCoverage(ruleCount: inForce.entries.count)
+        indexes = ServerIndexes(rules: inForce)
         self.store = store
         (root, badRows) = try store.load()
         ledger.restore(try store.loadLedger())
@@ -84,6 +115,11 @@ public final class Server {
     /// The onDisconnect operations queued for a connection.
     public func onDisconnectOperations(of connection: ConnectionID) -> [OnDisconnectOperation] {
         connections[connection]?.onDisconnect ?? []
+    }
+
+    /// Who a connection acts as.
+    public func auth(of connection: ConnectionID) -> ConnectionAuth {
+        connections[connection]?.auth ?? .none
     }
 
     /// How many listens a connection holds.
@@ -120,11 +156,13 @@ public final class Server {
     private func connectionEnded(_ id: ConnectionID) {
         guard let connection = connections.removeValue(forKey: id) else { return }
         for query in connection.listens.keys { removeListenRef(ListenRef(connection: id, query: query)) }
+        let auth = currentAuth(of: connection, revoking: false)
         for operation in connection.onDisconnect {
-            // Each runs as a write of its own, checked again now; a refused one is skipped.
+            // Each runs as a write of its own, checked again now, rules included, as the
+            // connection's user; a refused one is skipped.
             switch operation {
-            case .put(let path, let node): try? put(node, at: path, hash: nil)
-            case .merge(let path, let changes): try? merge(changes, at: path)
+            case .put(let path, let node): try? put(node, at: path, hash: nil, as: auth, by: id)
+            case .merge(let path, let changes): try? merge(changes, at: path, as: auth, by: id)
             }
         }
     }
@@ -133,8 +171,13 @@ public final class Server {
 
     private func handle(_ message: ClientMessage, from id: ConnectionID) {
         guard let connection = connections[id] else { return }
+        let auth = currentAuth(of: connection, revoking: true)
         switch message {
         case .listen(let requestID, let query, let tag, let hash):
+            if let error = denial(.read(query.path, RuleQuery(query.params)), as: auth, by: id) {
+                send(.other(id, .ack(requestID: requestID, status: .failed(error))))
+                return
+            }
             var listen = ServerListen(query: query, tag: tag)
             let data = self.data(for: query)
             if !query.params.loadsAllData { listen.sent = data }
@@ -153,17 +196,22 @@ public final class Server {
             }
             send(.other(id, .ack(requestID: requestID, status: .ok)))
         case .put(let requestID, let path, let data, let hash, let writeKey):
-            answerWrite(requestID, connection, writeKey: writeKey) { () throws(DatabaseError) in try put(data, at: path, hash: hash) }
+            answerWrite(requestID, connection, writeKey: writeKey) { () throws(DatabaseError) in
+                try put(data, at: path, hash: hash, as: auth, by: id)
+            }
         case .merge(let requestID, let path, let changes, let writeKey):
-            answerWrite(requestID, connection, writeKey: writeKey) { () throws(DatabaseError) in try merge(changes, at: path) }
+            answerWrite(requestID, connection, writeKey: writeKey) { () throws(DatabaseError) in
+                try merge(changes, at: path, as: auth, by: id)
+            }
         case .onDisconnectPut(let requestID, let path, let data):
             answer(requestID, connection) { () throws(DatabaseError) in
-                try checkWrite(data, at: path)
+                // Checked as the write it would be now (Firebase checks again when it fires).
+                _ = try prepare(data, at: path, hash: nil, as: auth, by: id)
                 connection.onDisconnect.append(.put(path, data))
             }
         case .onDisconnectMerge(let requestID, let path, let changes):
             answer(requestID, connection) { () throws(DatabaseError) in
-                try checkMerge(changes, at: path)
+                _ = try prepare(changes, at: path, as: auth, by: id)
                 connection.onDisconnect.append(.merge(path, changes))
             }
         case .onDisconnectCancel(let requestID, let path):
@@ -172,11 +220,97 @@ public final class Server {
             connection.onDisconnect = connection.onDisconnect.compactMap { $0.forgetting(path) }
             send(.other(id, .ack(requestID: requestID, status: .ok)))
         case .get(let requestID, let query):
-            send(.get(id, requestID: requestID, query, .data(data(for: query))))
+            if let error = denial(.read(query.path, RuleQuery(query.params)), as: auth, by: id) {
+                send(.get(id, requestID: requestID, query, .failed(error)))
+            } else {
+                send(.get(id, requestID: requestID, query, .data(data(for: query))))
+            }
         case .resume(let requestID, let client, let writers):
             store?.recordLedger(ledger.resume(client: client, floors: writers))
             send(.other(id, .ack(requestID: requestID, status: .ok)))
+        case .auth(let requestID, let text):
+            do throws(DatabaseError) {
+                let token = try AuthToken(parsing: text)
+                if token.isExpired(at: serverTime) {
+                    throw DatabaseError.other(code: ErrorCode.expiredToken, message: "the token of \(token.uid) has expired")
+                }
+                connection.auth = .user(token)
+                send(.other(id, .ack(requestID: requestID, status: .ok)))
+                revokeListens(of: connection)
+            } catch {
+                send(.other(id, .ack(requestID: requestID, status: .failed(error))))
+            }
+        case .unauth(let requestID):
+            connection.auth = .none
+            send(.other(id, .ack(requestID: requestID, status: .ok)))
+            revokeListens(of: connection)
         }
+    }
+
+    // MARK: Rules
+
+    /// Puts `rules` in force: saved with the data first (unless the store is read-only; they
+    /// then hold until the server ends), then the listens they no longer allow are revoked
+    /// (their clients' listeners are cancelled with `permission_denied`). The coverage counts
+    /// start again, and the indexes follow the new `.indexOn`.
+    /// - Returns: how many listens were revoked.
+    /// - Throws: ``StoreError`` when they cannot be saved; the rules in force stay as they were.
+    @discardableResult
+    public func setRules(_ rules: Ruleset) throws(StoreError) -> Int {
+        if let store, !store.isReadOnly { try store.saveRules(rules.source) }
+        self.rules = rules
+        coverage = RuleCoverage(ruleCount: rules.entries.count)
+        indexes = ServerIndexes(rules: rules)
+        var revoked = 0
+        for id in connectionIDs {
+            if let connection = connections[id] { revoked += revokeListens(of: connection) }
+        }
+        return revoked
+    }
+
+    /// The connection's user now: a token that has expired is revoked first (`expired_token`
+    /// is sent when `revoking`, and the listens no longer allowed are revoked).
+    private func currentAuth(of connection: ServerConnection, revoking: Bool) -> ConnectionAuth {
+        guard case .user(let token) = connection.auth, token.isExpired(at: serverTime) else { return connection.auth }
+        connection.auth = .none
+        if revoking {
+            send(.other(connection.id, .authRevoked(error: .other(
+                code: ErrorCode.expiredToken, message: "the token of \(token.uid) has expired"))))
+            revokeListens(of: connection)
+        }
+        return .none
+    }
+
+    /// Revokes the connection's listens that the rules do not allow its user now.
+    /// - Returns: how many.
+    @discardableResult
+    private func revokeListens(of connection: ServerConnection) -> Int {
+        guard !rules.isOpen else { return 0 }
+        var revoked = 0
+        for (query, listen) in connection.listens.sorted(by: { $0.key.description < $1.key.description })
+        where denial(.read(query.path, RuleQuery(query.params)), as: connection.auth, by: connection.id) != nil {
+            connection.listens.removeValue(forKey: query)
+            removeListenRef(ListenRef(connection: connection.id, query: query))
+            send(.other(connection.id, .listenRevoked(query: query, tag: listen.tag, error: .permissionDenied(at: query.path))))
+            revoked += 1
+        }
+        return revoked
+    }
+
+    /// Checks `operation` by the connection `id`, acting as `auth`, against the rules: `nil`
+    /// when allowed (always, with the open rules or for an administrator), else
+    /// `permission_denied` at the path refused. Every check made is counted and reported to
+    /// ``onRuleCheck``.
+    private func denial(_ operation: RuleRequest.Operation, as auth: ConnectionAuth, by id: ConnectionID, newRoot: Node? = nil)
+        -> DatabaseError?
+    {
+        guard !rules.isOpen, auth != .admin else { return nil }
+        let request = RuleRequest(operation, auth: auth.variable, now: serverTime, root: root, newRoot: newRoot)
+        let decisions = rules.decide(request, tracing: tracesRules)
+        coverage.record(decisions)
+        onRuleCheck?(RuleCheck(connection: id, ruleset: rules, request: request, decisions: decisions))
+        guard let denied = decisions.first(where: { !$0.allowed }) else { return nil }
+        return .permissionDenied(at: denied.path)
     }
 
     /// Answers a request that writes nothing now (an onDisconnect registration).
@@ -319,8 +453,10 @@ public final class Server {
                     store?.recordAnswer(key, failure: refusal)
                 }
                 connections[id]?.send(.ack(requestID: requestID, status: .failed(refusal)))
-            case .get(let id, let requestID, let query, _):
+            case .get(let id, let requestID, let query, .data):
                 connections[id]?.send(.getResult(requestID: requestID, result: .data(data(for: query))))
+            case .get(let id, let requestID, _, let refused):
+                connections[id]?.send(.getResult(requestID: requestID, result: refused))
             case .writeAck, .other:
                 deliver(held)
             }
@@ -347,29 +483,70 @@ public final class Server {
 
     // MARK: Writing
 
-    /// Replaces the value at `path`, as a client's `put` would (without a connection).
+    /// Replaces the value at `path`, as an administrator (the rules do not apply).
     /// - Parameter hash: when given, the write happens only if the current value has this hash.
-    /// - Throws: `invalid_*` errors for bad data, `datastale` when the hash no longer matches,
-    ///   or the error of ``writeRule``.
+    /// - Throws: `invalid_*` errors for bad data, `datastale` when the hash no longer matches.
     public func put(_ node: Node, at path: Path, hash: String?) throws(DatabaseError) {
+        try put(node, at: path, hash: hash, as: .admin, by: nil)
+    }
+
+    /// Sets several paths below `path` at once, as an administrator: all land or none.
+    /// - Throws: as ``put(_:at:hash:)``, and `invalid_value` when one changed path is an
+    ///   ancestor of another.
+    public func merge(_ changes: [WireChange], at path: Path) throws(DatabaseError) {
+        try merge(changes, at: path, as: .admin, by: nil)
+    }
+
+    /// A put checked and resolved, not applied yet.
+    private struct PreparedPut {
+        let resolved: Node
+        /// The whole tree after the write, when the rules needed it.
+        let newRoot: Node?
+    }
+
+    /// Checks a put by the connection `id` (validity, the hash, then the rules with its server
+    /// values resolved) and resolves it.
+    private func prepare(_ node: Node, at path: Path, hash: String?, as auth: ConnectionAuth, by id: ConnectionID?)
+        throws(DatabaseError) -> PreparedPut
+    {
         try checkWrite(node, at: path)
         let current = root.child(at: path)
         if let hash, current.hashString != hash { throw .dataStale(at: path) }
         let resolved = node.resolvingServerValues(existing: current, serverTime: serverTime)
         // A server value must resolve to something storable (an increment can overflow).
         if node.containsServerValues { try resolved.validate(at: path) }
+        guard let id, !rules.isOpen, auth != .admin else { return PreparedPut(resolved: resolved, newRoot: nil) }
+        var newRoot = root
+        newRoot.set(resolved, at: path)
+        if let error = denial(.write([path]), as: auth, by: id, newRoot: newRoot) { throw error }
+        return PreparedPut(resolved: resolved, newRoot: newRoot)
+    }
+
+    private func put(_ node: Node, at path: Path, hash: String?, as auth: ConnectionAuth, by id: ConnectionID?) throws(DatabaseError) {
+        let prepared = try prepare(node, at: path, hash: hash, as: auth, by: id)
         willWrite()
         store?.markChanged(path)
         indexes.willWrite(at: [path], root: root)
-        root.set(resolved, at: path)
+        if let newRoot = prepared.newRoot {
+            root = newRoot
+        } else {
+            root.set(prepared.resolved, at: path)
+        }
         indexes.didWrite(root: root)
-        broadcastPut(resolved, at: path)
+        broadcastPut(prepared.resolved, at: path)
     }
 
-    /// Sets several paths below `path` at once: all land or none.
-    /// - Throws: as ``put(_:at:hash:)``, and `invalid_value` when one changed path is an
-    ///   ancestor of another.
-    public func merge(_ changes: [WireChange], at path: Path) throws(DatabaseError) {
+    /// A merge checked and resolved, not applied yet.
+    private struct PreparedMerge {
+        let resolved: [WireChange]
+        let newRoot: Node?
+    }
+
+    /// Checks a merge by the connection `id` (validity, then the rules for every changed path
+    /// against the same new data: allowed only as a whole) and resolves it.
+    private func prepare(_ changes: [WireChange], at path: Path, as auth: ConnectionAuth, by id: ConnectionID?)
+        throws(DatabaseError) -> PreparedMerge
+    {
         try checkMerge(changes, at: path)
         var resolved: [WireChange] = []
         for change in changes {
@@ -379,17 +556,27 @@ public final class Server {
             if change.node.containsServerValues { try node.validate(at: full) }
             resolved.append(WireChange(change.path, node))
         }
+        guard let id, !rules.isOpen, auth != .admin else { return PreparedMerge(resolved: resolved, newRoot: nil) }
+        var newRoot = root
+        for change in resolved { newRoot.set(change.node, at: path.appending(change.path)) }
+        if let error = denial(.write(resolved.map { path.appending($0.path) }), as: auth, by: id, newRoot: newRoot) { throw error }
+        return PreparedMerge(resolved: resolved, newRoot: newRoot)
+    }
+
+    private func merge(_ changes: [WireChange], at path: Path, as auth: ConnectionAuth, by id: ConnectionID?) throws(DatabaseError) {
+        let prepared = try prepare(changes, at: path, as: auth, by: id)
         willWrite()
         indexes.willWrite(at: changes.map { path.appending($0.path) }, root: root)
         // Every change is checked: they all land. In place, so that only the nodes on each
         // changed path are copied, and only when the tick's snapshot still shares them.
-        for change in resolved {
+        if let newRoot = prepared.newRoot { root = newRoot }
+        for change in prepared.resolved {
             let full = path.appending(change.path)
-            root.set(change.node, at: full)
+            if prepared.newRoot == nil { root.set(change.node, at: full) }
             store?.markChanged(full)
         }
         indexes.didWrite(root: root)
-        broadcastMerge(resolved, at: path)
+        broadcastMerge(prepared.resolved, at: path)
     }
 
     private func checkWrite(_ node: Node, at path: Path) throws(DatabaseError) {
@@ -400,7 +587,6 @@ public final class Server {
         }
         try Self.checkPath(path)
         try node.validate(at: path)
-        if let error = writeRule?(path) { throw error }
     }
 
     private func checkMerge(_ changes: [WireChange], at path: Path) throws(DatabaseError) {

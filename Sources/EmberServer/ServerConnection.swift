@@ -1,10 +1,13 @@
 import EmberCore
 import EmberWire
 
-/// The server's side of one client connection: its transport, listens and onDisconnect queue.
+/// The server's side of one client connection: its transport, user, listens and onDisconnect
+/// queue.
 final class ServerConnection {
     let id: ConnectionID
     let transport: any Transport<ServerMessage, ClientMessage>
+    /// Who the connection acts as (not signed in until an `auth` request says otherwise).
+    var auth: ConnectionAuth = .none
     var listens: [QuerySpec: ServerListen] = [:]
     /// The operations to run when the connection ends, in the order registered.
     var onDisconnect: [OnDisconnectOperation] = []

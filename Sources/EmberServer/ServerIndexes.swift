@@ -1,4 +1,5 @@
 import EmberCore
+import EmberRules
 
 /// The server's indexes: for each location whose rules declare `.indexOn`, a ``ChildIndex``
 /// per declared order, built the first time a query needs it and kept in step with every write
@@ -12,11 +13,11 @@ struct ServerIndexes {
         case rebuild(location: Path, index: Index)
     }
 
-    let rules: IndexRules
+    let rules: Ruleset
     private var built: [Path: [Index: ChildIndex]] = [:]
     private var pending: [Effect] = []
 
-    init(rules: IndexRules) {
+    init(rules: Ruleset) {
         self.rules = rules
     }
 

@@ -63,9 +63,14 @@ public struct ResultRenderer {
             case .acknowledged: return report.detail ?? style.ok("ok")
             case .queued:
                 return (report.detail.map { $0 + " " } ?? "") + style.warning("queued (offline): sent when the client reconnects")
+            case .held(let reason):
+                return (report.detail.map { $0 + " " } ?? "")
+                    + style.warning("held (\(reason)): sent once the client has a new token (auth {...})")
             }
         case .transaction(.queued):
             return style.warning("queued (offline): the transaction runs again when the client reconnects")
+        case .transaction(.held(_, let reason)):
+            return style.warning("held (\(reason)): the transaction runs once the client has a new token (auth {...})")
         case .transaction(.finished(let committed, let value, _)):
             return (committed ? style.ok("committed") : style.warning("aborted")) + ": " + formatter.compact(value)
         case .notRemoved:

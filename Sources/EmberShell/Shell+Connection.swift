@@ -6,7 +6,9 @@ import EmberLua
 import EmberServer
 import Foundation
 import EmberQL
+import EmberRules
 import EmberStorage
+import EmberWire
 
 /// The connection, presence, client and server commands.
 extension Shell {
@@ -50,6 +52,8 @@ extension Shell {
                 ("listeners", .int(Int64(listeners))),
                 ("cacheBytes", .int(Int64(cacheBytes))),
                 ("database", .string(databaseDescription)),
+                ("auth", identityJSON(database)),
+                ("rules", .string(ember.server.rules.isOpen ? "open" : "loaded")),
                 ("storeError", database.lastStoreError.map { .string($0.message) } ?? .null),
                 ("setAside", .array(ember.persistence.setAsideFiles().map { .string($0) })),
                 ("notices", .array(ember.notices.map { notice in
@@ -65,6 +69,8 @@ extension Shell {
             ("listeners", "\(listeners)"),
             ("cache", Self.bytes(cacheBytes)),
             ("database", databaseDescription),
+            ("auth", identityDescription(database.authState)),
+            ("rules", rulesDescription),
         ]
         let width = rows.map(\.0.count).max() ?? 0
         var lines = rows.map { name, value in name + ":" + String(repeating: " ", count: width - name.count + 1) + value }
@@ -78,6 +84,13 @@ extension Shell {
             lines.append(style.warning("set aside (unreadable, kept for inspection): \(file)"))
         }
         return .report(text: lines.joined(separator: "\n"), json: json)
+    }
+
+    /// Which rules are in force, for `status`.
+    var rulesDescription: String {
+        let rules = ember.server.rules
+        if rules.isOpen { return style.warning("open: everyone may read and write (rules load FILE sets rules)") }
+        return "\(rules.entries.count) \(rules.entries.count == 1 ? "rule" : "rules") loaded (rules show prints them)"
     }
 
     /// Where the data lives, for `status`.
@@ -143,7 +156,7 @@ extension Shell {
         return false
     }
 
-    func switchClient(_ name: Word) throws(ShellError) -> CommandResult {
+    func switchClient(_ name: Word, auth: AuthAction?) throws(ShellError) -> CommandResult {
         let existing = clientExists(name.text)
         let client: Database
         do {
@@ -154,9 +167,17 @@ extension Shell {
         let isNew = !existing
         currentClient = client.name
         waitForConnection(of: client)
-        return .report(
-            text: "client \(client.name)" + (isNew ? " (new)" : "") + ": \(client.connectionState)",
-            json: .object([("client", .string(client.name.rawValue)), ("created", .bool(isNew))]))
+        var json: [(key: String, value: JSONValue)] = [("client", .string(client.name.rawValue)), ("created", .bool(isNew))]
+        var text = "client \(client.name)" + (isNew ? " (new)" : "") + ": \(client.connectionState)"
+        if let auth {
+            guard case .report(let signedIn, let identity) = try authenticate(auth, client: client) else { return .nothing }
+            text += "\n" + (signedIn ?? "")
+            json.append(("auth", identity))
+        } else if client.authState != .signedOut {
+            text += ", " + identityDescription(client.authState)
+            json.append(("auth", identityJSON(client)))
+        }
+        return .report(text: text, json: .object(json))
     }
 
     func listClients() -> CommandResult {
@@ -168,20 +189,34 @@ extension Shell {
                     ("state", .string(client.connectionState.description)),
                     ("pendingWrites", .int(Int64(client.pendingWriteCount))),
                     ("listeners", .int(Int64(watches.values.filter { $0.client == name }.count))),
+                    ("uid", client.authState.token.map { .string($0.uid) } ?? .null),
+                    ("writesHeld", .bool(client.writesHeld)),
                 ])
             })
         // Columns: each name and state padded to the widest (styles add no width).
         let nameWidth = names.map(\.rawValue.count).max() ?? 0
         let stateWidth = names.map { ember.client($0).connectionState.description.count }.max() ?? 0
+        let identities = names.map { ember.client($0).authState }
+        func identity(_ state: AuthState) -> String {
+            switch state {
+            case .signedOut: "-"
+            case .signedIn(let token): token.uid
+            case .expired(let token): token.uid + " (token expired: writes held)"
+            case .refused(let token, _): token.uid + " (token refused: writes held)"
+            }
+        }
+        let identityWidth = identities.contains(where: { $0 != .signedOut }) ? identities.map { identity($0).count }.max() ?? 0 : 0
         func padded(_ text: String, to width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
-        let lines = names.map { name in
+        let lines = names.enumerated().map { index, name in
             let client = ember.client(name)
+            let who = identityWidth == 0 ? "" : "  " + padded(identity(identities[index]), to: identityWidth)
             let marker = name == currentClient ? "* " : "  "
             let state = client.connectionState
             let pending = client.pendingWriteCount
             let listeners = watches.values.filter { $0.client == name }.count
             let stateText = padded(state.description, to: stateWidth)
             return marker + padded(name.rawValue, to: nameWidth) + "  " + (state.isConnected ? style.ok(stateText) : style.warning(stateText))
+                + (identities[index].holdsWrites ? style.warning(who) : who)
                 + style.dim("  \(pending) pending, \(listeners) \(listeners == 1 ? "watch" : "watches")")
         }
         return .report(text: lines.joined(separator: "\n"), json: json)

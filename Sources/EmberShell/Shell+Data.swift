@@ -38,6 +38,11 @@ extension Shell {
             }
             return .queued
         }
+        if !answer.isFilled && database.writesHeld {
+            database.commitStore()
+            if case .some(.some(let error)) = answer.value { throw .database(error, at: position) }
+            return .held(reason: Self.heldReason(database.authState))
+        }
         try wait(for: answer, interrupted: "stopped waiting; the write stays queued and will be sent")
         if case .some(.some(let error)) = answer.value { throw .database(error, at: position) }
         return .acknowledged

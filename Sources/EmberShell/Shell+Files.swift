@@ -65,6 +65,8 @@ extension Shell {
         var status = WriteReport.Status.acknowledged
         if !answer.isFilled && database.connectionState == .offline {
             status = .queued
+        } else if !answer.isFilled && database.writesHeld {
+            status = .held(reason: Self.heldReason(database.authState))
         } else {
             try wait(
                 for: answer,

@@ -48,6 +48,9 @@ extension Shell {
         if database.connectionState == .offline && !answer.isFilled {
             return .transaction(.queued(attempts: outcome.count))
         }
+        if database.writesHeld && !answer.isFilled {
+            return .transaction(.held(attempts: outcome.count, reason: Self.heldReason(database.authState)))
+        }
         try wait(for: answer, interrupted: "stopped waiting; the transaction goes on")
         if let failure = outcome.failure { throw .lua(failure) }
         switch answer.value! {

@@ -4,6 +4,7 @@ import EmberEngine
 import EmberInstance
 import EmberLua
 import EmberQL
+import EmberRules
 import EmberStorage
 import EmberSync
 import EmberWire
@@ -90,6 +91,7 @@ public final class Shell {
         outputMode = options.jsonOutput ? .json : .pretty
         colorAllowed = colored
         style = TextStyle(colored: colored && !options.jsonOutput)
+        let rules = try Self.loadRules(options.rulesFile)
         if let directory = options.databaseDirectory {
             if let problem = FileAccess.databaseDirectoryProblem(directory) {
                 throw .command(ErrorCode.storageError, "cannot open the database at \(directory): \(problem)")
@@ -97,7 +99,8 @@ public final class Shell {
             do {
                 let settings = try PersistenceSettings(durability: options.durability, clientCacheSize: PersistenceSettings.standard.clientCacheSize)
                 ember = try Ember(
-                    persistence: .directory(directory, settings), clock: clock, random: random, observesInterruptSignal: true)
+                    persistence: .directory(directory, settings), clock: clock, random: random, rules: rules,
+                    observesInterruptSignal: true)
             } catch let error as StoreError {
                 if error.code == ErrorCode.databaseInUse { throw .command(error.code, error.message) }
                 throw .command(error.code, "cannot open the database at \(directory): \(error.message)")
@@ -105,11 +108,29 @@ public final class Shell {
                 throw .command(ErrorCode.storageError, "cannot open the database at \(directory): \(error)")
             }
         } else {
-            ember = Ember(clock: clock, random: random, observesInterruptSignal: true)
+            ember = Ember(clock: clock, random: random, rules: rules ?? .open, observesInterruptSignal: true)
         }
         _ = database
         // the first client connects before the first command
         settle()
+    }
+
+    /// The rules of `--rules FILE`, compiled.
+    /// - Throws: ``ShellError`` naming the file, line and column when it cannot be read or
+    ///   does not compile.
+    private static func loadRules(_ file: String?) throws(ShellError) -> Ruleset? {
+        guard let file else { return nil }
+        let text: String
+        do {
+            text = try FileAccess.readText(file)
+        } catch {
+            throw .command(error.code, "--rules: \(error.message)")
+        }
+        do {
+            return try Ruleset(text: text)
+        } catch {
+            throw .command(error.code, "--rules \(file):\(error.message)")
+        }
     }
 
     /// The engine that runs the session's instance.
@@ -127,12 +148,12 @@ public final class Shell {
     /// Whether machine output is on.
     var isJSON: Bool { outputMode == .json }
 
-    /// The prompt: `client:/location> `, with `(offline)` when the client is offline or
-    /// disconnected.
+    /// The prompt: `client:/location> `, with who the client is signed in as (`[alice]`,
+    /// `[alice expired]`) and `(offline)` when the client is offline or disconnected.
     public var prompt: String {
         let state = database.connectionState
         let marker = state == .connected || state == .connecting ? "" : "(\(state))"
-        return "\(currentClient)\(marker):\(location)> "
+        return "\(currentClient)\(identityMark)\(marker):\(location)> "
     }
 
     // MARK: Running commands
@@ -226,12 +247,15 @@ public final class Shell {
         case .onDisconnect(let path, let action): return try onDisconnect(path, action)
         case .cd(let path): return try changeLocation(path)
         case .pwd: return .location(location, shown: true)
-        case .client(let name): return try switchClient(name)
+        case .client(let name, let auth): return try switchClient(name, auth: auth)
         case .clients: return listClients()
         case .as(let name, let inner): return try runAs(name, inner)
         case .serverClockSkew(let milliseconds): return setClockSkew(milliseconds)
         case .serverLatency(let milliseconds): return setLatency(milliseconds)
         case .serverTimeout(let milliseconds): return setDisconnectTimeout(milliseconds)
+        case .auth(let action): return try authenticate(action)
+        case .rules(let action): return try rules(action)
+        case .explain: return explain()
         case .lua(let code): return try runLua(code)
         case .run(let file, let arguments): return try runScript(file, arguments: arguments)
         case .plugins: return listPlugins()

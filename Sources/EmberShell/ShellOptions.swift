@@ -23,6 +23,9 @@ public struct ShellOptions: Sendable, Hashable {
     public var databaseDirectory: String?
     /// Whether every client starts offline (`--offline`).
     public var startsOffline = false
+    /// The security rules file to put in force (`--rules`); without it, the rules kept with the
+    /// database directory (or the open rules).
+    public var rulesFile: String?
     /// When the server acknowledges writes (`--durability`).
     public var durability: Durability = .normal
     /// Whether results are printed as one JSON document per line (`--json`).

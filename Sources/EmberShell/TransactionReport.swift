@@ -4,6 +4,9 @@ import EmberCore
 public enum TransactionReport {
     /// The client is offline: the transaction runs again when it reconnects.
     case queued(attempts: Int)
+    /// The client's token expired (or was refused): the transaction runs again once the client
+    /// has a new token.
+    case held(attempts: Int, reason: String)
     /// The server committed it, or its function aborted; `value` is the location's value.
     case finished(committed: Bool, value: JSONValue, attempts: Int)
 
@@ -12,6 +15,10 @@ public enum TransactionReport {
         switch self {
         case .queued(let attempts):
             .object([("committed", .bool(false)), ("queued", .bool(true)), ("attempts", .int(Int64(attempts)))])
+        case .held(let attempts, let reason):
+            .object([
+                ("committed", .bool(false)), ("queued", .bool(true)), ("held", .string(reason)), ("attempts", .int(Int64(attempts))),
+            ])
         case .finished(let committed, let value, let attempts):
             .object([("committed", .bool(committed)), ("value", value), ("attempts", .int(Int64(attempts)))])
         }

@@ -9,6 +9,9 @@ public struct WriteReport {
         case acknowledged
         /// The client is offline: the write is queued and will be sent on reconnection.
         case queued
+        /// The client's token expired (or was refused): the write is queued and will be sent
+        /// once the client has a new token; `reason` says why, for people.
+        case held(reason: String)
     }
 
     public var status: Status
@@ -23,10 +26,15 @@ public struct WriteReport {
         self.fields = fields
     }
 
-    /// `{"ok": true}`, with `"queued": true` when queued, then ``fields``.
+    /// `{"ok": true}`, with `"queued": true` when queued (and `"held"`, the reason, when held
+    /// for a new token), then ``fields``.
     public var json: JSONValue {
         var members: [(key: String, value: JSONValue)] = [("ok", .bool(true))]
-        if status == .queued { members.append(("queued", .bool(true))) }
+        switch status {
+        case .acknowledged: break
+        case .queued: members.append(("queued", .bool(true)))
+        case .held(let reason): members += [("queued", .bool(true)), ("held", .string(reason))]
+        }
         return .object(members + fields)
     }
 }

@@ -57,7 +57,7 @@ public final class ServerStore {
     public let location: StoreLocation
     /// When commits reach the disk.
     public let durability: Durability
-    private let queue: DatabaseQueue
+    let queue: DatabaseQueue
     /// The paths changed since the last commit, outermost only (a change below a changed
     /// location is part of it).
     private var changed = PathSet()

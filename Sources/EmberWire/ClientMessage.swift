@@ -1,7 +1,8 @@
 import EmberCore
 
 /// A message from a client to the server, modelled on the Firebase realtime protocol (`q`
-/// listen, `n` unlisten, `p` put, `m` merge, `o`/`om`/`oc` onDisconnect, `g` get).
+/// listen, `n` unlisten, `p` put, `m` merge, `o`/`om`/`oc` onDisconnect, `g` get, `auth` and
+/// `unauth`).
 ///
 /// Every request carries a `requestID`, unique per connection, that the server's answer
 /// repeats. Values may hold server values (`{".sv": …}`), which the server resolves.
@@ -25,6 +26,11 @@ public enum ClientMessage: Sendable, Hashable {
     case onDisconnectCancel(requestID: Int, path: Path)
     /// Read the data of `query` once.
     case get(requestID: Int, query: QuerySpec)
+    /// From now on the connection acts as the user of `token` (an ``AuthToken``'s text). The
+    /// answer is `ok`, or `invalid_token` / `expired_token` (and the connection stays as it was).
+    case auth(requestID: Int, token: String)
+    /// From now on the connection is not signed in.
+    case unauth(requestID: Int)
     /// Sent first on every connection by a client that keys its writes: `client` is its
     /// lasting identity, `writers` each of its writers (sessions) it may still send writes of,
     /// with the lowest number it may still send (its floor). The server forgets the client's
@@ -36,7 +42,7 @@ public enum ClientMessage: Sendable, Hashable {
         switch self {
         case .listen(let id, _, _, _), .unlisten(let id, _, _), .put(let id, _, _, _, _), .merge(let id, _, _, _),
             .onDisconnectPut(let id, _, _), .onDisconnectMerge(let id, _, _), .onDisconnectCancel(let id, _),
-            .get(let id, _), .resume(let id, _, _):
+            .get(let id, _), .resume(let id, _, _), .auth(let id, _), .unauth(let id):
             id
         }
     }

@@ -1,7 +1,7 @@
 import EmberCore
 
 /// A message from the server to a client, modelled on the Firebase realtime protocol (`d` data,
-/// `m` merge, `c` listen revoked, and answers to requests).
+/// `m` merge, `c` listen revoked, `ac` auth revoked, and answers to requests).
 public enum ServerMessage: Sendable, Hashable {
     /// The connection is open; the server's clock reads `serverTime` (milliseconds since
     /// 1970), from which the client derives `.info/serverTimeOffset`.
@@ -17,6 +17,9 @@ public enum ServerMessage: Sendable, Hashable {
     case mergeUpdate(path: Path, changes: [WireChange], tag: Int?)
     /// The server cancelled a listen (for example, permission was lost).
     case listenRevoked(query: QuerySpec, tag: Int?, error: DatabaseError)
+    /// The server no longer takes the connection's token (it expired: `expired_token`): the
+    /// connection is not signed in any more.
+    case authRevoked(error: DatabaseError)
 }
 
 /// What a `get` returns.

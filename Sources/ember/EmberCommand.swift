@@ -53,6 +53,13 @@ struct EmberCommand: ParsableCommand {
         completion: .list(ShellOptions.durabilityNames))
     var durability = "normal"
 
+    @Option(
+        name: .customLong("rules"),
+        help: ArgumentHelp(
+            "Security rules to put in force (JSON with comments; kept with the database directory).", valueName: "FILE"),
+        completion: .file(extensions: ["json"]))
+    var rulesFile: String?
+
     @Flag(name: .customLong("json"), help: "Machine output: one JSON document per result, errors as JSON on stderr.")
     var json = false
 
@@ -103,6 +110,7 @@ struct EmberCommand: ParsableCommand {
         options.startsOffline = offline
         options.durability = try ShellOptions.durability(named: durability)
         options.jsonOutput = json
+        options.rulesFile = rulesFile
         options.colorDisabled = noColor
         options.loadsRCFile = !noRC
         options.pluginDirectory = pluginDirectory

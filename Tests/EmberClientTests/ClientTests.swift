@@ -1,5 +1,6 @@
 import EmberClient
 import EmberCore
+import EmberRules
 import EmberInstance
 import EmberServer
 import EmberSync
@@ -62,7 +63,7 @@ struct ClientTests {
     func rejectedWrite() async throws {
         let (ember, _) = makeEmber()
         try ember.server.put(json(#"{"x":1}"#), at: "locked", hash: nil)
-        ember.server.writeRule = { path in path.front?.name == "locked" ? .permissionDenied(at: path) : nil }
+        try ember.server.setRules(Ruleset(text: #"{"rules": {".read": true, "$other": {".write": true}, "locked": {".write": false}}}"#))
         let alice = client(ember, "alice")
         let bob = client(ember, "bob")
         let aliceLog = EventLog()

@@ -1,5 +1,6 @@
 import EmberClient
 import EmberCore
+import EmberRules
 import EmberInstance
 import EmberServer
 import EmberSync
@@ -109,7 +110,7 @@ struct PresenceTests {
     @Test("cancel forgets the operations at and below a location; registration completes with the server's answer")
     func cancelAndCompletion() async throws {
         let (ember, _) = makeEmber()
-        ember.server.writeRule = { path in path.front?.name == "locked" ? .permissionDenied(at: path) : nil }
+        try ember.server.setRules(Ruleset(text: #"{"rules": {".read": true, "$other": {".write": true}, "locked": {".write": false}}}"#))
         let alice = client(ember, "alice")
         let bob = client(ember, "bob")
         let log = EventLog()

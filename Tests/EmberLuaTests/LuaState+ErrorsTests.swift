@@ -1,5 +1,6 @@
 import EmberClient
 import EmberCore
+import EmberRules
 import EmberInstance
 import EmberLua
 import EmberServer
@@ -92,7 +93,7 @@ import Testing
 
     @Test func writeCallbacksAndWaitsGetErrorObjects() throws {
         let fixture = try LuaRuntimeFixture()
-        fixture.ember.server.writeRule = { path in path.front?.name == "locked" ? .permissionDenied(at: path) : nil }
+        try fixture.ember.server.setRules(Ruleset(text: #"{"rules": {".read": true, "$other": {".write": true}, "locked": {".write": false}}}"#))
         let results = try fixture.run("""
             local got = "not called"
             local h = db:ref("locked/x"):set(1, function(err) got = err end)
@@ -128,7 +129,7 @@ import Testing
 
     @Test func aTransactionRefusedByTheServerCompletesAndRaisesWithItsCode() throws {
         let fixture = try LuaRuntimeFixture()
-        fixture.ember.server.writeRule = { path in path.front?.name == "locked" ? .permissionDenied(at: path) : nil }
+        try fixture.ember.server.setRules(Ruleset(text: #"{"rules": {".read": true, "$other": {".write": true}, "locked": {".write": false}}}"#))
         let results = try fixture.run("""
             local got
             db:ref("locked/n"):transaction(function(v) return 1 end, function(err) got = err end)

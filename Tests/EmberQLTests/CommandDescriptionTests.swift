@@ -30,7 +30,7 @@ import Testing
 
     @Test func groupsAreTheShellsSections() {
         let groups = CommandDescription.builtins.map(\.group).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
-        #expect(groups == ["Data", "Live", "Connection and presence", "Location", "Clients and the server", "Scripting and the rest"])
+        #expect(groups == ["Data", "Live", "Connection and presence", "Location", "Clients and the server", "Security", "Scripting and the rest"])
         for description in CommandDescription.builtins {
             #expect(!description.summary.isEmpty && description.summary.hasSuffix("."), "\(description.name)")
             #expect(description.example.hasPrefix(description.name), "\(description.name)")
@@ -42,7 +42,7 @@ import Testing
         "get", "ls", "tree", "set /a 1", "update /a {}", "push /a", "remove /a", "increment /a", "transaction /a f",
         "priority /a 1", "export", "import /a f", "watch", "unwatch all", "watches", "keepsynced /a on", "offline",
         "online", "drop", "status", "ondisconnect /a cancel", "cd", "pwd", "client a", "clients", "as a pwd",
-        "server clock skew 1", "server latency 1", "server timeout 1", "sleep 1", "lua", "run f", "plugins", "help", "timing", "pager off", "output", "history",
+        "server clock skew 1", "server latency 1", "server timeout 1", "auth", "rules", "explain", "sleep 1", "lua", "run f", "plugins", "help", "timing", "pager off", "output", "history",
         "clear", "exit",
     ]
 
@@ -59,7 +59,7 @@ import Testing
             switch try parsed(source) {
             case .get, .ls, .tree, .set, .update, .push, .remove, .increment, .transaction, .priority, .export, .import,
                 .watch, .unwatch, .watches, .keepSynced, .offline, .online, .drop, .status, .onDisconnect, .cd, .pwd,
-                .client, .clients, .as, .serverClockSkew, .serverLatency, .serverTimeout, .sleep, .lua, .run, .plugins, .help, .timing, .pager, .output,
+                .client, .clients, .as, .serverClockSkew, .serverLatency, .serverTimeout, .auth, .rules, .explain, .sleep, .lua, .run, .plugins, .help, .timing, .pager, .output,
                 .history, .clear, .exit:
                 covered.insert(source)
             case .plugin:
@@ -67,6 +67,6 @@ import Testing
             }
         }
         #expect(covered.count == Self.oneOfEach.count)
-        #expect(CommandDescription.builtins.count == 38)
+        #expect(CommandDescription.builtins.count == 41)
     }
 }

@@ -56,7 +56,7 @@ import Testing
         ErrorCase("pwd x", "unexpected 'x' after the command", 1, 5),
         ErrorCase("cd a b", "unexpected 'b' after the command", 1, 6),
         ErrorCase("client", "expected a client name after 'client', found the end of the line", 1, 7),
-        ErrorCase("client a b", "unexpected 'b' after the command", 1, 10),
+        ErrorCase("client a b", "unexpected 'b' after the client name (client NAME [auth {...}])", 1, 10),
         ErrorCase("as", "expected a client name after 'as', found the end of the line", 1, 3),
         ErrorCase("as bob", "expected a command after the client name, found the end of the line", 1, 7),
         ErrorCase("as bob {", "expected a command after the client name, found '{'", 1, 8),

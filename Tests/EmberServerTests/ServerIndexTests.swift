@@ -1,4 +1,5 @@
 import EmberCore
+import EmberRules
 import EmberServer
 import EmberTestSupport
 import EmberWire
@@ -9,7 +10,7 @@ struct ServerIndexTests {
     @Test("a declared index answers its queries, stays in step with writes, and agrees with an unindexed server")
     func indexedAgreesWithUnindexed() throws {
         let clock = ManualClock()
-        let rules = try IndexRules(jsonText: #"{"rules":{"dinosaurs":{".indexOn":["height"]},"scores":{".indexOn":".value"}}}"#)
+        let rules = try Ruleset(text: #"{"rules":{"dinosaurs":{".indexOn":["height"]},"scores":{".indexOn":".value"}}}"#)
         let indexed = Server(clock: clock, rules: rules)
         let plain = Server(clock: clock)
         let queries = [

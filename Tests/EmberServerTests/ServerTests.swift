@@ -1,5 +1,6 @@
 import EmberEngine
 import EmberCore
+import EmberRules
 import EmberServer
 import EmberTestSupport
 import EmberWire
@@ -52,6 +53,7 @@ final class RawClient {
             "merge \(text(path))\(tag.map { " tag \($0)" } ?? "") "
                 + changes.map { "\(text($0.path))=\($0.node.jsonString(.export))" }.joined(separator: " ")
         case .listenRevoked(let query, _, let error): "revoked \(query) \(error.code)"
+        case .authRevoked(let error): "auth revoked \(error.code)"
         }
     }
 }
@@ -177,7 +179,7 @@ struct ServerTests {
         client.send { .put(requestID: $0, path: deep, data: json("1"), hash: nil) }
         client.send { .put(requestID: $0, path: "a", data: Node(.double(.nan)), hash: nil) }
         client.send { .put(requestID: $0, path: Path(keys: [ChildKey(unchecked: "a$b")]), data: json("1"), hash: nil) }
-        server.writeRule = { path in path.front == "locked" ? .permissionDenied(at: path) : nil }
+        try server.setRules(Ruleset(text: #"{"rules": {".read": true, "$other": {".write": true}, "locked": {".write": false}}}"#))
         client.send { .put(requestID: $0, path: "locked/x", data: json("1"), hash: nil) }
         network.engine.runDue()
         #expect(client.take().dropFirst() == ["ack 1 path_too_deep", "ack 2 invalid_value", "ack 3 invalid_value", "ack 4 permission_denied"])
@@ -227,13 +229,13 @@ struct ServerTests {
     func onDisconnectRules() throws {
         let (network, server) = setUp()
         let client = RawClient(network, server: server)
-        server.writeRule = { path in path.front == "locked" ? .permissionDenied(at: path) : nil }
+        try server.setRules(Ruleset(text: #"{"rules": {".read": true, "$other": {".write": true}, "locked": {".write": false}}}"#))
         client.send { .onDisconnectPut(requestID: $0, path: "locked/a", data: json("1")) }
         client.send { .onDisconnectPut(requestID: $0, path: "later/a", data: json("1")) }
         client.send { .onDisconnectPut(requestID: $0, path: "open/a", data: json("1")) }
         network.engine.runDue()
         #expect(client.take().dropFirst() == ["ack 1 permission_denied", "ack 2 ok", "ack 3 ok"])
-        server.writeRule = { path in path.front == "later" ? .permissionDenied(at: path) : nil }
+        try server.setRules(Ruleset(text: #"{"rules": {".read": true, "$other": {".write": true}, "later": {".write": false}}}"#))
         client.link.close()
         network.engine.runDue()
         #expect(server.root == json(#"{"open":{"a":1}}"#))

@@ -11,8 +11,8 @@ import Foundation
 /// - `> INPUT`: an entry typed into the shell; `>> INPUT` lines after it continue it (a multi-line
 ///   entry); an entry runs as it is, complete or not, when the next line is not `>>`;
 /// - any other line: expected output, in order; error output is written with `! ` in front;
-/// - `@options FLAGS`: the session's settings (`--json`, `--offline`, `--db`, `--durability M`),
-///   before the first input;
+/// - `@options FLAGS`: the session's settings (`--json`, `--offline`, `--db`, `--durability M`,
+///   `--rules FILE` for a file the transcript wrote), before the first input;
 /// - `@restart`: closes the session and opens a new one on the same database directory;
 /// - `@advance MS`: lets MS milliseconds of virtual time pass, delivering what falls due;
 /// - `@file NAME` ... `@end`: writes a file into the transcript's directory (`$DIR` in input
@@ -71,6 +71,13 @@ struct Transcript {
         while index < lines.count {
             let line = lines[index]
             index += 1
+            if let pending = entry, !(line.hasPrefix(">> ") || line == ">>") {
+                // the entry ended (a new one starts, its output follows, or a directive comes):
+                // run it, complete or not, before anything else
+                entry = nil
+                try session().execute(pending)
+                actual += collapse(output.take())
+            }
             if line.hasPrefix("##") || line.hasPrefix("@options ") || line.hasPrefix("@file ") {
                 // kept in both texts, so a recorded transcript keeps them
                 expected += line + "\n"
@@ -84,6 +91,7 @@ struct Transcript {
                     case "--json": options.jsonOutput = true
                     case "--offline": options.startsOffline = true
                     case "--db": options.databaseDirectory = directory + "/db"
+                    case "--rules": options.rulesFile = directory + "/" + (words.popFirst() ?? "")
                     case "--durability": options.durability = try ShellOptions.durability(named: words.popFirst() ?? "")
                     default: throw TranscriptError("\(name): unknown option \(word)")
                     }
@@ -124,12 +132,6 @@ struct Transcript {
                 actual += line + "\n"
                 entry = (entry ?? "") + "\n" + expand(input)
                 continue
-            }
-            if let pending = entry {
-                // the entry ended (a new one starts, or its output follows): run it, complete or not
-                entry = nil
-                try session().execute(pending)
-                actual += collapse(output.take())
             }
             if line.hasPrefix("> ") || line == ">" {
                 let input = line == ">" ? "" : String(line.dropFirst(2))

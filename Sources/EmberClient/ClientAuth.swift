@@ -1,0 +1,36 @@
+import EmberCore
+import EmberWire
+
+/// The client's token, and whether the server stopped taking it. One owner, in ``Repo``.
+struct ClientAuth {
+    /// The token the client signs in with, if any.
+    private(set) var token: AuthToken?
+    /// Why the server no longer takes ``token``: it refused it, or revoked it as expired.
+    private var problem: DatabaseError?
+
+    /// Signs in with `token` (any problem with the last one is forgotten).
+    mutating func signIn(_ token: AuthToken) {
+        self.token = token
+        problem = nil
+    }
+
+    mutating func signOut() {
+        token = nil
+        problem = nil
+    }
+
+    /// The server refused `token` (or revoked it): writes are held until a new one.
+    mutating func refused(_ token: AuthToken?, because error: DatabaseError) {
+        guard let token, token == self.token else { return }
+        problem = error
+    }
+
+    /// The state at `now` (milliseconds, the client's clock).
+    func state(at now: Int64) -> AuthState {
+        guard let token else { return .signedOut }
+        if let problem {
+            return problem.code == ErrorCode.expiredToken ? .expired(token) : .refused(token, problem)
+        }
+        return token.isExpired(at: now) ? .expired(token) : .signedIn(token)
+    }
+}

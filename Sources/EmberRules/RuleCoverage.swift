@@ -1,0 +1,44 @@
+/// How often each rule of a document was evaluated, and how it came out: what `rules coverage`
+/// reports, as the emulator's coverage report does (`/.inspect/coverage`), counted by outcome.
+public struct RuleCoverage: Sendable {
+    /// The counts of one rule.
+    public struct Counts: Sendable, Hashable {
+        public var allowed = 0
+        public var denied = 0
+        public var errors = 0
+
+        public var evaluations: Int { allowed + denied + errors }
+    }
+
+    /// By ``Rule/id``.
+    private var counts: [Counts]
+
+    /// No evaluations yet of the `ruleCount` rules of a document.
+    public init(ruleCount: Int) {
+        counts = Array(repeating: Counts(), count: ruleCount)
+    }
+
+    /// Counts every rule the decisions evaluated.
+    /// - Complexity: O(rules evaluated).
+    public mutating func record(_ decisions: [AccessDecision]) {
+        for decision in decisions {
+            for step in decision.steps {
+                let id = step.outcome.rule.id
+                guard counts.indices.contains(id) else { continue }
+                switch step.outcome.result {
+                case .success(true): counts[id].allowed += 1
+                case .success(false): counts[id].denied += 1
+                case .failure: counts[id].errors += 1
+                }
+            }
+        }
+    }
+
+    /// The counts of the rule numbered `id` (zero for a number not in the document).
+    public subscript(id: Int) -> Counts { counts.indices.contains(id) ? counts[id] : Counts() }
+
+    /// Each rule of `ruleset` with its counts, in document order.
+    public func report(for ruleset: Ruleset) -> [(entry: Ruleset.Entry, counts: Counts)] {
+        ruleset.entries.enumerated().map { ($0.element, self[$0.offset]) }
+    }
+}
