@@ -25,6 +25,13 @@ struct ClientAuth {
         problem = error
     }
 
+    /// The server took `token`: a revocation it sent before (of the token this one replaced,
+    /// which the server saw expire) no longer counts.
+    mutating func accepted(_ token: AuthToken) {
+        guard token == self.token else { return }
+        problem = nil
+    }
+
     /// The state at `now` (milliseconds, the client's clock).
     func state(at now: Int64) -> AuthState {
         guard let token else { return .signedOut }

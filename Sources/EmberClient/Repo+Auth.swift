@@ -41,6 +41,7 @@ extension Repo {
         switch status {
         case .ok:
             guard token == auth.token else { return }
+            auth.accepted(token)
             sendQueuedWrites()
         case .failed(let error):
             auth.refused(token, because: error)

@@ -3,9 +3,15 @@
 public struct RuleCoverage: Sendable {
     /// The counts of one rule.
     public struct Counts: Sendable, Hashable {
-        public var allowed = 0
-        public var denied = 0
-        public var errors = 0
+        public var allowed: Int
+        public var denied: Int
+        public var errors: Int
+
+        public init(allowed: Int = 0, denied: Int = 0, errors: Int = 0) {
+            self.allowed = allowed
+            self.denied = denied
+            self.errors = errors
+        }
 
         public var evaluations: Int { allowed + denied + errors }
     }
