@@ -95,7 +95,7 @@ let package = Package(
         .target(
             name: "EmberLua",
             dependencies: [
-                "CLua", "CLuaSupport", "EmberCore", "EmberEngine", "EmberSync", "EmberWire", "EmberRules", "EmberServer", "EmberClient",
+                "CLua", "CLuaSupport", "EmberCore", "EmberEngine", "EmberSync", "EmberWire", "EmberStorage", "EmberRules", "EmberServer", "EmberClient",
                 "EmberInstance",
                 .product(name: "DequeModule", package: "swift-collections"),
             ],

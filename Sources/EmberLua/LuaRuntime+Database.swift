@@ -4,6 +4,9 @@ import EmberClient
 import EmberCore
 import EmberEngine
 import EmberInstance
+import EmberRules
+import EmberServer
+import EmberStorage
 import EmberWire
 
 /// `db` (a client) and the functions of the `ember` table.
@@ -122,6 +125,28 @@ extension LuaRuntime {
                 return .values(1)
             }),
             ("command", { call throws(LuaBindingError) in try call.runtime.addCommand(call) }),
+            ("rules", { call throws(LuaBindingError) in
+                // ember.rules(): the rules document in force (nil: the open rules);
+                // ember.rules(text): compiles text and puts it in force.
+                let ember = call.runtime.ember
+                guard !call.isAbsent(1) else {
+                    if let source = ember.server.rules.source { call.push(source) } else { lua_pushnil(call.state) }
+                    return .values(1)
+                }
+                let text = try call.string(at: 1, expected: "a rules document {\"rules\": {...}}")
+                let rules: Ruleset
+                do throws(RulesError) {
+                    rules = try Ruleset(text: text)
+                } catch {
+                    throw call.failure(code: error.code, error.message)
+                }
+                do throws(StoreError) {
+                    try ember.setRules(rules)
+                } catch {
+                    throw call.failure(code: error.code, error.message)
+                }
+                return call.runtime.deliveringFirst(0, on: call.state)
+            }),
         ]
     }
 

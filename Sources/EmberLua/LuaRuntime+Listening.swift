@@ -43,12 +43,19 @@ extension LuaRuntime {
         })
     }
 
-    /// `query:on(event, function(snap, prevKey) ... end)`: a listener; its handle.
+    /// `query:on(event, function(snap, prevKey) ... end [, function(err) ... end])`: a listener;
+    /// its handle. The optional last function is called once, with the error, if the server
+    /// cancels the listen (the rules do not allow it, or no longer do); without it, the
+    /// cancellation is reported as an error of the listener.
     func on(_ call: LuaCall) throws(LuaBindingError) -> LuaCallResult {
         let query = try call.query(at: 1)
         let type = try call.eventType(at: 2)
+        if !call.isAbsent(4) && call.type(at: 4) != LUA_TFUNCTION {
+            throw call.wrongType(at: 4, expected: "a function called if the listen is cancelled")
+        }
         let function = try call.function(at: 3)
-        let listener = LuaListener(database: query.database, spec: query.spec, eventType: type, function: function)
+        let cancel = call.isAbsent(4) ? nil : try call.function(at: 4)
+        let listener = LuaListener(database: query.database, spec: query.spec, eventType: type, function: function, cancelFunction: cancel)
         listeners.append(listener)
         listener.handle = query.observe([type]) { [weak self, weak listener] event in
             guard let self, let listener, listener.isActive else { return }
@@ -59,6 +66,13 @@ extension LuaRuntime {
                     function: listener.function, releasesFunction: false, arguments: arguments,
                     context: listener.context, listener: listener))
             case .cancelled(let error):
+                if let cancel = listener.cancelFunction {
+                    listener.cancelFunction = nil
+                    self.remove(listener)
+                    self.enqueue(LuaCallback(
+                        function: cancel, releasesFunction: true, arguments: [.error(error)], context: listener.context, listener: nil))
+                    return
+                }
                 self.remove(listener)
                 self.host?.report(
                     LuaError(.runtime, message: "the listen was cancelled: \(error.message)", code: error.code), context: listener.context)
@@ -94,6 +108,7 @@ extension LuaRuntime {
         listener.isActive = false
         if let handle = listener.handle { listener.database.removeObserver(handle) }
         release(listener.function)
+        if let cancel = listener.cancelFunction { release(cancel) }
         listeners.removeAll { $0 === listener }
     }
 

@@ -9,7 +9,7 @@ import Testing
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("examples").path
 
-    @Test(arguments: ["presence.lua", "dinosaurs.lua", "notes.lua", "clock.lua", "chat.lua", "plugin-example.lua"])
+    @Test(arguments: ["presence.lua", "dinosaurs.lua", "notes.lua", "clock.lua", "chat.lua", "plugin-example.lua", "rules.lua"])
     func example(_ name: String) throws {
         var options = ShellOptions(environment: [:])
         try options.setStorage(directory: nil, memory: true)

@@ -34,8 +34,19 @@ import Testing
     }
 
     @Test func yourFirstFiveMinutesIsWhatTheShellPrints() throws {
+        try check(block: "### Your first five minutes")
+    }
+
+    @Test func securityRulesInFiveCommandsIsWhatTheShellPrints() throws {
+        try check(block: "### Security rules in five commands")
+    }
+
+    /// Runs the README block after `heading` and compares every line. `examples/` in a command
+    /// is the package's examples directory (and is written back so in the output).
+    func check(block heading: String) throws {
         let text = try String(contentsOf: Self.readme, encoding: .utf8)
-        let block = try Self.block(after: "### Your first five minutes", in: text)
+        let block = try Self.block(after: heading, in: text)
+        let examples = Self.readme.deletingLastPathComponent().appendingPathComponent("examples").path + "/"
         let (shell, output) = try makeTestShell()
         defer { shell.close() }
 
@@ -46,8 +57,9 @@ import Testing
                 #expect(shell.prompt == prompt, "the prompt before '\(command)'")
                 expected.append(line)
                 actual.append(line)
-                shell.execute(command)
-                let printed = output.take().split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+                shell.execute(command.replacingOccurrences(of: "examples/", with: examples))
+                let printed = output.take().replacingOccurrences(of: examples, with: "examples/")
+                    .split(separator: "\n", omittingEmptySubsequences: false).dropLast()
                 // stderr shows on the terminal among the rest
                 actual += printed.map { $0.hasPrefix("! ") ? String($0.dropFirst(2)) : String($0) }
             } else {
