@@ -2,6 +2,7 @@ import EmberClient
 import EmberCore
 import EmberEngine
 import EmberInstance
+import EmberRules
 import EmberServer
 import EmberSync
 import EmberTestSupport
@@ -28,11 +29,45 @@ struct ThroughputBenchmarks {
             total: median, operations: count)
     }
 
-    /// One run of ``acknowledgedWrites(count:window:repetitions:)``: the time it took.
-    func acknowledgedWritesOnce(count: Int, window: Int) -> Duration {
+    /// Ten security rules with `$wildcards` and `auth` checks. Each write of
+    /// ``acknowledgedWritesOnce(count:window:rules:)`` is checked by two (`.write` and
+    /// `.validate` at `bench/$key`; nothing above grants), its listen by one.
+    static let tenRules = #"""
+        {"rules": {
+          ".read": false,
+          "bench": {
+            ".read": "auth != null",
+            "$key": {
+              ".write": "auth != null && auth.uid === 'writer' && $key.beginsWith('k')",
+              ".validate": "newData.isNumber() && newData.val() >= 0"
+            }
+          },
+          "users": {
+            "$uid": {
+              ".read": "$uid === auth.uid",
+              ".write": "$uid === auth.uid",
+              "name": {".validate": "newData.isString() && newData.val().length < 50"},
+              "age": {".validate": "newData.isNumber()"}
+            }
+          },
+          "rooms": {"$room": {
+            ".read": "root.child('members').child($room).child(auth.uid).exists()",
+            "$message": {".write": "newData.child('uid').val() === auth.uid"}
+          }}
+        }}
+        """#
+
+    /// One run of ``acknowledgedWrites(count:window:repetitions:)``: the time it took. With
+    /// `rules`, the server enforces them and both clients are signed in.
+    func acknowledgedWritesOnce(count: Int, window: Int, rules: Ruleset? = nil) -> Duration {
         let ember = Ember(clock: SystemClock(), random: SeededRandom(seed: 1))
+        if let rules { try! ember.setRules(rules) }
         let writer = try! ember.client(named: "writer")
         let listener = try! ember.client(named: "listener")
+        if rules != nil {
+            try! writer.signIn(claims: ["uid": "writer"])
+            try! listener.signIn(claims: ["uid": "listener"])
+        }
         var events = 0
         try! listener.reference("bench").query.observe([.childAdded, .childChanged]) { _ in events += 1 }
         try! ember.flush()

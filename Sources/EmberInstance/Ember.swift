@@ -39,10 +39,18 @@ public final class Ember {
     private var links: [ClientName: InProcessLink] = [:]
     /// The client each server connection serves.
     private var connectionClients: [ConnectionID: ClientName] = [:]
-    /// The last rules check of each client's operations (what `explain` explains).
-    private var lastRuleChecks: [ClientName: RuleCheck] = [:]
-    /// Called with every rules check the server makes for a client (`rules trace on`).
-    public var onRuleCheck: ((ClientName, RuleCheck) -> Void)?
+    /// Each client's current server connection.
+    private var clientConnections: [ClientName: ConnectionID] = [:]
+    /// Called with every rules check the server makes for a client (`rules trace on`); the
+    /// server reports checks only while it is set.
+    public var onRuleCheck: ((ClientName, RuleCheck) -> Void)? {
+        didSet {
+            server.onRuleCheck = onRuleCheck == nil ? nil : { [unowned self] check in
+                guard let name = connectionClients[check.connection] else { return }
+                onRuleCheck?(name, check)
+            }
+        }
+    }
     private var running = false
 
     /// Where the data lives.
@@ -69,7 +77,6 @@ public final class Ember {
         server = Server(clock: clock, rules: rules)
         network = InProcessNetwork(engine: engine)
         engine.add(self)
-        observeRuleChecks()
     }
 
     /// An instance kept as `persistence` says: with a database directory, the server starts
@@ -105,15 +112,6 @@ public final class Ember {
         }
         network = InProcessNetwork(engine: engine)
         engine.add(self)
-        observeRuleChecks()
-    }
-
-    private func observeRuleChecks() {
-        server.onRuleCheck = { [unowned self] check in
-            guard let name = connectionClients[check.connection] else { return }
-            lastRuleChecks[name] = check
-            onRuleCheck?(name, check)
-        }
     }
 
     // MARK: Rules
@@ -127,9 +125,11 @@ public final class Ember {
         try server.setRules(rules)
     }
 
-    /// The last rules check made for an operation of the client `name`, if any since the rules
-    /// were loaded.
-    public func lastRuleCheck(of name: ClientName) -> RuleCheck? { lastRuleChecks[name] }
+    /// The last rules check made for an operation of the client `name` on its current
+    /// connection, if any.
+    public func lastRuleCheck(of name: ClientName) -> RuleCheck? {
+        clientConnections[name].flatMap(server.lastRuleCheck(of:))
+    }
 
     /// The client named `name`, created (and connecting, unless `startOffline`) on first use.
     /// With a database directory it starts from its store there; a store that cannot be opened
@@ -288,8 +288,10 @@ public final class Ember {
     fileprivate func connect(_ name: ClientName) -> ClientTransport {
         let link = network.connect(latency: latency, silentDropTimeout: disconnectTimeout)
         links[name] = link
-        connectionClients = connectionClients.filter { $0.value != name }
-        connectionClients[server.accept(link.server)] = name
+        if let previous = clientConnections[name] { connectionClients[previous] = nil }
+        let id = server.accept(link.server)
+        connectionClients[id] = name
+        clientConnections[name] = id
         return link.client
     }
 

@@ -13,14 +13,11 @@ public struct AccessDecision: Sendable {
     public struct Step: Sendable {
         /// The location the rule guards (with the keys its wildcards matched).
         public let path: Path
-        /// The rule's place in the rules tree, keys and wildcard names (`["users", "$uid"]`).
-        let ruleKeys: [String]
+        /// The rule's place in the rules tree (`/users/$uid`).
+        public let rulePath: String
         /// The keys the wildcards on the way matched, by name with its `$`.
         public let captures: [String: String]
         public let outcome: RuleOutcome
-
-        /// The rule's place in the rules tree (`/users/$uid`).
-        public var rulePath: String { "/" + ruleKeys.joined(separator: "/") }
     }
 
     /// How the decision was reached.

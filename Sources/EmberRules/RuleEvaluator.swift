@@ -11,6 +11,9 @@ struct RuleEvaluator {
     /// When set, each compound sub-expression's source range and value, in the order evaluated
     /// (what `explain` shows).
     var trace: [(range: Range<Int>, value: RuleValue)]?
+    /// `data` and `newData`, once looked up.
+    private var data: RuleSnapshot?
+    private var newData: RuleSnapshot?
 
     init(context: RuleContext, tracing: Bool = false) {
         self.context = context
@@ -68,15 +71,23 @@ struct RuleEvaluator {
         }
     }
 
-    private func variable(_ name: String) throws(RuleRuntimeError) -> RuleValue {
+    private mutating func variable(_ name: String) throws(RuleRuntimeError) -> RuleValue {
         switch name {
         case "auth": return context.auth.map(RuleValue.init) ?? .null
         case "now": return .number(Double(context.now))
         case "root": return .snapshot(RuleSnapshot(root: context.root, path: .root))
-        case "data": return .snapshot(RuleSnapshot(root: context.root, path: context.path))
+        case "data":
+            // Found once per evaluation, however often the rule names it.
+            if let data { return .snapshot(data) }
+            let snapshot = RuleSnapshot(root: context.root, path: context.path)
+            data = snapshot
+            return .snapshot(snapshot)
         case "newData":
             guard let newRoot = context.newRoot else { throw RuleRuntimeError("newData exists only when writing") }
-            return .snapshot(RuleSnapshot(root: newRoot, path: context.path))
+            if let newData { return .snapshot(newData) }
+            let snapshot = RuleSnapshot(root: newRoot, path: context.path)
+            newData = snapshot
+            return .snapshot(snapshot)
         case "query": return .query(context.query)
         default: throw RuleRuntimeError("unknown variable \(name)")
         }
@@ -148,7 +159,7 @@ struct RuleEvaluator {
             return .object(node.jsonValue(.normal))
         case "child":
             let path = try childPath(arguments[0], of: name)
-            return .snapshot(RuleSnapshot(root: snapshot.root, path: snapshot.path.appending(path)))
+            return .snapshot(snapshot.descendant(path))
         case "parent":
             guard let parent = snapshot.path.parent else { throw RuleRuntimeError("the root has no parent") }
             return .snapshot(RuleSnapshot(root: snapshot.root, path: parent))

@@ -13,8 +13,9 @@ import EmberCore
 ///
 /// With no rules loaded the database is open (``open``: `.read` and `.write` true at the root).
 public struct Ruleset: Sendable {
-    /// The rules of one location.
-    struct Level: Sendable {
+    /// The rules of one location. A class, so that walking the tree copies references, not
+    /// rules; built while the document compiles and never changed after (hence `@unchecked`).
+    final class Level: @unchecked Sendable {
         var read: Rule?
         var write: Rule?
         var validate: Rule?
@@ -22,10 +23,8 @@ public struct Ruleset: Sendable {
         var named: [ChildKey: Level] = [:]
         /// The wildcard's name with its `$`.
         var wildcardName: String?
-        /// The wildcard's rules: none or one (a struct cannot hold an optional of itself).
-        var wildcardLevels: [Level] = []
-
-        var wildcard: Level? { wildcardLevels.first }
+        /// The wildcard's rules.
+        var wildcard: Level?
 
         /// The rules for the child `key`: named first, else the wildcard (and the name it binds).
         func child(_ key: ChildKey) -> (level: Level, capture: String?)? {
@@ -51,7 +50,7 @@ public struct Ruleset: Sendable {
 
     /// No rules loaded: everyone may read and write everything (the emulator's default).
     public static let open: Ruleset = {
-        var level = Level()
+        let level = Level()
         level.read = Rule(constant: true, kind: .read)
         level.write = Rule(constant: true, kind: .write)
         level.read?.id = 0
@@ -104,7 +103,7 @@ public struct Ruleset: Sendable {
         guard case .object(let members, _) = value else {
             throw error("the rules of a location are an object, not \(value.kind)", at: value.position, place: place)
         }
-        var level = Level()
+        let level = Level()
         for member in members {
             let (key, child) = (member.key, member.value)
             let here = place + [key]
@@ -150,7 +149,7 @@ public struct Ruleset: Sendable {
                         throw error("the wildcard \(key) is already used above", at: child.position, place: here)
                     }
                     level.wildcardName = key
-                    level.wildcardLevels = [try Self.level(child, place: here, captures: captures + [key], entries: &entries)]
+                    level.wildcard = try Self.level(child, place: here, captures: captures + [key], entries: &entries)
                 } else {
                     let childKey: ChildKey
                     do {
@@ -207,27 +206,29 @@ public struct Ruleset: Sendable {
         let level: Level
         let location: Path
         let captures: [String: String]
-        /// Its place in the rules tree, keys and wildcard names (`["users", "$uid"]`).
-        let rulePath: [String]
+    }
 
-        func step(_ outcome: RuleOutcome) -> AccessDecision.Step {
-            AccessDecision.Step(path: location, ruleKeys: rulePath, captures: captures, outcome: outcome)
-        }
+    /// A rule's outcome at `stop`, as a step of a decision (its place in the rules tree from the
+    /// document's list of rules).
+    private func step(_ outcome: RuleOutcome, at stop: Stop) -> AccessDecision.Step {
+        let id = outcome.rule.id
+        let rulePath = entries.indices.contains(id) ? entries[id].rulePath : "?"
+        return AccessDecision.Step(path: stop.location, rulePath: rulePath, captures: stop.captures, outcome: outcome)
     }
 
     /// The locations from the root down to `path` that have rules, in order: all of them, or
     /// fewer when the rules tree ends above `path`.
     /// - Complexity: O(depth of `path`).
     private func stops(to path: Path) -> [Stop] {
-        var stops = [Stop(level: root, location: .root, captures: [:], rulePath: [])]
-        for key in path.keys {
+        var stops = [Stop(level: root, location: .root, captures: [:])]
+        stops.reserveCapacity(path.count + 1)
+        for (depth, key) in path.keys.enumerated() {
             let last = stops[stops.count - 1]
             guard let next = last.level.child(key) else { break }
             var captures = last.captures
             if let capture = next.capture { captures[capture] = key.name }
-            stops.append(Stop(
-                level: next.level, location: last.location.child(key), captures: captures,
-                rulePath: last.rulePath + [next.capture ?? key.name]))
+            let location = depth + 1 == path.count ? path : Path(keys: Array(path.keys[...depth]))
+            stops.append(Stop(level: next.level, location: location, captures: captures))
         }
         return stops
     }
@@ -254,7 +255,7 @@ public struct Ruleset: Sendable {
             guard let rule = stop.level.read else { continue }
             let context = RuleContext(auth: auth, now: now, root: data, path: stop.location, captures: stop.captures, query: query)
             let outcome = rule.evaluate(context, tracing: tracing)
-            steps.append(stop.step(outcome))
+            steps.append(step(outcome, at: stop))
             if outcome.allowed { return AccessDecision(operation: .read(path), steps: steps, ending: .granted(step: steps.count - 1)) }
         }
         return AccessDecision(operation: .read(path), steps: steps, ending: .noGrant)
@@ -275,7 +276,7 @@ public struct Ruleset: Sendable {
             guard let rule = stop.level.write else { continue }
             let context = RuleContext(auth: auth, now: now, root: data, newRoot: newData, path: stop.location, captures: stop.captures)
             let outcome = rule.evaluate(context, tracing: tracing)
-            steps.append(stop.step(outcome))
+            steps.append(step(outcome, at: stop))
             if outcome.allowed {
                 granted = steps.count - 1
                 break
@@ -292,7 +293,7 @@ public struct Ruleset: Sendable {
             guard let rule = stop.level.validate, !newData.child(at: stop.location).isEmpty else { continue }
             let context = RuleContext(auth: auth, now: now, root: data, newRoot: newData, path: stop.location, captures: stop.captures)
             let outcome = rule.evaluate(context, tracing: tracing)
-            steps.append(stop.step(outcome))
+            steps.append(step(outcome, at: stop))
             if !outcome.allowed { return AccessDecision(operation: .write(path), steps: steps, ending: .invalid(step: steps.count - 1)) }
         }
         return AccessDecision(operation: .write(path), steps: steps, ending: .granted(step: granted))
@@ -325,7 +326,7 @@ public struct Ruleset: Sendable {
         guard !node.isLeaf else { return }
         let level = stop.level
         for (key, child) in level.named where !node.child(key).isEmpty {
-            let next = Stop(level: child, location: stop.location.child(key), captures: stop.captures, rulePath: stop.rulePath + [key.name])
+            let next = Stop(level: child, location: stop.location.child(key), captures: stop.captures)
             stops.append(next)
             collectValidations(below: next, newData: newData, into: &stops)
         }
@@ -333,7 +334,7 @@ public struct Ruleset: Sendable {
             for child in node.children where level.named[child.key] == nil {
                 var captures = stop.captures
                 captures[name] = child.key.name
-                let next = Stop(level: wildcard, location: stop.location.child(child.key), captures: captures, rulePath: stop.rulePath + [name])
+                let next = Stop(level: wildcard, location: stop.location.child(child.key), captures: captures)
                 stops.append(next)
                 collectValidations(below: next, newData: newData, into: &stops)
             }

@@ -39,7 +39,8 @@ public final class Server {
     /// Whether checks record each rule's sub-expressions (`rules trace on`).
     public var tracesRules = false
     /// Called with every rules check made for a connection while rules are loaded (not with the
-    /// open rules): what `explain` and `rules trace` read.
+    /// open rules): what `rules trace` prints. Each connection keeps its last check too
+    /// (``lastRuleCheck(of:)``).
     public var onRuleCheck: ((RuleCheck) -> Void)?
 
     private let clock: any DatabaseClock
@@ -115,6 +116,12 @@ public final class Server {
     /// The onDisconnect operations queued for a connection.
     public func onDisconnectOperations(of connection: ConnectionID) -> [OnDisconnectOperation] {
         connections[connection]?.onDisconnect ?? []
+    }
+
+    /// The last rules check made for a request of `connection` (`nil`: none since it opened,
+    /// or the rules are open), for `explain`.
+    public func lastRuleCheck(of connection: ConnectionID) -> RuleCheck? {
+        connections[connection]?.lastRuleCheck
     }
 
     /// Who a connection acts as.
@@ -308,7 +315,9 @@ public final class Server {
         let request = RuleRequest(operation, auth: auth.variable, now: serverTime, root: root, newRoot: newRoot)
         let decisions = rules.decide(request, tracing: tracesRules)
         coverage.record(decisions)
-        onRuleCheck?(RuleCheck(connection: id, ruleset: rules, request: request, decisions: decisions))
+        let check = RuleCheck(connection: id, ruleset: rules, request: request, decisions: decisions)
+        connections[id]?.lastRuleCheck = check
+        onRuleCheck?(check)
         guard let denied = decisions.first(where: { !$0.allowed }) else { return nil }
         return .permissionDenied(at: denied.path)
     }

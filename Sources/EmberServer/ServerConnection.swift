@@ -1,4 +1,5 @@
 import EmberCore
+import EmberRules
 import EmberWire
 
 /// The server's side of one client connection: its transport, user, listens and onDisconnect
@@ -8,6 +9,8 @@ final class ServerConnection {
     let transport: any Transport<ServerMessage, ClientMessage>
     /// Who the connection acts as (not signed in until an `auth` request says otherwise).
     var auth: ConnectionAuth = .none
+    /// The last rules check made for the connection's requests (what `explain` explains).
+    var lastRuleCheck: RuleCheck?
     var listens: [QuerySpec: ServerListen] = [:]
     /// The operations to run when the connection ends, in the order registered.
     var onDisconnect: [OnDisconnectOperation] = []

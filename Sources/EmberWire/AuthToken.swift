@@ -18,9 +18,21 @@ public struct AuthToken: Sendable, Hashable {
     public let text: String
     /// The claims of its payload (an object).
     public let claims: JSONValue
+    /// The user's id: the `sub` claim (or `user_id`).
+    public let uid: String
+    /// The sign-in provider (`firebase.sign_in_provider`), `custom` when the token says none.
+    public let provider: String
+    /// When the token stops holding, in milliseconds since 1970 (`exp` is in seconds).
+    public let expiresAt: Int64
+    /// The `auth` variable of the rules for this token: `uid`, `provider`, and every claim in
+    /// `token` (Firebase's rules reference, "auth"). Made once: every rule evaluated for the
+    /// token's connection reads it.
+    public let auth: JSONValue
 
     /// How long a token holds unless told otherwise: an hour, as Firebase ID tokens.
     public static let defaultLifetime: Int64 = 3_600_000
+    /// The longest lifetime a token can be given: 10 years (of 365 days).
+    public static let maximumLifetime: Int64 = 315_360_000_000
 
     /// Reads a token's claims.
     /// - Throws: `invalid_token` when it is not three base64url parts whose middle one is a JSON
@@ -39,9 +51,14 @@ public struct AuthToken: Sendable, Hashable {
         guard case .string(let subject)? = claims["sub"] ?? claims["user_id"], !subject.isEmpty else {
             throw Self.invalid("the token names no user (no \"sub\" claim)")
         }
-        guard Self.seconds(claims["exp"]) != nil else { throw Self.invalid("the token has no expiry (no numeric \"exp\" claim)") }
+        guard let expiry = Self.seconds(claims["exp"]) else { throw Self.invalid("the token has no expiry (no numeric \"exp\" claim)") }
+        guard expiry < Int64.max / 1000 else { throw Self.invalid("the token's expiry is out of range") }
         self.text = text
         self.claims = claims
+        uid = subject
+        if case .string(let name)? = claims["firebase"]?["sign_in_provider"] { provider = name } else { provider = "custom" }
+        expiresAt = expiry * 1000
+        auth = .object([("uid", .string(uid)), ("provider", .string(provider)), ("token", claims)])
     }
 
     /// An unsigned token for the user `claims` describe, as the emulator's clients make them.
@@ -52,7 +69,7 @@ public struct AuthToken: Sendable, Hashable {
     /// later (rounded down to the second, as `exp` counts seconds).
     /// - Throws: `invalid_argument` when `claims` is not an object naming a user in a non-empty
     ///   string of at most 128 characters (Firebase's limit for a uid), or `lifetime` is not
-    ///   positive.
+    ///   between 1 ms and ``maximumLifetime``.
     public static func unsigned(
         claims: JSONValue, issuedAt: Int64, lifetime: Int64 = defaultLifetime, project: String = "demo-project"
     ) throws(DatabaseError) -> AuthToken {
@@ -65,8 +82,10 @@ public struct AuthToken: Sendable, Hashable {
         guard !uid.isEmpty, uid.count <= 128 else {
             throw .other(code: ErrorCode.invalidArgument, message: "a uid is 1 to 128 characters long, not \(uid.count)")
         }
-        guard lifetime > 0 else {
-            throw .other(code: ErrorCode.invalidArgument, message: "a token's lifetime must be positive, not \(lifetime) ms")
+        guard lifetime > 0, lifetime <= maximumLifetime else {
+            throw .other(
+                code: ErrorCode.invalidArgument,
+                message: "a token's lifetime is 1 to \(maximumLifetime) milliseconds (10 years), not \(lifetime)")
         }
         var provider = "custom"
         if let given = claims["provider"] {
@@ -94,29 +113,8 @@ public struct AuthToken: Sendable, Hashable {
         return try AuthToken(parsing: text)
     }
 
-    /// The user's id: the `sub` claim.
-    public var uid: String {
-        if case .string(let subject)? = claims["sub"] ?? claims["user_id"] { return subject }
-        return ""
-    }
-
-    /// The sign-in provider (`firebase.sign_in_provider`), `custom` when the token says none.
-    public var provider: String {
-        if case .string(let name)? = claims["firebase"]?["sign_in_provider"] { return name }
-        return "custom"
-    }
-
-    /// When the token stops holding, in milliseconds since 1970.
-    public var expiresAt: Int64 { (Self.seconds(claims["exp"]) ?? 0) * 1000 }
-
     /// Whether the token has expired at `now` (milliseconds).
     public func isExpired(at now: Int64) -> Bool { now >= expiresAt }
-
-    /// The `auth` variable of the rules for this token: `uid`, `provider`, and every claim in
-    /// `token` (Firebase's rules reference, "auth").
-    public var auth: JSONValue {
-        .object([("uid", .string(uid)), ("provider", .string(provider)), ("token", claims)])
-    }
 
     /// The claims a person set (the uid, and what is not one of the standard claims), to show
     /// who a client is: `{uid: "alice", email: "a@x"}`.
@@ -132,7 +130,7 @@ public struct AuthToken: Sendable, Hashable {
     private static func seconds(_ value: JSONValue?) -> Int64? {
         switch value {
         case .int(let seconds)?: seconds
-        case .double(let seconds)? where seconds.isFinite && abs(seconds) < 1e15: Int64(seconds)
+        case .double(let seconds)? where seconds.isFinite && abs(seconds) < 1e12: Int64(seconds)
         default: nil
         }
     }

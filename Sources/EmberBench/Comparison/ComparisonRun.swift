@@ -2,6 +2,7 @@ import EmberClient
 import EmberCore
 import EmberEngine
 import EmberInstance
+import EmberRules
 import EmberServer
 import EmberStorage
 import EmberTestSupport
@@ -104,6 +105,13 @@ struct ComparisonRun {
                 .init(peer: "Redis `SET`, 1 client (redis-benchmark, loopback TCP)", measurement: redis { $0.setThroughput(clients: 1, pipeline: 1, requests: count / 4, runs: runs) }),
                 .init(peer: "Redis `SET`, 50 clients", measurement: redis { $0.setThroughput(clients: 50, pipeline: 1, requests: count, runs: runs) }),
             ])
+        let rules = try! Ruleset(text: ThroughputBenchmarks.tenRules)
+        let guarded = ember("writes/s", count: count) { throughput.acknowledgedWritesOnce(count: $0, window: 1, rules: rules) }
+        table.add(
+            group: "writes",
+            workload: "the same with ten security rules (`$wildcards`, `auth` checks; `.write` and `.validate` evaluated per write), both clients signed in",
+            ember: guarded,
+            peers: [.init(peer: "Ember without rules (the row above, this run); target: at least 0.8×", measurement: waiting)])
         let pipelined = ember("writes/s", count: count) { throughput.acknowledgedWritesOnce(count: $0, window: 1_000) }
         table.add(
             group: "writes", workload: "leaf sets, up to 1,000 unacknowledged, a second client listening",
