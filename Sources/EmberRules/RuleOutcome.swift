@@ -9,15 +9,18 @@ public struct RuleOutcome: Sendable {
     /// Whether the rule allows the operation.
     public var allowed: Bool { (try? result.get()) ?? false }
 
-    /// The sub-expressions and their values, as `source → value` lines.
-    public var explanation: [String] {
+    /// The sub-expressions (their source text) and their values, in evaluation order.
+    public var trace: [(expression: String, value: String)] {
         let characters = Array(rule.source)
         return steps.map { step in
             let upper = min(step.range.upperBound, characters.count)
             let lower = min(step.range.lowerBound, upper)
-            return String(characters[lower..<upper]) + " → " + step.value.description
+            return (String(characters[lower..<upper]), step.value.description)
         }
     }
+
+    /// The sub-expressions and their values, as `source → value` lines.
+    public var explanation: [String] { trace.map { $0.expression + " → " + $0.value } }
 
     /// The verdict in words: `true`, `false`, or `error: REASON (counts as false)`.
     public var verdict: String {

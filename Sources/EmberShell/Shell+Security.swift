@@ -266,7 +266,7 @@ extension Shell {
                             ("path", .string(step.path.description)), ("rulePath", .string(step.rulePath)),
                             ("rule", .string(step.outcome.rule.kind.rawValue)), ("expression", .string(step.outcome.rule.source)),
                             ("verdict", .string(step.outcome.verdict)),
-                            ("trace", .array(step.outcome.explanation.map(JSONValue.string))),
+                            ("trace", .array(step.outcome.trace.map { .object([("expression", .string($0.expression)), ("value", .string($0.value))]) })),
                         ])
                     })),
                 ])

@@ -49,6 +49,42 @@ import Glibc
         #expect(json.error.hasPrefix(#"{"error":{"code":"#))
     }
 
+    @Test("--rules puts a rules file in force and keeps it with the database; a bad file is refused naming file:line:column")
+    func rulesOption() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ember-cli-rules-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let rules = directory + "/rules.json"
+        try #"""
+            {
+              // only alice writes her notes
+              "rules": {"notes": {"$uid": {".read": "$uid === auth.uid", ".write": "$uid === auth.uid"}}}
+            }
+            """#.write(toFile: rules, atomically: true, encoding: .utf8)
+        let bad = directory + "/bad.json"
+        try #"{"rules": {"notes": {".write": "auth.uid =="}}}"#.write(toFile: bad, atomically: true, encoding: .utf8)
+        let db = directory + "/db"
+
+        let refused = try ember("-q", "--db", db, "--rules", bad, "-c", "status")
+        #expect(refused.status == 1)
+        #expect(refused.output == "")
+        #expect(refused.error.contains("--rules \(bad):1:44: expected a value"), "\(refused.error)")
+        #expect(refused.error.contains("(at rules/notes/.write)"), "\(refused.error)")
+
+        let first = try ember(
+            "-q", "--db", db, "--rules", rules, "-c", "auth {uid: 'alice'}", "-c", "set /notes/alice/n1 'hi'", "-c", "set /notes/bob/n1 'hi'")
+        #expect(first.status == 1)
+        #expect(first.output.hasSuffix("ok\n"), "\(first.output)")
+        #expect(first.error.contains("permission denied at /notes/bob/n1"), "\(first.error)")
+
+        // A second run without --rules: the rules and alice's token were kept.
+        let second = try ember("-q", "--db", db, "-c", "rules show", "-c", "auth", "-c", "get /notes/alice")
+        #expect(second.status == 0, "\(second.error)")
+        #expect(second.output.contains("only alice writes her notes"))
+        #expect(second.output.contains("main: signed in as alice"))
+        #expect(second.output.hasSuffix("{\n  \"n1\": \"hi\"\n}\n"), "\(second.output)")
+    }
+
     @Test("get offline with nothing cached says it waits for the connection, then fails with offline after its timeout (real clock)")
     func getOfflineWaitsUpToItsTimeout() throws {
         let started = Date()
