@@ -204,6 +204,8 @@ public struct Ruleset: Sendable {
     /// A location on the way down to a path, and the rules there.
     private struct Stop {
         let level: Level
+        /// The location; on the way down, made only where the level has rules (`.root`
+        /// stands in elsewhere: nothing reads it).
         let location: Path
         let captures: [String: String]
     }
@@ -227,7 +229,11 @@ public struct Ruleset: Sendable {
             guard let next = last.level.child(key) else { break }
             var captures = last.captures
             if let capture = next.capture { captures[capture] = key.name }
-            let location = depth + 1 == path.count ? path : Path(keys: Array(path.keys[...depth]))
+            // A location is made only where a rule may need it (the last is the path itself).
+            let level = next.level
+            let location =
+                depth + 1 == path.count ? path
+                : level.read != nil || level.write != nil || level.validate != nil ? Path(keys: Array(path.keys[...depth])) : .root
             stops.append(Stop(level: next.level, location: location, captures: captures))
         }
         return stops
@@ -286,8 +292,8 @@ public struct Ruleset: Sendable {
         // `.validate` on the way down, then below the written location, wherever the new data
         // exists.
         var validations = stops
-        if stops.count == path.count + 1 {
-            collectValidations(below: stops[stops.count - 1], newData: newData, into: &validations)
+        if stops.count == path.count + 1, let last = stops.last, !last.level.named.isEmpty || last.level.wildcard != nil {
+            collectValidations(below: last, newData: newData, into: &validations)
         }
         for stop in validations {
             guard let rule = stop.level.validate, !newData.child(at: stop.location).isEmpty else { continue }
