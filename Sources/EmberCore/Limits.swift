@@ -10,4 +10,6 @@ public enum Limits {
     public static let maxDepth = 31
     /// The longest string value, in bytes of UTF-8 (10 MB).
     public static let maxStringBytes = 10 * 1024 * 1024
+    /// The longest an auth token may hold, in milliseconds: 10 years (of 365 days).
+    public static let maxTokenLifetime: Int64 = 315_360_000_000
 }

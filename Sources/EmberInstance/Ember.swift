@@ -37,16 +37,15 @@ public final class Ember {
     private var random: any RandomNumberGenerator
     private var clients: [ClientName: Database] = [:]
     private var links: [ClientName: InProcessLink] = [:]
-    /// The client each server connection serves.
-    private var connectionClients: [ConnectionID: ClientName] = [:]
     /// Each client's current server connection.
     private var clientConnections: [ClientName: ConnectionID] = [:]
     /// Called with every rules check the server makes for a client (`rules trace on`); the
     /// server reports checks only while it is set.
     public var onRuleCheck: ((ClientName, RuleCheck) -> Void)? {
         didSet {
+            // Only while tracing: finding the client is a search of the clients.
             server.onRuleCheck = onRuleCheck == nil ? nil : { [unowned self] check in
-                guard let name = connectionClients[check.connection] else { return }
+                guard let name = clientConnections.first(where: { $0.value == check.connection })?.key else { return }
                 onRuleCheck?(name, check)
             }
         }
@@ -288,10 +287,7 @@ public final class Ember {
     fileprivate func connect(_ name: ClientName) -> ClientTransport {
         let link = network.connect(latency: latency, silentDropTimeout: disconnectTimeout)
         links[name] = link
-        if let previous = clientConnections[name] { connectionClients[previous] = nil }
-        let id = server.accept(link.server)
-        connectionClients[id] = name
-        clientConnections[name] = id
+        clientConnections[name] = server.accept(link.server)
         return link.client
     }
 

@@ -18,9 +18,8 @@ extension LuaCall {
         guard lua_type(state, index) == LUA_TTABLE else { throw wrongType(at: index, expected: "a table of options {expires = MS}") }
         defer { lua_settop(state, index) }
         guard pushField("expires", ofTableAt: index) != LUA_TNIL else { return AuthToken.defaultLifetime }
-        guard lua_isinteger(state, -1) != 0, lua_tointegerx(state, -1, nil) > 0 else {
-            throw error(at: index, "expires must be a positive integer number of milliseconds")
-        }
+        // The range is the token's to check (`AuthToken.unsigned`).
+        guard lua_isinteger(state, -1) != 0 else { throw error(at: index, "expires must be an integer number of milliseconds") }
         return lua_tointegerx(state, -1, nil)
     }
 }

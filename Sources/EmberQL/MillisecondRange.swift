@@ -1,3 +1,5 @@
+import EmberCore
+
 /// A range of milliseconds a command accepts, with the words its errors use.
 ///
 /// Every duration a user types is checked against one of these before it reaches the engine,
@@ -30,7 +32,7 @@ extension MillisecondRange {
     /// `get ... timeout MS`: up to 1 day (the client's longest wait for the connection).
     public static let connectTimeout = MillisecondRange(0...86_400_000, span: "1 day")
     /// `auth {...} expires MS`: 1 ms to 10 years (of 365 days).
-    public static let tokenLifetime = MillisecondRange(1...315_360_000_000, span: "10 years")
+    public static let tokenLifetime = MillisecondRange(1...Limits.maxTokenLifetime, span: "10 years")
     /// `sleep MS`: up to 1 day.
     public static let sleep = MillisecondRange(0...86_400_000, span: "1 day")
 }

@@ -304,6 +304,10 @@ public final class Server {
         return revoked
     }
 
+    /// Whether the rules are checked for `auth`: not with the open rules, nor for an
+    /// administrator.
+    private func rulesApply(to auth: ConnectionAuth) -> Bool { !rules.isOpen && auth != .admin }
+
     /// Checks `operation` by the connection `id`, acting as `auth`, against the rules: `nil`
     /// when allowed (always, with the open rules or for an administrator), else
     /// `permission_denied` at the path refused. Every check made is counted and reported to
@@ -311,7 +315,7 @@ public final class Server {
     private func denial(_ operation: RuleRequest.Operation, as auth: ConnectionAuth, by id: ConnectionID, newRoot: Node? = nil)
         -> DatabaseError?
     {
-        guard !rules.isOpen, auth != .admin else { return nil }
+        guard rulesApply(to: auth) else { return nil }
         let request = RuleRequest(operation, auth: auth.variable, now: serverTime, root: root, newRoot: newRoot)
         let decisions = rules.decide(request, tracing: tracesRules)
         coverage.record(decisions)
@@ -524,7 +528,7 @@ public final class Server {
         let resolved = node.resolvingServerValues(existing: current, serverTime: serverTime)
         // A server value must resolve to something storable (an increment can overflow).
         if node.containsServerValues { try resolved.validate(at: path) }
-        guard let id, !rules.isOpen, auth != .admin else { return PreparedPut(resolved: resolved, newRoot: nil) }
+        guard let id, rulesApply(to: auth) else { return PreparedPut(resolved: resolved, newRoot: nil) }
         var newRoot = root
         newRoot.set(resolved, at: path)
         if let error = denial(.write([path]), as: auth, by: id, newRoot: newRoot) { throw error }
@@ -565,7 +569,7 @@ public final class Server {
             if change.node.containsServerValues { try node.validate(at: full) }
             resolved.append(WireChange(change.path, node))
         }
-        guard let id, !rules.isOpen, auth != .admin else { return PreparedMerge(resolved: resolved, newRoot: nil) }
+        guard let id, rulesApply(to: auth) else { return PreparedMerge(resolved: resolved, newRoot: nil) }
         var newRoot = root
         for change in resolved { newRoot.set(change.node, at: path.appending(change.path)) }
         if let error = denial(.write(resolved.map { path.appending($0.path) }), as: auth, by: id, newRoot: newRoot) { throw error }
@@ -578,12 +582,12 @@ public final class Server {
         indexes.willWrite(at: changes.map { path.appending($0.path) }, root: root)
         // Every change is checked: they all land. In place, so that only the nodes on each
         // changed path are copied, and only when the tick's snapshot still shares them.
-        if let newRoot = prepared.newRoot { root = newRoot }
-        for change in prepared.resolved {
-            let full = path.appending(change.path)
-            if prepared.newRoot == nil { root.set(change.node, at: full) }
-            store?.markChanged(full)
+        if let newRoot = prepared.newRoot {
+            root = newRoot
+        } else {
+            for change in prepared.resolved { root.set(change.node, at: path.appending(change.path)) }
         }
+        for change in prepared.resolved { store?.markChanged(path.appending(change.path)) }
         indexes.didWrite(root: root)
         broadcastMerge(prepared.resolved, at: path)
     }

@@ -170,9 +170,9 @@ extension Shell {
         var json: [(key: String, value: JSONValue)] = [("client", .string(client.name.rawValue)), ("created", .bool(isNew))]
         var text = "client \(client.name)" + (isNew ? " (new)" : "") + ": \(client.connectionState)"
         if let auth {
-            guard case .report(let signedIn, let identity) = try authenticate(auth, client: client) else { return .nothing }
-            text += "\n" + (signedIn ?? "")
-            json.append(("auth", identity))
+            let signedIn = try authenticate(auth, client: client)
+            text += "\n" + signedIn.text
+            json.append(("auth", signedIn.json))
         } else if client.authState != .signedOut {
             text += ", " + identityDescription(client.authState)
             json.append(("auth", identityJSON(client)))
@@ -198,12 +198,7 @@ extension Shell {
         let stateWidth = names.map { ember.client($0).connectionState.description.count }.max() ?? 0
         let identities = names.map { ember.client($0).authState }
         func identity(_ state: AuthState) -> String {
-            switch state {
-            case .signedOut: "-"
-            case .signedIn(let token): token.uid
-            case .expired(let token): token.uid + " (token expired: writes held)"
-            case .refused(let token, _): token.uid + " (token refused: writes held)"
-            }
+            state == .signedOut ? "-" : state.description + (state.holdsWrites ? ", writes held" : "")
         }
         let identityWidth = identities.contains(where: { $0 != .signedOut }) ? identities.map { identity($0).count }.max() ?? 0 : 0
         func padded(_ text: String, to width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }

@@ -10,11 +10,13 @@ import Foundation
 
 /// The data commands: get, ls, tree, set, update, push, remove, increment, priority.
 extension Shell {
-    /// Starts a write with `start` and waits for the server's answer, unless the client is
-    /// offline (then the write is queued).
+    /// Starts a write with `start` and waits for the server's answer, unless the write must
+    /// wait in the queue (the client is offline, or holds its writes for a new token).
+    /// - Parameter interrupted: what Ctrl-C during the wait says became of the write.
     /// - Throws: the refusal, or `interrupted` (the write stays queued).
     func performWrite(
         at position: SourcePosition?, on database: Database,
+        interrupted: String = "stopped waiting; the write stays queued and will be sent",
         _ start: (@escaping (DatabaseError?) -> Void) throws(DatabaseError) -> Void
     ) throws(ShellError) -> WriteReport.Status {
         let answer = Pending<DatabaseError?>()
@@ -23,7 +25,7 @@ extension Shell {
         } catch {
             throw .database(error, at: position)
         }
-        if !answer.isFilled && database.connectionState == .offline {
+        if !answer.isFilled, let waiting = waitingStatus(of: database) {
             // Queued means kept: the client's store must have it before the shell says so. A
             // store that cannot take it makes the client refuse the write (reverted, with
             // events), and that refusal is the answer.
@@ -34,18 +36,22 @@ extension Shell {
                     ErrorCode.notStored,
                     "the write is applied locally and queued in memory only: client \(database.name) has no store"
                         + (database.lastStoreError.map { " (\($0.message))" } ?? "")
-                        + "; it is lost if ember exits before the client is online", at: position)
+                        + "; it is lost if ember exits before it is sent", at: position)
             }
-            return .queued
+            return waiting
         }
-        if !answer.isFilled && database.writesHeld {
-            database.commitStore()
-            if case .some(.some(let error)) = answer.value { throw .database(error, at: position) }
-            return .held(reason: Self.heldReason(database.authState))
-        }
-        try wait(for: answer, interrupted: "stopped waiting; the write stays queued and will be sent")
+        try wait(for: answer, interrupted: interrupted)
         if case .some(.some(let error)) = answer.value { throw .database(error, at: position) }
         return .acknowledged
+    }
+
+    /// Why a write just made waits in the client's queue instead of being answered now: the
+    /// client is offline (`queued`), or holds its writes until it has a new token (`held`);
+    /// `nil` when it goes to the server.
+    func waitingStatus(of database: Database) -> WriteReport.Status? {
+        if database.connectionState == .offline { return .queued }
+        if database.writesHeld { return .held(reason: Self.heldReason(database.authState)) }
+        return nil
     }
 
     /// A query for `path` with the modifiers of `query`.

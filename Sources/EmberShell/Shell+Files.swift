@@ -56,23 +56,10 @@ extension Shell {
         try checkImportInterrupted()
         if large { drawStatus("importing \(path): writing \(node.childCount) children") }
         let reference = database.reference(path)
-        let answer = Pending<DatabaseError?>()
-        do {
-            try reference.setNode(node, completion: answer.filler)
-        } catch {
-            throw .database(error, at: file.position)
-        }
-        var status = WriteReport.Status.acknowledged
-        if !answer.isFilled && database.connectionState == .offline {
-            status = .queued
-        } else if !answer.isFilled && database.writesHeld {
-            status = .held(reason: Self.heldReason(database.authState))
-        } else {
-            try wait(
-                for: answer,
-                interrupted: "stopped waiting; the import was made as one write, which stays queued and lands whole")
-            if case .some(.some(let error)) = answer.value { throw .database(error, at: file.position) }
-        }
+        let status = try performWrite(
+            at: file.position, on: database,
+            interrupted: "stopped waiting; the import was made as one write, which stays queued and lands whole"
+        ) { (done) throws(DatabaseError) in try reference.setNode(node, completion: done) }
         let count = node.childCount
         let detail = "imported \(Self.bytes(text.utf8.count)) into \(path) (\(count) \(count == 1 ? "child" : "children"))"
         return .write(WriteReport(

@@ -13,19 +13,19 @@ extension Shell {
 
     /// `auth`: shows, signs in or signs out the current client.
     func authenticate(_ action: AuthAction?) throws(ShellError) -> CommandResult {
-        try authenticate(action, client: database)
+        let (text, json) = try authenticate(action, client: database)
+        return .report(text: text, json: json)
     }
 
-    /// Shows, signs in or signs out `client`. Signing in waits for the server's answer (when
-    /// connected): a refused token is an error.
-    func authenticate(_ action: AuthAction?, client: Database) throws(ShellError) -> CommandResult {
+    /// Shows, signs in or signs out `client`, and says so. Signing in waits for the server's
+    /// answer (when connected): a refused token is an error.
+    func authenticate(_ action: AuthAction?, client: Database) throws(ShellError) -> (text: String, json: JSONValue) {
         switch action {
         case nil:
-            return .report(text: "\(client.name): " + identityDescription(client.authState), json: identityJSON(client))
+            return ("\(client.name): " + identityDescription(client.authState), identityJSON(client))
         case .signOut?:
             client.signOut()
-            return .report(
-                text: "\(client.name) signed out: the rules see auth == null", json: identityJSON(client))
+            return ("\(client.name) signed out: the rules see auth == null", identityJSON(client))
         case .signIn(let claims, let expires)?:
             let wasHolding = client.writesHeld
             let token: AuthToken
@@ -37,10 +37,10 @@ extension Shell {
             settle()
             if case .refused(_, let error) = client.authState { throw .database(error, at: claims.position) }
             let released = wasHolding && client.connectionState.isConnected
-            return .report(
-                text: "\(client.name) signed in as \(token.uid) \(formatter.compact(token.shownClaims)), token expires in "
+            return (
+                "\(client.name) signed in as \(token.uid) \(formatter.compact(token.shownClaims)), token expires in "
                     + Self.span(token.expiresAt - ember.clock.now()) + (released ? "; the held writes went out" : ""),
-                json: identityJSON(client))
+                identityJSON(client))
         }
     }
 
@@ -54,9 +54,10 @@ extension Shell {
             return "signed in as \(token.uid) \(formatter.compact(token.shownClaims)), token expires in "
                 + Self.span(token.expiresAt - now)
         case .expired(let token):
+            // The server may find a token expired before this client's clock does (a skewed clock).
+            let when = now >= token.expiresAt ? "the token expired \(Self.span(now - token.expiresAt)) ago" : "the server found the token expired"
             return style.warning(
-                "signed in as \(token.uid), but the token expired \(Self.span(now - token.expiresAt)) ago: "
-                    + "writes are held until a new token (auth {...}); reads go on as not signed in")
+                "signed in as \(token.uid), but \(when): writes are held until a new token (auth {...}); reads go on as not signed in")
         case .refused(let token, let error):
             return style.warning("signed in as \(token.uid), but the server refused the token (\(error.message)): writes are held")
         }
@@ -102,9 +103,9 @@ extension Shell {
     /// `2 d 4 h`.
     static func span(_ milliseconds: Int64) -> String {
         let value = max(0, milliseconds)
-        if value < 1000 { return "\(value) ms" }
         let seconds = (value + 500) / 1000
-        if seconds < 60 { return "\(seconds) s" }
+        // Under a minute, a wait's words (`850 ms`, `42 s`), to the second.
+        if seconds < 60 { return duration(value < 1000 ? value : seconds * 1000) }
         let minutes = (seconds + 30) / 60
         if minutes < 60 { return "\(minutes) min" }
         if minutes < 1440 { return "\(minutes / 60) h" + (minutes % 60 > 0 ? " \(minutes % 60) min" : "") }
@@ -129,17 +130,11 @@ extension Shell {
                 ("open", .bool(false)), ("rules", .string(source)),
             ]))
         case .load(let file):
-            let text: String
-            do {
-                text = try FileAccess.readText(file.text)
-            } catch {
-                throw .command(error.code, error.message, at: file.position)
-            }
             let rules: Ruleset
             do {
-                rules = try Ruleset(text: text)
+                rules = try Self.rules(fromFile: file.text)
             } catch {
-                throw .command(error.code, "\(file.text):\(error.message); the rules in force are unchanged", at: file.position)
+                throw .command(error.code, "\(error.message); the rules in force are unchanged", at: file.position)
             }
             return try putInForce(rules, from: file.text, at: file.position)
         case .open:
@@ -150,6 +145,23 @@ extension Shell {
             return .done(on ? "rules trace on: every rules check prints as it happens" : "rules trace off")
         case .coverage:
             return coverage()
+        }
+    }
+
+    /// The rules document in `file`, compiled (`--rules FILE`, `rules load FILE`).
+    /// - Throws: ``ShellError`` when the file cannot be read, or `invalid_rules` as
+    ///   `FILE:line:column: reason (at rules/…)` when it does not compile.
+    static func rules(fromFile file: String) throws(ShellError) -> Ruleset {
+        let text: String
+        do {
+            text = try FileAccess.readText(file)
+        } catch {
+            throw .command(error.code, error.message)
+        }
+        do {
+            return try Ruleset(text: text)
+        } catch {
+            throw .command(error.code, "\(file):\(error.message)")
         }
     }
 

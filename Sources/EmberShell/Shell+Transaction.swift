@@ -45,11 +45,10 @@ extension Shell {
         } catch {
             throw .database(error, at: expression.position)
         }
-        if database.connectionState == .offline && !answer.isFilled {
-            return .transaction(.queued(attempts: outcome.count))
-        }
-        if database.writesHeld && !answer.isFilled {
-            return .transaction(.held(attempts: outcome.count, reason: Self.heldReason(database.authState)))
+        switch answer.isFilled ? nil : waitingStatus(of: database) {
+        case .queued?: return .transaction(.queued(attempts: outcome.count))
+        case .held(let reason)?: return .transaction(.held(attempts: outcome.count, reason: reason))
+        case .acknowledged?, nil: break
         }
         try wait(for: answer, interrupted: "stopped waiting; the transaction goes on")
         if let failure = outcome.failure { throw .lua(failure) }

@@ -91,7 +91,12 @@ public final class Shell {
         outputMode = options.jsonOutput ? .json : .pretty
         colorAllowed = colored
         style = TextStyle(colored: colored && !options.jsonOutput)
-        let rules = try Self.loadRules(options.rulesFile)
+        let rules: Ruleset?
+        do {
+            rules = try options.rulesFile.map { (file) throws(ShellError) in try Self.rules(fromFile: file) }
+        } catch {
+            throw .command(error.code, "--rules: \(error.message)")
+        }
         if let directory = options.databaseDirectory {
             if let problem = FileAccess.databaseDirectoryProblem(directory) {
                 throw .command(ErrorCode.storageError, "cannot open the database at \(directory): \(problem)")
@@ -113,24 +118,6 @@ public final class Shell {
         _ = database
         // the first client connects before the first command
         settle()
-    }
-
-    /// The rules of `--rules FILE`, compiled.
-    /// - Throws: ``ShellError`` naming the file, line and column when it cannot be read or
-    ///   does not compile.
-    private static func loadRules(_ file: String?) throws(ShellError) -> Ruleset? {
-        guard let file else { return nil }
-        let text: String
-        do {
-            text = try FileAccess.readText(file)
-        } catch {
-            throw .command(error.code, "--rules: \(error.message)")
-        }
-        do {
-            return try Ruleset(text: text)
-        } catch {
-            throw .command(error.code, "--rules \(file):\(error.message)")
-        }
     }
 
     /// The engine that runs the session's instance.

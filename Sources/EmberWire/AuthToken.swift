@@ -31,8 +31,6 @@ public struct AuthToken: Sendable, Hashable {
 
     /// How long a token holds unless told otherwise: an hour, as Firebase ID tokens.
     public static let defaultLifetime: Int64 = 3_600_000
-    /// The longest lifetime a token can be given: 10 years (of 365 days).
-    public static let maximumLifetime: Int64 = 315_360_000_000
 
     /// Reads a token's claims.
     /// - Throws: `invalid_token` when it is not three base64url parts whose middle one is a JSON
@@ -66,10 +64,10 @@ public struct AuthToken: Sendable, Hashable {
     /// `uid` names the user (or `sub`/`user_id`); `provider` the sign-in provider (`custom` when
     /// absent); every other member is a claim of its own (`email`, `name`, a custom claim such
     /// as `admin`). `issuedAt` is in milliseconds; the token expires `lifetime` milliseconds
-    /// later (rounded down to the second, as `exp` counts seconds).
+    /// later, rounded up to the second (`exp` counts seconds).
     /// - Throws: `invalid_argument` when `claims` is not an object naming a user in a non-empty
     ///   string of at most 128 characters (Firebase's limit for a uid), or `lifetime` is not
-    ///   between 1 ms and ``maximumLifetime``.
+    ///   between 1 ms and `Limits.maxTokenLifetime`.
     public static func unsigned(
         claims: JSONValue, issuedAt: Int64, lifetime: Int64 = defaultLifetime, project: String = "demo-project"
     ) throws(DatabaseError) -> AuthToken {
@@ -82,10 +80,10 @@ public struct AuthToken: Sendable, Hashable {
         guard !uid.isEmpty, uid.count <= 128 else {
             throw .other(code: ErrorCode.invalidArgument, message: "a uid is 1 to 128 characters long, not \(uid.count)")
         }
-        guard lifetime > 0, lifetime <= maximumLifetime else {
+        guard lifetime > 0, lifetime <= Limits.maxTokenLifetime else {
             throw .other(
                 code: ErrorCode.invalidArgument,
-                message: "a token's lifetime is 1 to \(maximumLifetime) milliseconds (10 years), not \(lifetime)")
+                message: "a token's lifetime is 1 to \(Limits.maxTokenLifetime) milliseconds (10 years), not \(lifetime)")
         }
         var provider = "custom"
         if let given = claims["provider"] {
@@ -95,7 +93,8 @@ public struct AuthToken: Sendable, Hashable {
             provider = name
         }
         let iat = issuedAt / 1000
-        let expires = (issuedAt + lifetime) / 1000
+        // Rounded up: the token holds at least `lifetime` (a second of `exp` may add to it).
+        let expires = (issuedAt + lifetime + 999) / 1000
         var payload: [(key: String, value: JSONValue)] = [
             ("iss", .string("https://securetoken.google.com/\(project)")), ("aud", .string(project)), ("iat", .int(iat)),
             ("exp", .int(expires)), ("auth_time", .int(iat)), ("sub", .string(uid)), ("user_id", .string(uid)),

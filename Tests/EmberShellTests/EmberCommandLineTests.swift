@@ -68,7 +68,7 @@ import Glibc
         let refused = try ember("-q", "--db", db, "--rules", bad, "-c", "status")
         #expect(refused.status == 1)
         #expect(refused.output == "")
-        #expect(refused.error.contains("--rules \(bad):1:44: expected a value"), "\(refused.error)")
+        #expect(refused.error.contains("--rules: \(bad):1:44: expected a value"), "\(refused.error)")
         #expect(refused.error.contains("(at rules/notes/.write)"), "\(refused.error)")
 
         let first = try ember(
@@ -83,6 +83,27 @@ import Glibc
         #expect(second.output.contains("only alice writes her notes"))
         #expect(second.output.contains("main: signed in as alice"))
         #expect(second.output.hasSuffix("{\n  \"n1\": \"hi\"\n}\n"), "\(second.output)")
+    }
+
+    @Test("a write held because the token expired goes out once the client has a new token (real clock, real binary)")
+    func heldWriteGoesOutWithANewToken() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ember-cli-held-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let rules = directory + "/rules.json"
+        try #"{"rules": {"notes": {"$uid": {".read": "$uid === auth.uid", ".write": "$uid === auth.uid"}}}}"#
+            .write(toFile: rules, atomically: true, encoding: .utf8)
+        // Nothing is sent between the expiry and the new token: the server revokes the old token
+        // only when the new one arrives, and that revocation must not hold the writes again.
+        let result = try ember(
+            "-q", "--memory", "--rules", rules, "-c", "auth {uid: 'alice'} expires 1000", "-c", "sleep 2100",
+            "-c", "set /notes/alice/n1 'held'", "-c", "auth {uid: 'alice'}", "-c", "set /notes/alice/n2 'after'",
+            "-c", "get /notes/alice", "-c", "auth")
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output.contains("held (alice's token expired): sent once the client has a new token"), "\(result.output)")
+        #expect(result.output.contains("the held writes went out"), "\(result.output)")
+        #expect(result.output.contains("went out\nok\n{\n  \"n1\": \"held\",\n  \"n2\": \"after\"\n}\n"), "\(result.output)")
+        #expect(result.output.hasSuffix("main: signed in as alice {\"uid\":\"alice\"}, token expires in 1 h\n"), "\(result.output)")
     }
 
     @Test("get offline with nothing cached says it waits for the connection, then fails with offline after its timeout (real clock)")
