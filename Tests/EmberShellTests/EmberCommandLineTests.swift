@@ -49,18 +49,25 @@ import Glibc
         #expect(json.error.hasPrefix(#"{"error":{"code":"#))
     }
 
-    @Test("--rules puts a rules file in force and keeps it with the database; a bad file is refused naming file:line:column")
-    func rulesOption() throws {
+    /// A new temporary directory holding `rules.json`: users read and write only their own notes.
+    /// - Returns: the directory (the caller removes it) and the rules file.
+    private static func notesRules() throws -> (directory: String, file: String) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ember-cli-rules-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let rules = directory + "/rules.json"
+        let file = directory + "/rules.json"
         try #"""
             {
               // only alice writes her notes
               "rules": {"notes": {"$uid": {".read": "$uid === auth.uid", ".write": "$uid === auth.uid"}}}
             }
-            """#.write(toFile: rules, atomically: true, encoding: .utf8)
+            """#.write(toFile: file, atomically: true, encoding: .utf8)
+        return (directory, file)
+    }
+
+    @Test("--rules puts a rules file in force and keeps it with the database; a bad file is refused naming file:line:column")
+    func rulesOption() throws {
+        let (directory, rules) = try Self.notesRules()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         let bad = directory + "/bad.json"
         try #"{"rules": {"notes": {".write": "auth.uid =="}}}"#.write(toFile: bad, atomically: true, encoding: .utf8)
         let db = directory + "/db"
@@ -87,12 +94,8 @@ import Glibc
 
     @Test("a write held because the token expired goes out once the client has a new token (real clock, real binary)")
     func heldWriteGoesOutWithANewToken() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ember-cli-held-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let (directory, rules) = try Self.notesRules()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let rules = directory + "/rules.json"
-        try #"{"rules": {"notes": {"$uid": {".read": "$uid === auth.uid", ".write": "$uid === auth.uid"}}}}"#
-            .write(toFile: rules, atomically: true, encoding: .utf8)
         // Nothing is sent between the expiry and the new token: the server revokes the old token
         // only when the new one arrives, and that revocation must not hold the writes again.
         let result = try ember(
