@@ -29,7 +29,7 @@ struct BulkWriteBenchmarks {
             text += #""c\#(index)":{"name":"child \#(index)","score":\#(index % 1_000),"on":true}"#
         }
         text += "}"
-        FileManager.default.createFile(atPath: file, contents: Data(text.utf8))
+        _ = FileManager.default.createFile(atPath: file, contents: Data(text.utf8))
         let time = StartupBenchmarks.time([ember, "--db", directory + "/db", "-q", "-c", "import /data \(file)"])
         guard time != nil else { return nil }
         // The import landed whole (checked after the timing).

@@ -19,12 +19,12 @@ struct ThroughputBenchmarks {
     /// Runs `repetitions` times (after one unmeasured warm-up of a tenth of the size) and
     /// reports the median run with the spread: this machine is a VM whose neighbours make
     /// single runs vary by up to 20%.
-    func acknowledgedWrites(count: Int, window: Int, repetitions: Int) {
-        let runs = Repetitions.measure(size: count, runs: repetitions) { acknowledgedWritesOnce(count: $0, window: window) }.sorted()
+    func acknowledgedWrites(count: Int, window: Int, repetitions: Int, rules: Ruleset? = nil) {
+        let runs = Repetitions.measure(size: count, runs: repetitions) { acknowledgedWritesOnce(count: $0, window: window, rules: rules) }.sorted()
         let median = runs[runs.count / 2]
         let rates = runs.map { Int(Double(count) / $0.seconds) }
         report.row(
-            "\(count) leaf sets, up to \(window) unacknowledged, a second client listening: "
+            "\(count) leaf sets, up to \(window) unacknowledged, a second client listening\(rules == nil ? "" : ", ten rules"): "
                 + "\(rates[rates.count / 2]) writes/s (median of \(repetitions); \(rates.last!)–\(rates.first!))",
             total: median, operations: count)
     }

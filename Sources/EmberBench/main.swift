@@ -1,4 +1,5 @@
 import EmberCore
+import EmberRules
 import EmberStorage
 import EmberSync
 import Foundation
@@ -47,12 +48,15 @@ let core = CoreBenchmarks(report: report)
 let sync = SyncBenchmarks(report: report)
 let throughput = ThroughputBenchmarks(report: report)
 
-/// The realtime pair's workloads; `ember-bench throughput writes` (or `pipelined`, or
-/// `fanout`) runs only one, for profiling.
+/// The realtime pair's workloads; `ember-bench throughput writes` (or `pipelined`, `rules`
+/// or `fanout`) runs only one, for profiling.
 @MainActor func runThroughput(only: String?) {
     report.header("Realtime pair (in-process): acknowledged writes with a listener, and fan-out")
     let writes = quick ? 50_000 : 200_000
     if only == nil || only == "writes" { throughput.acknowledgedWrites(count: writes, window: 1, repetitions: quick ? 1 : 5) }
+    if only == nil || only == "rules" {
+        throughput.acknowledgedWrites(count: writes, window: 1, repetitions: quick ? 1 : 5, rules: try! Ruleset(text: ThroughputBenchmarks.tenRules))
+    }
     if only == nil || only == "pipelined" { throughput.acknowledgedWrites(count: writes, window: 1_000, repetitions: quick ? 1 : 5) }
     if only == nil || only == "fanout" { throughput.fanOut(clients: 100, count: quick ? 500 : 2_000) }
 }

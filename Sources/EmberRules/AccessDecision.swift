@@ -16,7 +16,7 @@ public struct AccessDecision: Sendable {
         /// The rule's place in the rules tree (`/users/$uid`).
         public let rulePath: String
         /// The keys the wildcards on the way matched, by name with its `$`.
-        public let captures: [String: String]
+        public let captures: RuleCaptures
         public let outcome: RuleOutcome
     }
 
@@ -88,7 +88,7 @@ public struct AccessDecision: Sendable {
         var lines = [summary(as: who)]
         for step in steps {
             let rule = step.outcome.rule
-            let captures = step.captures.sorted { $0.key < $1.key }.map { "\($0.key) = \(Self.quote($0.value))" }
+            let captures = step.captures.sorted.map { "\($0.name) = \(Self.quote($0.key))" }
             let place = ([step.rulePath] + captures).joined(separator: ", ")
             lines.append("  \(step.path) (\(place)) \(rule.kind.rawValue) \(Self.quote(rule.source)) → \(step.outcome.verdict)")
             for line in step.outcome.explanation { lines.append("      " + line) }

@@ -38,7 +38,15 @@ public struct Rule: Sendable, Hashable {
     /// Evaluates the rule: true allows; false, or an error, does not.
     /// - Parameter tracing: record each sub-expression's value (for `explain`).
     public func evaluate(_ context: RuleContext, tracing: Bool = false) -> RuleOutcome {
-        var evaluator = RuleEvaluator(context: context, tracing: tracing)
+        var reads = RuleReads()
+        return evaluate(context, tracing: tracing, reads: &reads)
+    }
+
+    /// Evaluates the rule, adding the locations whose data it read to `reads`.
+    func evaluate(_ context: RuleContext, tracing: Bool, reads: inout RuleReads) -> RuleOutcome {
+        var evaluator = RuleEvaluator(context: context, tracing: tracing, reads: reads)
+        reads = RuleReads()
+        defer { reads = evaluator.reads }
         do {
             let allowed = try evaluator.verdict(expression)
             return RuleOutcome(rule: self, result: .success(allowed), steps: evaluator.trace ?? [])

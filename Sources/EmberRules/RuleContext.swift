@@ -1,33 +1,43 @@
 import EmberCore
 
 /// What a rule is evaluated against: who asks, when, the data before (and after, for a write),
-/// the location, the keys its wildcards matched and, for a read, the query.
-public struct RuleContext: Sendable {
+/// the location, the keys its wildcards matched and, for a read, the query. A class: each
+/// evaluation shares it rather than copying its fields.
+public final class RuleContext: Sendable {
     /// The `auth` variable: the token's claims, or `nil` when not signed in.
-    public var auth: JSONValue?
+    public let auth: JSONValue?
     /// `now`: the server's time, in milliseconds since the epoch.
-    public var now: Int64
+    public let now: Int64
     /// `root`: the whole tree before the operation.
-    public var root: Node
+    public let root: RuleData
     /// The whole tree after the write (`newData`); `nil` for a read.
-    public var newRoot: Node?
+    public let newRoot: RuleData?
     /// The location of the rule (`data`, `newData`).
-    public var path: Path
+    public let path: Path
     /// The keys the wildcards above the rule matched, by name with its `$`.
-    public var captures: [String: String]
+    public let captures: RuleCaptures
     /// `query`, for a read.
-    public var query: RuleQuery
+    public let query: RuleQuery
 
     public init(
-        auth: JSONValue?, now: Int64, root: Node, newRoot: Node? = nil, path: Path = .root, captures: [String: String] = [:],
+        auth: JSONValue?, now: Int64, data: RuleData, newData: RuleData? = nil, path: Path = .root, captures: RuleCaptures = [:],
         query: RuleQuery = RuleQuery()
     ) {
         self.auth = auth
         self.now = now
-        self.root = root
-        self.newRoot = newRoot
+        self.root = data
+        self.newRoot = newData
         self.path = path
         self.captures = captures
         self.query = query
+    }
+
+    /// A context over whole trees.
+    public convenience init(
+        auth: JSONValue?, now: Int64, root: Node, newRoot: Node? = nil, path: Path = .root, captures: RuleCaptures = [:],
+        query: RuleQuery = RuleQuery()
+    ) {
+        self.init(
+            auth: auth, now: now, data: .tree(root), newData: newRoot.map(RuleData.tree), path: path, captures: captures, query: query)
     }
 }

@@ -11,12 +11,15 @@ struct RuleEvaluator {
     /// When set, each compound sub-expression's source range and value, in the order evaluated
     /// (what `explain` shows).
     var trace: [(range: Range<Int>, value: RuleValue)]?
-    /// `data` and `newData`, once looked up.
-    private var data: RuleSnapshot?
-    private var newData: RuleSnapshot?
+    /// The data at the rule's location before and after the write, once read.
+    private var dataNode: Node?
+    private var newDataNode: Node?
+    /// Every location whose data the evaluation read (what a kept check holds).
+    var reads: RuleReads
 
-    init(context: RuleContext, tracing: Bool = false) {
+    init(context: RuleContext, tracing: Bool = false, reads: RuleReads = RuleReads()) {
         self.context = context
+        self.reads = reads
         trace = tracing ? [] : nil
     }
 
@@ -75,22 +78,27 @@ struct RuleEvaluator {
         switch name {
         case "auth": return context.auth.map(RuleValue.init) ?? .null
         case "now": return .number(Double(context.now))
-        case "root": return .snapshot(RuleSnapshot(root: context.root, path: .root))
-        case "data":
-            // Found once per evaluation, however often the rule names it.
-            if let data { return .snapshot(data) }
-            let snapshot = RuleSnapshot(root: context.root, path: context.path)
-            data = snapshot
-            return .snapshot(snapshot)
+        case "root": return .snapshot(RuleSnapshot(context.root, .before, path: .root))
+        case "data": return .snapshot(RuleSnapshot(context.root, .before, path: context.path))
         case "newData":
             guard let newRoot = context.newRoot else { throw RuleRuntimeError("newData exists only when writing") }
-            if let newData { return .snapshot(newData) }
-            let snapshot = RuleSnapshot(root: newRoot, path: context.path)
-            newData = snapshot
-            return .snapshot(snapshot)
+            return .snapshot(RuleSnapshot(newRoot, .after, path: context.path))
         case "query": return .query(context.query)
         default: throw RuleRuntimeError("unknown variable \(name)")
         }
+    }
+
+    /// The data of `snapshot`, noted as read. The rule's own location (`data`, `newData`) is
+    /// looked up once per evaluation, however often the rule reads it.
+    private mutating func read(_ snapshot: RuleSnapshot) -> Node {
+        let own = snapshot.path == context.path
+        if own, let cached = snapshot.version == .before ? dataNode : newDataNode { return cached }
+        let node = snapshot.node
+        reads.record(node, at: snapshot.path, of: snapshot.version)
+        if own {
+            if snapshot.version == .before { dataNode = node } else { newDataNode = node }
+        }
+        return node
     }
 
     /// A member that is not called: a property of an object, a string's length, a query's.
@@ -153,7 +161,7 @@ struct RuleEvaluator {
     private mutating func snapshotCall(_ name: String, on snapshot: RuleSnapshot, _ arguments: [RuleExpression]) throws(RuleRuntimeError) -> RuleValue {
         switch name {
         case "val":
-            let node = snapshot.node
+            let node = read(snapshot)
             if node.isEmpty { return .null }
             if node.isLeaf { return RuleValue(node.leafValue) }
             return .object(node.jsonValue(.normal))
@@ -161,23 +169,23 @@ struct RuleEvaluator {
             let path = try childPath(arguments[0], of: name)
             return .snapshot(snapshot.descendant(path))
         case "parent":
-            guard let parent = snapshot.path.parent else { throw RuleRuntimeError("the root has no parent") }
-            return .snapshot(RuleSnapshot(root: snapshot.root, path: parent))
+            guard let parent = snapshot.parent else { throw RuleRuntimeError("the root has no parent") }
+            return .snapshot(parent)
         case "hasChild":
             let path = try childPath(arguments[0], of: name)
-            return .boolean(!snapshot.node.child(at: path).isEmpty)
+            return .boolean(!read(snapshot).child(at: path).isEmpty)
         case "hasChildren":
-            let node = snapshot.node
+            let node = read(snapshot)
             guard let argument = arguments.first else { return .boolean(!node.isLeaf && node.childCount > 0) }
             guard case .array(let elements, _) = argument else { throw RuleRuntimeError("hasChildren needs an array") }
             for element in elements where node.child(at: try childPath(element, of: name)).isEmpty { return .boolean(false) }
             return .boolean(true)
         case "exists":
-            return .boolean(!snapshot.node.isEmpty)
+            return .boolean(!read(snapshot).isEmpty)
         case "getPriority":
-            return snapshot.node.priority.map { RuleValue($0.leafValue) } ?? .null
+            return read(snapshot).priority.map { RuleValue($0.leafValue) } ?? .null
         case "isNumber", "isString", "isBoolean":
-            let node = snapshot.node
+            let node = read(snapshot)
             guard node.isLeaf, !node.isEmpty else { return .boolean(false) }
             switch (name, node.leafValue) {
             case ("isNumber", .int?), ("isNumber", .double?), ("isString", .string?), ("isBoolean", .bool?): return .boolean(true)

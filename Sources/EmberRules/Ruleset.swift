@@ -207,7 +207,7 @@ public struct Ruleset: Sendable {
         /// The location; on the way down, made only where the level has rules (`.root`
         /// stands in elsewhere: nothing reads it).
         let location: Path
-        let captures: [String: String]
+        let captures: RuleCaptures
     }
 
     /// A rule's outcome at `stop`, as a step of a decision (its place in the rules tree from the
@@ -256,32 +256,45 @@ public struct Ruleset: Sendable {
     public func read(
         _ path: Path, auth: JSONValue?, now: Int64, root data: Node, query: RuleQuery = RuleQuery(), tracing: Bool = false
     ) -> AccessDecision {
+        var reads = RuleReads()
+        return read(path, auth: auth, now: now, data: .tree(data), query: query, tracing: tracing, reads: &reads)
+    }
+
+    /// Whether `auth` may write at `path`, the whole tree going from `data` to `newData`.
+    /// - Complexity: as ``decide(_:tracing:reads:)`` for one path.
+    public func write(
+        _ path: Path, auth: JSONValue?, now: Int64, root data: Node, newRoot newData: Node, tracing: Bool = false
+    ) -> AccessDecision {
+        var reads = RuleReads()
+        return write(path, auth: auth, now: now, data: .tree(data), newData: .tree(newData), tracing: tracing, reads: &reads)
+    }
+
+    private func read(
+        _ path: Path, auth: JSONValue?, now: Int64, data: RuleData, query: RuleQuery, tracing: Bool, reads: inout RuleReads
+    ) -> AccessDecision {
         var steps: [AccessDecision.Step] = []
         for stop in stops(to: path) {
             guard let rule = stop.level.read else { continue }
-            let context = RuleContext(auth: auth, now: now, root: data, path: stop.location, captures: stop.captures, query: query)
-            let outcome = rule.evaluate(context, tracing: tracing)
+            let context = RuleContext(auth: auth, now: now, data: data, path: stop.location, captures: stop.captures, query: query)
+            let outcome = rule.evaluate(context, tracing: tracing, reads: &reads)
             steps.append(step(outcome, at: stop))
             if outcome.allowed { return AccessDecision(operation: .read(path), steps: steps, ending: .granted(step: steps.count - 1)) }
         }
         return AccessDecision(operation: .read(path), steps: steps, ending: .noGrant)
     }
 
-    /// Whether `auth` may write at `path`, the whole tree going from `data` to `newData`:
-    /// `.write` from the root down to `path`, then `.validate` at and above `path` and
-    /// wherever the new data exists below it.
-    /// - Complexity: O(depth of `path`) `.write` rules, plus the `.validate` rules of the new
-    ///   data below `path` (only where the rules tree has rules).
-    public func write(
-        _ path: Path, auth: JSONValue?, now: Int64, root data: Node, newRoot newData: Node, tracing: Bool = false
+    /// `.write` from the root down to `path`, then `.validate` at and above `path` and wherever
+    /// the new data exists below it.
+    private func write(
+        _ path: Path, auth: JSONValue?, now: Int64, data: RuleData, newData: RuleData, tracing: Bool, reads: inout RuleReads
     ) -> AccessDecision {
         var steps: [AccessDecision.Step] = []
         let stops = stops(to: path)
         var granted: Int?
         for stop in stops {
             guard let rule = stop.level.write else { continue }
-            let context = RuleContext(auth: auth, now: now, root: data, newRoot: newData, path: stop.location, captures: stop.captures)
-            let outcome = rule.evaluate(context, tracing: tracing)
+            let context = RuleContext(auth: auth, now: now, data: data, newData: newData, path: stop.location, captures: stop.captures)
+            let outcome = rule.evaluate(context, tracing: tracing, reads: &reads)
             steps.append(step(outcome, at: stop))
             if outcome.allowed {
                 granted = steps.count - 1
@@ -289,16 +302,23 @@ public struct Ruleset: Sendable {
             }
         }
         guard let granted else { return AccessDecision(operation: .write(path), steps: steps, ending: .noGrant) }
-        // `.validate` on the way down, then below the written location, wherever the new data
-        // exists.
-        var validations = stops
+        // `.validate` on the way down, where the new data exists, then below the written
+        // location, wherever the new data exists (read once, at the written location).
+        var validations: [Stop] = []
+        for stop in stops where stop.level.validate != nil {
+            let node = newData.node(at: stop.location)
+            reads.record(node, at: stop.location, of: .after)
+            if !node.isEmpty { validations.append(stop) }
+        }
         if stops.count == path.count + 1, let last = stops.last, !last.level.named.isEmpty || last.level.wildcard != nil {
-            collectValidations(below: last, newData: newData, into: &validations)
+            let node = newData.node(at: path)
+            reads.record(node, at: path, of: .after)
+            collectValidations(below: last, node: node, into: &validations)
         }
         for stop in validations {
-            guard let rule = stop.level.validate, !newData.child(at: stop.location).isEmpty else { continue }
-            let context = RuleContext(auth: auth, now: now, root: data, newRoot: newData, path: stop.location, captures: stop.captures)
-            let outcome = rule.evaluate(context, tracing: tracing)
+            guard let rule = stop.level.validate else { continue }
+            let context = RuleContext(auth: auth, now: now, data: data, newData: newData, path: stop.location, captures: stop.captures)
+            let outcome = rule.evaluate(context, tracing: tracing, reads: &reads)
             steps.append(step(outcome, at: stop))
             if !outcome.allowed { return AccessDecision(operation: .write(path), steps: steps, ending: .invalid(step: steps.count - 1)) }
         }
@@ -308,16 +328,27 @@ public struct Ruleset: Sendable {
     /// The decisions a request needs: one for a read; one per written path for a write, all
     /// against the same new data, ending at the first denial (a multi-path update is allowed
     /// only as a whole).
-    /// - Complexity: as ``read(_:auth:now:root:query:tracing:)``, or
-    ///   ``write(_:auth:now:root:newRoot:tracing:)`` for each path.
+    /// - Complexity: as ``decide(_:tracing:reads:)``.
     public func decide(_ request: RuleRequest, tracing: Bool = false) -> [AccessDecision] {
+        var reads = RuleReads()
+        return decide(request, tracing: tracing, reads: &reads)
+    }
+
+    /// The decisions a request needs, adding every location whose data the rules read to
+    /// `reads` (``RuleRequest/keeping(_:)`` keeps only those).
+    /// - Parameter tracing: record each rule's sub-expressions (for `explain`).
+    /// - Complexity: a read evaluates O(depth of its path) rules at most; a write, for each
+    ///   path, O(depth) `.write` rules, plus the `.validate` rules of the new data below the path
+    ///   (only where the rules tree has rules).
+    public func decide(_ request: RuleRequest, tracing: Bool = false, reads: inout RuleReads) -> [AccessDecision] {
         switch request.operation {
         case .read(let path, let query):
-            return [read(path, auth: request.auth, now: request.now, root: request.root, query: query, tracing: tracing)]
+            return [read(path, auth: request.auth, now: request.now, data: request.root, query: query, tracing: tracing, reads: &reads)]
         case .write(let paths):
             var decisions: [AccessDecision] = []
             for path in paths {
-                let decision = write(path, auth: request.auth, now: request.now, root: request.root, newRoot: request.newRoot, tracing: tracing)
+                let decision = write(
+                    path, auth: request.auth, now: request.now, data: request.root, newData: request.newRoot, tracing: tracing, reads: &reads)
                 decisions.append(decision)
                 if !decision.allowed { break }
             }
@@ -325,16 +356,17 @@ public struct Ruleset: Sendable {
         }
     }
 
-    /// The locations below `stop` whose rules apply to the new data there: named children and
-    /// the wildcard's matches, where the new data has them.
-    private func collectValidations(below stop: Stop, newData: Node, into stops: inout [Stop]) {
-        let node = newData.child(at: stop.location)
+    /// The locations below `stop` whose rules apply to the new data there (`node`): named
+    /// children and the wildcard's matches, where the new data has them.
+    private func collectValidations(below stop: Stop, node: Node, into stops: inout [Stop]) {
         guard !node.isLeaf else { return }
         let level = stop.level
-        for (key, child) in level.named where !node.child(key).isEmpty {
+        for (key, child) in level.named {
+            let childNode = node.child(key)
+            guard !childNode.isEmpty else { continue }
             let next = Stop(level: child, location: stop.location.child(key), captures: stop.captures)
             stops.append(next)
-            collectValidations(below: next, newData: newData, into: &stops)
+            collectValidations(below: next, node: childNode, into: &stops)
         }
         if let wildcard = level.wildcard, let name = level.wildcardName {
             for child in node.children where level.named[child.key] == nil {
@@ -342,7 +374,7 @@ public struct Ruleset: Sendable {
                 captures[name] = child.key.name
                 let next = Stop(level: wildcard, location: stop.location.child(child.key), captures: captures)
                 stops.append(next)
-                collectValidations(below: next, newData: newData, into: &stops)
+                collectValidations(below: next, node: child.node, into: &stops)
             }
         }
     }

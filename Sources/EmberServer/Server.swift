@@ -312,14 +312,19 @@ public final class Server {
     /// when allowed (always, with the open rules or for an administrator), else
     /// `permission_denied` at the path refused. Every check made is counted and reported to
     /// ``onRuleCheck``.
-    private func denial(_ operation: RuleRequest.Operation, as auth: ConnectionAuth, by id: ConnectionID, newRoot: Node? = nil)
+    private func denial(_ operation: RuleRequest.Operation, as auth: ConnectionAuth, by id: ConnectionID, writing writes: [RuleData.Write] = [])
         -> DatabaseError?
     {
         guard rulesApply(to: auth) else { return nil }
-        let request = RuleRequest(operation, auth: auth.variable, now: serverTime, root: root, newRoot: newRoot)
-        let decisions = rules.decide(request, tracing: tracesRules)
+        // `newData` is the tree with the writes laid over it, not a copy of it; the check kept
+        // for `explain` holds only the data the rules read, so the tree stays unshared and a
+        // write changes it in place.
+        let request = RuleRequest(
+            operation, auth: auth.variable, now: serverTime, data: .tree(root), newData: writes.isEmpty ? nil : .overlay(root, writes))
+        var reads = RuleReads()
+        let decisions = rules.decide(request, tracing: tracesRules, reads: &reads)
         coverage.record(decisions)
-        let check = RuleCheck(connection: id, ruleset: rules, request: request, decisions: decisions)
+        let check = RuleCheck(connection: id, ruleset: rules, request: request.keeping(reads), decisions: decisions)
         connections[id]?.lastRuleCheck = check
         onRuleCheck?(check)
         guard let denied = decisions.first(where: { !$0.allowed }) else { return nil }
@@ -513,8 +518,6 @@ public final class Server {
     /// A put checked and resolved, not applied yet.
     private struct PreparedPut {
         let resolved: Node
-        /// The whole tree after the write, when the rules needed it.
-        let newRoot: Node?
     }
 
     /// Checks a put by the connection `id` (validity, the hash, then the rules with its server
@@ -528,11 +531,10 @@ public final class Server {
         let resolved = node.resolvingServerValues(existing: current, serverTime: serverTime)
         // A server value must resolve to something storable (an increment can overflow).
         if node.containsServerValues { try resolved.validate(at: path) }
-        guard let id, rulesApply(to: auth) else { return PreparedPut(resolved: resolved, newRoot: nil) }
-        var newRoot = root
-        newRoot.set(resolved, at: path)
-        if let error = denial(.write([path]), as: auth, by: id, newRoot: newRoot) { throw error }
-        return PreparedPut(resolved: resolved, newRoot: newRoot)
+        if let id, rulesApply(to: auth), let error = denial(.write([path]), as: auth, by: id, writing: [RuleData.Write(path, resolved)]) {
+            throw error
+        }
+        return PreparedPut(resolved: resolved)
     }
 
     private func put(_ node: Node, at path: Path, hash: String?, as auth: ConnectionAuth, by id: ConnectionID?) throws(DatabaseError) {
@@ -540,11 +542,7 @@ public final class Server {
         willWrite()
         store?.markChanged(path)
         indexes.willWrite(at: [path], root: root)
-        if let newRoot = prepared.newRoot {
-            root = newRoot
-        } else {
-            root.set(prepared.resolved, at: path)
-        }
+        root.set(prepared.resolved, at: path)
         indexes.didWrite(root: root)
         broadcastPut(prepared.resolved, at: path)
     }
@@ -552,7 +550,6 @@ public final class Server {
     /// A merge checked and resolved, not applied yet.
     private struct PreparedMerge {
         let resolved: [WireChange]
-        let newRoot: Node?
     }
 
     /// Checks a merge by the connection `id` (validity, then the rules for every changed path
@@ -569,11 +566,11 @@ public final class Server {
             if change.node.containsServerValues { try node.validate(at: full) }
             resolved.append(WireChange(change.path, node))
         }
-        guard let id, rulesApply(to: auth) else { return PreparedMerge(resolved: resolved, newRoot: nil) }
-        var newRoot = root
-        for change in resolved { newRoot.set(change.node, at: path.appending(change.path)) }
-        if let error = denial(.write(resolved.map { path.appending($0.path) }), as: auth, by: id, newRoot: newRoot) { throw error }
-        return PreparedMerge(resolved: resolved, newRoot: newRoot)
+        if let id, rulesApply(to: auth) {
+            let writes = resolved.map { RuleData.Write(path.appending($0.path), $0.node) }
+            if let error = denial(.write(writes.map(\.path)), as: auth, by: id, writing: writes) { throw error }
+        }
+        return PreparedMerge(resolved: resolved)
     }
 
     private func merge(_ changes: [WireChange], at path: Path, as auth: ConnectionAuth, by id: ConnectionID?) throws(DatabaseError) {
@@ -582,11 +579,7 @@ public final class Server {
         indexes.willWrite(at: changes.map { path.appending($0.path) }, root: root)
         // Every change is checked: they all land. In place, so that only the nodes on each
         // changed path are copied, and only when the tick's snapshot still shares them.
-        if let newRoot = prepared.newRoot {
-            root = newRoot
-        } else {
-            for change in prepared.resolved { root.set(change.node, at: path.appending(change.path)) }
-        }
+        for change in prepared.resolved { root.set(change.node, at: path.appending(change.path)) }
         for change in prepared.resolved { store?.markChanged(path.appending(change.path)) }
         indexes.didWrite(root: root)
         broadcastMerge(prepared.resolved, at: path)

@@ -1,4 +1,5 @@
-import EmberCore
+import Foundation
+@testable import EmberCore
 import Testing
 
 /// Every test vector of the reference (firebase-semantics.md §6.8).
@@ -41,5 +42,21 @@ import Testing
     @Test func hashChangesWithPriority() throws {
         let plain = try Node(jsonText: "{\"a\":1}")
         #expect(plain.hashString != plain.withPriority(.number(1)).hashString)
+    }
+
+    /// The hand-written base64 gives what Foundation gives, for every padding case.
+    @Test func base64MatchesFoundation() {
+        for length in 0...7 {
+            let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 * 97 + 251) }
+            let ours = bytes.withUnsafeBytes { Node.base64($0) }
+            #expect(ours == Data(bytes).base64EncodedString(), "\(length) bytes")
+        }
+    }
+
+    /// Numbers hash as their 16 hex digits, leading zeros kept (the leading nibble of 1.0 is 3).
+    @Test func numbersHashWithSixteenDigits() throws {
+        #expect(Node.hashText(of: .int(1)) == "number:3ff0000000000000")
+        #expect(Node.hashText(of: .int(0)) == "number:0000000000000000")
+        #expect(Node.hashText(of: .double(-2.5)) == "number:c004000000000000")
     }
 }

@@ -96,7 +96,7 @@ struct RuleTargaryenFixtureTests {
             let auth = users[test.user].flatMap { $0 == .null ? nil : $0 }
             let root = try test.data.map { try Node(json: $0) } ?? .empty
             let context = RuleContext(
-                auth: auth, now: 1_500_000_000_000, root: root, captures: test.wildchildren, query: Self.query(test.query))
+                auth: auth, now: 1_500_000_000_000, root: root, captures: RuleCaptures(test.wildchildren), query: Self.query(test.query))
             let outcome = compiled.evaluate(context)
             switch outcome.result {
             case .failure(let error):

@@ -214,4 +214,26 @@ struct ServerRulesTests {
         #expect(traced[0].explanation(as: "alice")[0] == #"denied write /users/bob/age as alice: /users/$uid .write "$uid === auth.uid" is false; no rule grants write"#)
         #expect(traced[0].explanation().contains("      auth.uid → \"alice\""))
     }
+
+    @Test("a kept check explains the data of its time after the data moved on, and holds only what its rules read")
+    func keptChecksHoldWhatTheRulesRead() throws {
+        let (network, server) = try setUp()
+        let client = RawClient(network, server: server)
+        client.send { .auth(requestID: $0, token: try! token("alice")) }
+        client.send { .put(requestID: $0, path: "users/alice/age", data: json(#""old""#), hash: nil) }
+        network.engine.runDue()
+        let connection = try #require(server.connectionIDs.first)
+        let denied = try #require(server.lastRuleCheck(of: connection))
+        #expect(!denied.allowed)
+        client.send { .put(requestID: $0, path: "users/alice", data: json(#"{"age": 31, "name": "Alice"}"#), hash: nil) }
+        network.engine.runDue()
+        #expect(client.take().suffix(2) == ["ack 2 permission_denied", "ack 3 ok"])
+        // The denied check still shows the value it refused, not today's data.
+        let explanation = denied.traced()[0].explanation(as: "alice")
+        #expect(explanation[0].hasPrefix("denied write /users/alice/age as alice: /users/$uid/age .validate"))
+        #expect(explanation.contains("      newData.isNumber() → false"))
+        #expect(denied.request.root.isRecorded && denied.request.newRoot.isRecorded)
+        #expect(denied.request.root.recordedPaths.isEmpty, "the rules read no old data")
+        #expect(denied.request.newRoot.recordedPaths == ["users/alice/age"])
+    }
 }

@@ -41,6 +41,7 @@ import Testing
 
     @Test func completesCommandsAndDataPathsFromTheLocalTree() throws {
         let home = try makeHome()
+        defer { try? FileManager.default.removeItem(atPath: home) }
         let session = try start(home: home)
         typeAtPrompt(session, "set /users/alice {age: 3}\r")
         #expect(session.waitFor("ok"))
@@ -71,6 +72,7 @@ import Testing
 
     @Test func recallsHistoryAcrossRunsWithMultiLineEntriesAsOneItem() throws {
         let home = try makeHome()
+        defer { try? FileManager.default.removeItem(atPath: home) }
         do {
             let first = try start(home: home)
             first.type("lua return 6 * 7\r")
@@ -103,6 +105,7 @@ import Testing
 
     @Test func ctrlCClearsTheLineAtThePromptAndCtrlDExits() throws {
         let home = try makeHome()
+        defer { try? FileManager.default.removeItem(atPath: home) }
         let session = try start(home: home)
         var mark = session.mark
         session.type("set /c 'never'")
@@ -120,6 +123,7 @@ import Testing
     /// `quit` and `\\q` leave the shell (they were Lua syntax errors).
     @Test func luaModeCtrlDReturnsToCommandsAndExitLeaves() throws {
         let home = try makeHome()
+        defer { try? FileManager.default.removeItem(atPath: home) }
         let session = try start(home: home)
         var mark = session.mark
         typeAtPrompt(session, "lua\r")
@@ -147,6 +151,7 @@ import Testing
     /// asking the server when the cache cannot say; `-y` skips the question.
     @Test func removeAsksTheServerWhenTheLocationIsNotCached() throws {
         let home = try makeHome()
+        defer { try? FileManager.default.removeItem(atPath: home) }
         let session = try start(home: home)
         var mark = session.mark
         typeAtPrompt(session, "as bob set /big {a: 1, b: 2}\r")
@@ -186,6 +191,7 @@ import Testing
     /// screen go through $PAGER; `pager off` prints them directly; short results never page.
     @Test func longResultsGoThroughThePagerUnlessItIsOff() throws {
         let home = try makeHome()
+        defer { try? FileManager.default.removeItem(atPath: home) }
         let session = try start(home: home, environment: ["PAGER": "sed 's/^/paged: /'"])
         var mark = session.mark
         typeAtPrompt(session, "lua for i = 1, 60 do db:ref('many/k' .. i):set(i) end\r")
@@ -210,6 +216,7 @@ import Testing
     /// lines). Now the printing stops at once and the prompt comes back.
     @Test func ctrlCStopsPrintingAtOnce() throws {
         let home = try makeHome()
+        defer { try? FileManager.default.removeItem(atPath: home) }
         let session = try start(home: home, environment: ["PAGER": ""])
         // A result of 3,000,000 lines: a terminal takes far longer to show it than Ctrl-C takes
         // to arrive, however fast the result is written.
@@ -232,6 +239,7 @@ import Testing
     /// candidates it asks first, as readline does.
     @Test func completionAsksBeforeListingHundredsOfCandidates() throws {
         let home = try makeHome()
+        defer { try? FileManager.default.removeItem(atPath: home) }
         let session = try start(home: home)
         var mark = session.mark
         typeAtPrompt(session, "lua for i = 1, 150 do db:ref('c/k' .. i):set(i) end\r")
@@ -254,6 +262,7 @@ import Testing
 
     @Test func ctrlCInterruptsARunningCommandAndAScript() throws {
         let home = try makeHome()
+        defer { try? FileManager.default.removeItem(atPath: home) }
         let session = try start(home: home)
         typeAtPrompt(session, "server latency 5000\r")
         #expect(session.waitFor("every message now takes 5000 ms each way"))
@@ -283,6 +292,7 @@ import Testing
 
     @Test func aWatchEventPrintsAboveAHalfTypedLineWithoutMangingIt() throws {
         let home = try makeHome()
+        defer { try? FileManager.default.removeItem(atPath: home) }
         let session = try start(home: home)
         typeAtPrompt(session, "server timeout 300\r")
         #expect(session.waitFor("300 ms"))
