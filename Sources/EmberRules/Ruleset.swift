@@ -14,21 +14,44 @@ import EmberCore
 /// With no rules loaded the database is open (``open``: `.read` and `.write` true at the root).
 public struct Ruleset: Sendable {
     /// The rules of one location. A class, so that walking the tree copies references, not
-    /// rules; built while the document compiles and never changed after (hence `@unchecked`).
-    final class Level: @unchecked Sendable {
-        var read: Rule?
-        var write: Rule?
-        var validate: Rule?
-        var indexes: [Index] = []
-        var named: [ChildKey: Level] = [:]
+    /// rules; immutable (built from ``Contents`` while the document compiles), so reading it
+    /// needs no exclusivity checks.
+    final class Level: Sendable {
+        /// A level while it is built.
+        struct Contents {
+            var read: Rule?
+            var write: Rule?
+            var validate: Rule?
+            var indexes: [Index] = []
+            var named: [ChildKey: Level] = [:]
+            var wildcardName: String?
+            var wildcard: Level?
+        }
+
+        let read: Rule?
+        let write: Rule?
+        let validate: Rule?
+        let indexes: [Index]
+        let named: [ChildKey: Level]
         /// The wildcard's name with its `$`.
-        var wildcardName: String?
+        let wildcardName: String?
         /// The wildcard's rules.
-        var wildcard: Level?
+        let wildcard: Level?
+
+        init(_ contents: Contents) {
+            read = contents.read
+            write = contents.write
+            validate = contents.validate
+            indexes = contents.indexes
+            named = contents.named
+            wildcardName = contents.wildcardName
+            wildcard = contents.wildcard
+        }
 
         /// The rules for the child `key`: named first, else the wildcard (and the name it binds).
+        /// - Complexity: O(1) expected (skipped when the level has no named children).
         func child(_ key: ChildKey) -> (level: Level, capture: String?)? {
-            if let named = named[key] { return (named, nil) }
+            if !named.isEmpty, let named = named[key] { return (named, nil) }
             if let wildcard, let wildcardName { return (wildcard, wildcardName) }
             return nil
         }
@@ -50,13 +73,13 @@ public struct Ruleset: Sendable {
 
     /// No rules loaded: everyone may read and write everything (the emulator's default).
     public static let open: Ruleset = {
-        let level = Level()
+        var level = Level.Contents()
         level.read = Rule(constant: true, kind: .read)
         level.write = Rule(constant: true, kind: .write)
         level.read?.id = 0
         level.write?.id = 1
         return Ruleset(
-            root: level, source: nil,
+            root: Level(level), source: nil,
             entries: [Entry(rulePath: "/", kind: .read, source: "true"), Entry(rulePath: "/", kind: .write, source: "true")])
     }()
 
@@ -103,7 +126,7 @@ public struct Ruleset: Sendable {
         guard case .object(let members, _) = value else {
             throw error("the rules of a location are an object, not \(value.kind)", at: value.position, place: place)
         }
-        let level = Level()
+        var level = Level.Contents()
         for member in members {
             let (key, child) = (member.key, member.value)
             let here = place + [key]
@@ -161,7 +184,7 @@ public struct Ruleset: Sendable {
                 }
             }
         }
-        return level
+        return Level(level)
     }
 
     private static func indexes(_ value: RulesNode, place: [String]) throws(RulesError) -> [Index] {
