@@ -1,3 +1,5 @@
+import EmberCore
+
 /// Cuts the shell's input into ``LexedToken``s, one at a time, in the ``LexMode`` the parser asks
 /// for, and keeps the position (line, column, offset) of every character.
 ///
@@ -184,12 +186,12 @@ struct Lexer: Sendable {
             }
             guard cursor + 1 < characters.count else { break }
             let escaped = characters[cursor + 1]
+            if let control = StringEscape.control(escaped) {
+                text.append(control)
+                cursor += 2
+                continue
+            }
             switch escaped {
-            case "n": text.append("\n")
-            case "t": text.append("\t")
-            case "r": text.append("\r")
-            case "b": text.append("\u{8}")
-            case "f": text.append("\u{C}")
             case "/", "\\", "'", "\"": text.append(escaped)
             case "u":
                 let (scalar, length) = try unicodeEscape(at: cursor, stringStart: start)
@@ -209,40 +211,21 @@ struct Lexer: Sendable {
     /// Reads `\uXXXX` (and a following `\uXXXX` low surrogate after a high one) at `start`.
     /// - Returns: the scalar and how many characters the escape took.
     private func unicodeEscape(at start: Int, stringStart: Int) throws(ParseFailure) -> (Unicode.Scalar, Int) {
-        func hex(at offset: Int) throws(ParseFailure) -> UInt32 {
-            var value: UInt32 = 0
-            for cursor in offset..<offset + 4 {
-                guard cursor < characters.count else {
-                    throw .incomplete(
-                        "unterminated string",
-                        at: LexedToken(token: .end, position: positions[stringStart], range: stringStart..<stringStart + 1))
-                }
-                guard let digit = characters[cursor].hexDigitValue, characters[cursor].isASCII else {
-                    let shown = String(characters[offset - 2..<min(offset + 4, characters.count)])
-                    throw .error(
-                        EmberQLError(
-                            "invalid escape '\(shown)' in a string (\\u needs four hex digits)",
-                            at: positions[offset - 2], length: shown.count),
-                        incomplete: false)
-                }
-                value = value * 16 + UInt32(digit)
-            }
-            return value
-        }
-        func lone(_ length: Int) -> ParseFailure {
-            let shown = String(characters[start..<min(start + length, characters.count)])
-            return .error(
-                EmberQLError("invalid escape '\(shown)' in a string (a lone surrogate)", at: positions[start], length: length),
+        switch StringEscape.unicode(in: characters, at: start) {
+        case .scalar(let scalar, let length):
+            return (scalar, length)
+        case .truncated:
+            throw .incomplete(
+                "unterminated string", at: LexedToken(token: .end, position: positions[stringStart], range: stringStart..<stringStart + 1))
+        case .notHex(let escape):
+            let shown = String(characters[escape..<min(escape + 6, characters.count)])
+            throw .error(
+                EmberQLError("invalid escape '\(shown)' in a string (\\u needs four hex digits)", at: positions[escape], length: shown.count),
                 incomplete: false)
+        case .loneSurrogate:
+            let shown = String(characters[start..<min(start + 6, characters.count)])
+            throw .error(EmberQLError("invalid escape '\(shown)' in a string (a lone surrogate)", at: positions[start], length: 6), incomplete: false)
         }
-        let high = try hex(at: start + 2)
-        if (0xDC00...0xDFFF).contains(high) { throw lone(6) }
-        guard (0xD800...0xDBFF).contains(high) else { return (Unicode.Scalar(high)!, 6) }
-        guard start + 7 < characters.count, characters[start + 6] == "\\", characters[start + 7] == "u" else { throw lone(6) }
-        let low = try hex(at: start + 8)
-        guard (0xDC00...0xDFFF).contains(low) else { throw lone(6) }
-        let combined = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
-        return (Unicode.Scalar(combined)!, 12)
     }
 
     // MARK: Numbers

@@ -18,7 +18,4 @@ public struct RuleReads: Sendable {
             if !after.contains(where: { $0.path == path }) { after.append(RuleData.Write(path, node)) }
         }
     }
-
-    /// How many locations were read.
-    public var count: Int { before.count + after.count }
 }

@@ -1,5 +1,8 @@
-/// A quoted string in rules source, with JSON's escapes (`\n \t \r \b \f \uXXXX`, and `\` before
-/// any other character for itself): the `'…'`/`"…"` of rule expressions and the `"…"` of a rules
+import EmberCore
+
+/// A quoted string in rules source, with JSON's escapes (`\n \t \r \b \f \uXXXX`, a surrogate
+/// pair for a character beyond U+FFFF, read by ``StringEscape``; and `\` before any other
+/// character for itself): the `'…'`/`"…"` of rule expressions and the `"…"` of a rules
 /// document share this one reader.
 enum StringLiteral {
     /// Reads the string whose opening quote is at `start`.
@@ -23,19 +26,20 @@ enum StringLiteral {
             guard position < characters.count else { break }
             let escaped = characters[position]
             position += 1
-            switch escaped {
-            case "n": text.append("\n")
-            case "t": text.append("\t")
-            case "r": text.append("\r")
-            case "b": text.append("\u{8}")
-            case "f": text.append("\u{C}")
-            case "u":
-                guard position + 4 <= characters.count, let code = UInt32(String(characters[position..<position + 4]), radix: 16),
-                    let scalar = Unicode.Scalar(code)
-                else { throw RuleSyntaxError("a \\u escape needs four hexadecimal digits", at: position - 2) }
-                text.unicodeScalars.append(scalar)
-                position += 4
-            default: text.append(escaped)
+            if let control = StringEscape.control(escaped) {
+                text.append(control)
+            } else if escaped == "u" {
+                switch StringEscape.unicode(in: characters, at: position - 2) {
+                case .scalar(let scalar, let length):
+                    text.unicodeScalars.append(scalar)
+                    position += length - 2
+                case .truncated, .notHex:
+                    throw RuleSyntaxError("a \\u escape needs four hexadecimal digits", at: position - 2)
+                case .loneSurrogate:
+                    throw RuleSyntaxError("a \\u escape is half of a surrogate pair without the other half", at: position - 2)
+                }
+            } else {
+                text.append(escaped)
             }
         }
         throw RuleSyntaxError("the string is not closed", at: start)

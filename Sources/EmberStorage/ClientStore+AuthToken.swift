@@ -15,17 +15,6 @@ extension ClientStore {
     /// Saves the token (`nil`: signed out), durably, at once.
     /// - Throws: ``StoreError`` when the write fails; the saved token is then as it was.
     public func saveAuthToken(_ token: String?) throws(StoreError) {
-        do {
-            try queue.inTransaction { db in
-                if let token {
-                    try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('auth_token', ?)", arguments: [token])
-                } else {
-                    try db.execute(sql: "DELETE FROM meta WHERE key = 'auth_token'")
-                }
-                return .commit
-            }
-        } catch {
-            throw StoreError("cannot save the auth token in the client's store at \(location)", error)
-        }
+        try queue.save(token, forKey: "auth_token", in: "meta", "the auth token", of: "the client's store", at: location)
     }
 }

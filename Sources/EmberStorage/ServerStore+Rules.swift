@@ -20,18 +20,6 @@ extension ServerStore {
     ///   are then as they were.
     public func saveRules(_ text: String?) throws(StoreError) {
         guard !isReadOnly else { throw StoreError("the server's store at \(location) is read-only: the rules cannot be saved") }
-        do {
-            try queue.inTransaction { db in
-                try db.execute(sql: "CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID")
-                if let text {
-                    try db.execute(sql: "INSERT OR REPLACE INTO settings (key, value) VALUES ('rules', ?)", arguments: [text])
-                } else {
-                    try db.execute(sql: "DELETE FROM settings WHERE key = 'rules'")
-                }
-                return .commit
-            }
-        } catch {
-            throw StoreError("cannot save the rules in the server's store at \(location)", error)
-        }
+        try queue.save(text, forKey: "rules", in: "settings", creatingTable: true, "the rules", of: "the server's store", at: location)
     }
 }

@@ -94,6 +94,33 @@ extension DatabaseQueue {
         }
     }
 
+    /// Saves `value` under `key` in the key/value table `table` (`nil` removes it), durably, in
+    /// one transaction; with `creatingTable`, the table is made first when it is missing.
+    /// - Parameters:
+    ///   - what: what is saved, for the message ("the auth token").
+    ///   - store: the store, for the message ("the client's store").
+    /// - Throws: ``StoreError`` when the write fails; the saved value is then as it was.
+    func save(
+        _ value: String?, forKey key: String, in table: String, creatingTable: Bool = false, _ what: String, of store: String,
+        at location: StoreLocation
+    ) throws(StoreError) {
+        do {
+            try inTransaction { db in
+                if creatingTable {
+                    try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(table) (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID")
+                }
+                if let value {
+                    try db.execute(sql: "INSERT OR REPLACE INTO \(table) (key, value) VALUES (?, ?)", arguments: [key, value])
+                } else {
+                    try db.execute(sql: "DELETE FROM \(table) WHERE key = ?", arguments: [key])
+                }
+                return .commit
+            }
+        } catch {
+            throw StoreError("cannot save \(what) in \(store) at \(location)", error)
+        }
+    }
+
     /// Runs `body` in a read, with its failures as ``StoreError``s: a stored value that is not
     /// JSON "holds a bad value", anything else "cannot `action`".
     /// - Parameter what: the store, for the message ("the server's store").

@@ -42,6 +42,20 @@ struct RuleTests {
         #expect(try evaluate("7 % 4 === 3 && -(2) < 0 && (true ? 1 : 2) === 1").allowed)
     }
 
+    @Test("string escapes: one-letter ones, \\u, a surrogate pair for a character beyond U+FFFF; a lone half is an error")
+    func stringEscapes() throws {
+        #expect(try evaluate(#"'a\tb'.length === 3 && '\u00e9' === 'é' && '\ud83d\ude00' === '😀' && '\ud83d\ude00'.length === 2"#).allowed)
+        #expect(try evaluate(#"'it\'s' === "it's""#).allowed)
+        for (source, offset) in [(#"'\ud83d' === ''"#, 1), (#"'\ude00' === ''"#, 1), (#"'x\u12g4' === ''"#, 2)] {
+            #expect(throws: RuleSyntaxError.self, "\(source)") { try Rule(source, kind: .read) }
+            do {
+                _ = try Rule(source, kind: .read)
+            } catch {
+                #expect(error.offset == offset, "\(source): \(error)")
+            }
+        }
+    }
+
     @Test("the trace lists each sub-expression with its value, in order")
     func trace() throws {
         let rule = try Rule("auth.uid === 'bob' || data.exists()", kind: .read)
