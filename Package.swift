@@ -29,6 +29,10 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
     ],
     targets: [
         // MARK: C entry points
@@ -91,6 +95,17 @@ let package = Package(
             dependencies: ["EmberCore", "EmberEngine", "EmberWire", "EmberStorage", "EmberRules", "EmberServer", "EmberClient"],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "EmberNetwork",
+            dependencies: [
+                "EmberCore", "EmberEngine", "EmberWire", "EmberStorage", "EmberRules", "EmberServer", "EmberInstance",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(name: "EmberQL", dependencies: ["EmberCore"], swiftSettings: swiftSettings),
         .target(
             name: "EmberLua",
@@ -112,7 +127,7 @@ let package = Package(
         .executableTarget(
             name: "ember",
             dependencies: [
-                "EmberShell",
+                "EmberShell", "EmberNetwork",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -186,6 +201,12 @@ let package = Package(
             name: "EmberLuaTests", dependencies: ["EmberEngine", "EmberLua", "EmberCore", "EmberWire", "EmberRules", "EmberServer", "EmberClient", "EmberInstance", "EmberTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(name: "EmberQLTests", dependencies: ["EmberQL", "EmberCore"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "EmberNetworkTests",
+            dependencies: ["EmberNetwork", "EmberCore", "EmberWire", "EmberTestSupport"],
+            exclude: ["Scenarios"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "EmberShellTests",
             dependencies: ["EmberEngine", "EmberShell", "EmberCore", "EmberRules", "EmberInstance", "EmberQL", "EmberTestSupport"],

@@ -2,7 +2,7 @@
 ///
 /// This is the codec's intermediate form. ``Node`` turns it into database data (validating keys,
 /// depth, priorities and server values) with ``Node/init(json:at:)``.
-public enum JSONValue: Sendable, Equatable {
+public enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
     /// An integral literal that fits in 64 bits.
@@ -26,6 +26,12 @@ public enum JSONValue: Sendable, Equatable {
             a.count == b.count && zip(a, b).allSatisfy { StringOrder.bytesEqual($0.key, $1.key) && $0.value == $1.value }
         default: false
         }
+    }
+
+    /// Hashes the compact text, which equal values share.
+    /// - Complexity: O(n) in the size of the value.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(serialized())
     }
 
     /// Parses JSON text.

@@ -14,6 +14,17 @@ public struct JSONWriter {
         self.pretty = pretty
     }
 
+    /// Appends `text` as it is: for a caller assembling a document around values (a protocol
+    /// frame), which must itself keep the text well-formed.
+    public mutating func append(raw text: String) {
+        output += text
+    }
+
+    /// Writes `text` as a JSON string.
+    public mutating func write(string text: String) {
+        Self.writeString(text, to: &output)
+    }
+
     /// Writes a parsed JSON value.
     public mutating func write(_ value: JSONValue) {
         switch value {

@@ -29,7 +29,7 @@ public struct QueryParams: Sendable, Hashable {
     /// Params with these parts, checked: the bounds must fit the order and the limit be
     /// positive (what a stored query read back is checked against).
     /// - Throws: `invalid_query` as the builder calls would.
-    init(orderBy: Index?, start: RangeBound?, end: RangeBound?, limit: QueryLimit?) throws(DatabaseError) {
+    public init(orderBy: Index?, start: RangeBound?, end: RangeBound?, limit: QueryLimit?) throws(DatabaseError) {
         self.orderBy = orderBy
         self.start = start
         self.end = end

@@ -9,12 +9,16 @@ public enum ConnectionAuth: Sendable, Hashable {
     case user(AuthToken)
     /// An administrator (the emulator's `owner`): the rules do not apply.
     case admin
+    /// An administrator acting as a user for the rules: `auth` is this object (`gauth`'s
+    /// `authvar`, REST's `auth_variable_override`).
+    case variable(JSONValue)
 
     /// The rules' `auth` variable.
     public var variable: JSONValue? {
         switch self {
         case .none, .admin: nil
         case .user(let token): token.auth
+        case .variable(let auth): auth
         }
     }
 }

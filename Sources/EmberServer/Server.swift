@@ -38,6 +38,11 @@ public final class Server {
     public private(set) var coverage: RuleCoverage
     /// Whether checks record each rule's sub-expressions (`rules trace on`).
     public var tracesRules = false
+    /// Whether an administrator's credential (`gauth`) is taken. By default only `owner` is,
+    /// the token Firebase's Admin SDKs send to an emulator (firebase-admin-node
+    /// `EmulatorAdminTokenProvider`). The emulator takes any string; Ember deliberately does
+    /// not, so that a client cannot make itself an administrator with a made-up credential.
+    public var acceptsAdminCredential: (String) -> Bool = { $0 == "owner" }
     /// Called with every rules check made for a connection while rules are loaded (not with the
     /// open rules): what `rules trace` prints. Each connection keeps its last check too
     /// (``lastRuleCheck(of:)``).
@@ -249,6 +254,19 @@ public final class Server {
             }
         case .unauth(let requestID):
             connection.auth = .none
+            send(.other(id, .ack(requestID: requestID, status: .ok)))
+            revokeListens(of: connection)
+        case .adminAuth(let requestID, let credential, let override):
+            guard acceptsAdminCredential(credential) else {
+                send(.other(id, .ack(requestID: requestID, status: .failed(.other(
+                    code: ErrorCode.invalidToken, message: "the server does not take this administrator credential")))))
+                return
+            }
+            switch override {
+            case .none: connection.auth = .admin
+            case .variable(let auth): connection.auth = .variable(auth)
+            case .unauthenticated: connection.auth = .none
+            }
             send(.other(id, .ack(requestID: requestID, status: .ok)))
             revokeListens(of: connection)
         }

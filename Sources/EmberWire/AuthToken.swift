@@ -113,7 +113,15 @@ public struct AuthToken: Sendable, Hashable {
     }
 
     /// Whether the token has expired at `now` (milliseconds).
-    public func isExpired(at now: Int64) -> Bool { now >= expiresAt }
+    ///
+    /// An unsigned token issued at time 0 never expires: it is what the Web SDK's
+    /// `createMockUserToken` makes when the app gives no dates (`iat` 0, `exp` 3600: firebase-js-sdk
+    /// `packages/util/src/emulator.ts`), and the Firebase emulator accepts it; Ember's own
+    /// tokens carry the time they were made.
+    public func isExpired(at now: Int64) -> Bool {
+        if case .int(0)? = claims["iat"], text.hasSuffix(".") { return false }
+        return now >= expiresAt
+    }
 
     /// The claims a person set (the uid, and what is not one of the standard claims), to show
     /// who a client is: `{uid: "alice", email: "a@x"}`.

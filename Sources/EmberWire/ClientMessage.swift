@@ -1,8 +1,8 @@
 import EmberCore
 
 /// A message from a client to the server, modelled on the Firebase realtime protocol (`q`
-/// listen, `n` unlisten, `p` put, `m` merge, `o`/`om`/`oc` onDisconnect, `g` get, `auth` and
-/// `unauth`).
+/// listen, `n` unlisten, `p` put, `m` merge, `o`/`om`/`oc` onDisconnect, `g` get, `auth`,
+/// `gauth` and `unauth`).
 ///
 /// Every request carries a `requestID`, unique per connection, that the server's answer
 /// repeats. Values may hold server values (`{".sv": …}`), which the server resolves.
@@ -31,6 +31,10 @@ public enum ClientMessage: Sendable, Hashable {
     case auth(requestID: Int, token: String)
     /// From now on the connection is not signed in.
     case unauth(requestID: Int)
+    /// From now on the connection acts as an administrator (`gauth`): the server takes
+    /// `credential` if its policy accepts it (the emulator's `owner`), else answers
+    /// `invalid_token`. With an `override`, the rules apply as for the user it names.
+    case adminAuth(requestID: Int, credential: String, override: AuthOverride)
     /// Sent first on every connection by a client that keys its writes: `client` is its
     /// lasting identity, `writers` each of its writers (sessions) it may still send writes of,
     /// with the lowest number it may still send (its floor). The server forgets the client's
@@ -42,7 +46,7 @@ public enum ClientMessage: Sendable, Hashable {
         switch self {
         case .listen(let id, _, _, _), .unlisten(let id, _, _), .put(let id, _, _, _, _), .merge(let id, _, _, _),
             .onDisconnectPut(let id, _, _), .onDisconnectMerge(let id, _, _), .onDisconnectCancel(let id, _),
-            .get(let id, _), .resume(let id, _, _), .auth(let id, _), .unauth(let id):
+            .get(let id, _), .resume(let id, _, _), .auth(let id, _), .unauth(let id), .adminAuth(let id, _, _):
             id
         }
     }

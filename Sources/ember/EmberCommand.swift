@@ -159,14 +159,14 @@ struct EmberCommand: ParsableCommand {
     /// Parses `arguments` and runs the shell; returns the exit status: 0, 1 when the session
     /// failed, 2 for a usage error (the message and usage go to stderr). `--help` and
     /// `--version` print to stdout and return 0.
-    static func exitStatus(running arguments: [String]) -> Int32 {
+    static func exitStatus(running arguments: [String], as command: any ParsableCommand.Type = EmberCommand.self) -> Int32 {
         do {
-            var command = try parseAsRoot(arguments)
-            try command.run()
+            var parsed = try command.parseAsRoot(arguments)
+            try parsed.run()
             return 0
         } catch {
-            let code = exitCode(for: error)
-            let message = fullMessage(for: error)
+            let code = command.exitCode(for: error)
+            let message = command.fullMessage(for: error)
             if code == .success {
                 if !message.isEmpty { print(message) }
                 return 0

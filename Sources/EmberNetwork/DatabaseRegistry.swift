@@ -1,0 +1,77 @@
+import EmberCore
+import EmberInstance
+import EmberRules
+import EmberStorage
+import Synchronization
+
+/// The namespaces `ember serve` has opened, each a ``ServedDatabase``, opened on first use.
+/// Thread-safe: any event loop may ask for a namespace.
+public final class DatabaseRegistry: Sendable {
+    private let storage: ServeStorage
+    private let defaultNamespace: String
+    private let rules: Ruleset?
+    private let maxNamespaces: Int
+    private let databases = Mutex<[String: ServedDatabase]>([:])
+
+    init(storage: ServeStorage, defaultNamespace: String, rules: Ruleset?, maxNamespaces: Int) {
+        self.storage = storage
+        self.defaultNamespace = defaultNamespace
+        self.rules = rules
+        self.maxNamespaces = maxNamespaces
+    }
+
+    /// The database of namespace `name` (the default one for `nil`), opened if it is not yet.
+    /// - Throws: ``NetworkError`` when the name is not a namespace name, too many namespaces
+    ///   are open, or the database cannot be opened.
+    public func database(named name: String?) throws(NetworkError) -> ServedDatabase {
+        let name = name ?? defaultNamespace
+        guard Self.isValidNamespace(name) else {
+            throw NetworkError(.badRequest, "\"\(name)\" is not a namespace name: 1 to 63 letters, digits, '-' or '_'")
+        }
+        let result: Result<ServedDatabase, NetworkError> = databases.withLock { databases in
+            if let database = databases[name] { return .success(database) }
+            guard databases.count < maxNamespaces else {
+                return .failure(NetworkError(.unavailable, "this server holds at most \(maxNamespaces) namespaces"))
+            }
+            do throws(StoreError) {
+                let database = try ServedDatabase(
+                    namespace: name, persistence: storage.persistence(of: name, defaultNamespace: defaultNamespace), rules: rules)
+                databases[name] = database
+                return .success(database)
+            } catch {
+                return .failure(NetworkError(.unavailable, "the namespace \"\(name)\" cannot be opened: \(error.message)"))
+            }
+        }
+        return try result.get()
+    }
+
+    /// The names of the namespaces open now, sorted.
+    public var names: [String] { databases.withLock { $0.keys.sorted() } }
+
+    /// Closes every database (commits and closes its store); the registry is empty after.
+    /// - Returns: the errors met, by namespace.
+    func closeAll() -> [(String, StoreError)] {
+        let open = databases.withLock { databases in
+            defer { databases = [:] }
+            return databases
+        }
+        var failures: [(String, StoreError)] = []
+        for (name, database) in open.sorted(by: { $0.key < $1.key }) {
+            do throws(StoreError) {
+                try database.close()
+            } catch {
+                failures.append((name, error))
+            }
+        }
+        return failures
+    }
+
+    /// Letters, digits, `-` and `_`, 1 to 63 of them (a DNS label, as Firebase's database names).
+    static func isValidNamespace(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= 63
+            && name.utf8.allSatisfy { byte in
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                    || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+            }
+    }
+}

@@ -1,0 +1,107 @@
+import EmberCore
+import EmberRules
+import EmberStorage
+import EmberWire
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+
+/// `ember serve`: Firebase's network edge over Ember's databases, on Hummingbird 2 and SwiftNIO.
+///
+/// One HTTP/1.1 server takes the realtime protocol v5 over WebSocket (`/.ws?v=5&ns=NAME`, any
+/// path that asks to upgrade), the REST API and event streams (``RESTResponder``). Each
+/// namespace is a ``ServedDatabase`` with its own engine thread; the event loops decode and
+/// encode, and submit to it. SIGINT and SIGTERM stop it gracefully: no new connections, the
+/// open ones closed, every database committed and closed.
+public struct NetworkServer: Sendable {
+    public let configuration: ServeConfiguration
+    private let registry: DatabaseRegistry
+    private let logger: Logger
+
+    /// A server for `configuration`; nothing is opened until ``run(onListening:)``.
+    /// - Throws: ``NetworkError`` when the rules do not compile.
+    public init(configuration: ServeConfiguration, logger: Logger) throws(NetworkError) {
+        self.configuration = configuration
+        self.logger = logger
+        var rules: Ruleset?
+        if let source = configuration.rulesSource {
+            do {
+                rules = try Ruleset(text: source)
+            } catch {
+                throw NetworkError(.badRequest, "the rules do not compile: \(error.message)")
+            }
+        }
+        registry = DatabaseRegistry(
+            storage: configuration.storage, defaultNamespace: configuration.defaultNamespace, rules: rules,
+            maxNamespaces: configuration.limits.maxNamespaces)
+    }
+
+    /// Opens the default namespace (so that a database directory that cannot be opened is
+    /// reported at once), listens, and serves until SIGINT or SIGTERM.
+    /// - Parameter onListening: called with the port once the server listens.
+    /// - Throws: ``NetworkError`` when the default namespace cannot be opened; the server's
+    ///   error when it cannot listen.
+    public func run(onListening: @escaping @Sendable (Int) -> Void) async throws {
+        _ = try registry.database(named: nil)
+        let limits = configuration.limits
+        let registry = registry
+        let logger = logger
+        let connections = ConnectionCounter()
+        let sessions = SessionIDs()
+        let responder = RESTResponder(registry: registry, limits: limits, logger: logger, connections: connections)
+        let app = Application(
+            responder: responder,
+            server: .http1WebSocketUpgrade(
+                configuration: .init(
+                    http1: .init(idleTimeout: .seconds(Int64(limits.idleTimeout))),
+                    ws: .init(maxFrameSize: limits.maxMessageSize, autoPing: .disabled))
+            ) { head, _, _ in
+                let target = head.path ?? "/"
+                let query = QueryString(target: target)
+                let database: ServedDatabase
+                do throws(NetworkError) {
+                    database = try registry.database(named: query["ns"])
+                } catch {
+                    logger.warning("refused a WebSocket: \(error.message)")
+                    return .dontUpgrade
+                }
+                guard connections.open(limit: limits.maxConnections) else {
+                    logger.warning("refused a WebSocket: \(limits.maxConnections) connections are open")
+                    return .dontUpgrade
+                }
+                let host = head.authority ?? "\(Self.displayHost(configuration.host)):\(configuration.port)"
+                let session = sessions.next()
+                return .upgrade([:]) { inbound, outbound, _ in
+                    defer { connections.close() }
+                    logger.info("connection \(session) opened (ns=\(database.namespace))")
+                    try await RealtimeSocket.serve(
+                        inbound: inbound, outbound: outbound, database: database, host: host, session: session, limits: limits,
+                        logger: logger)
+                    logger.info("connection \(session) closed")
+                }
+            },
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "ember"),
+            onServerRunning: { channel in onListening(channel.localAddress?.port ?? configuration.port) },
+            logger: logger
+        )
+        do {
+            try await app.runService()
+        } catch {
+            closeDatabases()
+            throw error
+        }
+        closeDatabases()
+    }
+
+    private func closeDatabases() {
+        for (name, error) in registry.closeAll() {
+            logger.error("namespace \(name) did not close cleanly: \(error.message)")
+        }
+    }
+
+    /// `host` as it goes in a URL (IPv6 in brackets).
+    public static func displayHost(_ host: String) -> String {
+        host.contains(":") ? "[\(host)]" : host
+    }
+}

@@ -1,0 +1,439 @@
+import EmberCore
+import EmberInstance
+import EmberRules
+import EmberServer
+import EmberStorage
+import EmberWire
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// Firebase's REST API and its event streams over the served databases
+/// (`../shared/reference/firebase-network.md` §1 and §2): `PATH.json` with GET, PUT, POST,
+/// PATCH and DELETE (and `X-HTTP-Method-Override`), the query parameters, ETags, auth, the
+/// rules at `/.settings/rules.json`, and `Accept: text/event-stream`.
+///
+/// Every request runs on a server connection of its own, on the namespace's engine thread,
+/// exactly as a realtime client's request does: the same rules, validation, server values,
+/// and a write's answer only once it is committed.
+struct RESTResponder: HTTPResponder {
+    typealias Context = BasicRequestContext
+
+    let registry: DatabaseRegistry
+    let limits: NetworkLimits
+    let logger: Logger
+    /// Counts the open event streams (against ``NetworkLimits/maxConnections``).
+    let connections: ConnectionCounter
+
+    func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
+        var request = request
+        let target = request.head.path ?? "/"
+        let response: Response
+        do {
+            response = try await handle(&request, target: target)
+        } catch {
+            response = Self.failure(error)
+        }
+        logger.info("\(request.method.rawValue) \(target) \(response.status.code)")
+        return response
+    }
+
+    private func handle(_ request: inout Request, target: String) async throws(NetworkError) -> Response {
+        if request.method == .options { return Self.preflight() }
+        let query = QueryString(target: target)
+        var method = request.method
+        if method == .post, let override = request.headers[.methodOverride] ?? query["x-http-method-override"] {
+            guard let overridden = HTTPRequest.Method(override.uppercased()), [.put, .patch, .delete, .get].contains(overridden) else {
+                throw NetworkError(.badRequest, "X-HTTP-Method-Override must be PUT, PATCH or DELETE, not \(override)")
+            }
+            method = overridden
+        }
+        let rawPath = QueryString.path(of: target)
+        guard rawPath.hasSuffix(".json") else {
+            throw NetworkError(.notFound, "Not found: Firebase's REST paths end in .json (\(rawPath).json)")
+        }
+        let pathText = QueryString.decode(rawPath.dropLast(".json".count), plusIsSpace: false)
+        if pathText == "/.inspect/databases" || pathText == "/.inspect/databases/" {
+            let names = registry.names.map { JSONValue.object([("name", .string($0))]) }
+            return Self.json(JSONValue.array(names).serialized())
+        }
+        let database = try registry.database(named: query["ns"])
+        let identity = try RESTIdentity(query: query, authorization: request.headers[.authorization], now: SystemClock().now())
+        if pathText == "/.settings/rules" || pathText == "/.settings/rules/" {
+            return try await rules(&request, method: method, query: query, database: database, identity: identity)
+        }
+        let path: Path
+        do {
+            path = try Path(validatingWriteTarget: pathText)
+        } catch {
+            throw NetworkError(.badRequest, "Invalid path: Invalid token in path")
+        }
+        if path.front == .info { throw NetworkError(.badRequest, "Invalid path: Invalid token in path") }
+        switch method {
+        case .get:
+            if request.headers[.accept]?.contains("text/event-stream") == true {
+                return try stream(path, query: query, database: database, identity: identity)
+            }
+            return try await get(path, request: request, query: query, database: database, identity: identity)
+        case .put, .post, .patch, .delete:
+            return try await write(path, method: method, request: &request, query: query, database: database, identity: identity)
+        default:
+            throw NetworkError(.methodNotAllowed, "\(method.rawValue) is not a method of Firebase's REST API")
+        }
+    }
+
+    // MARK: Reads
+
+    private func get(_ path: Path, request: Request, query: QueryString, database: ServedDatabase, identity: RESTIdentity)
+        async throws(NetworkError) -> Response
+    {
+        // A limit of 0 reads nothing, but the rules still decide whether it may.
+        let params = try Self.queryParams(query)
+        let answer = await database.answer(
+            .get(requestID: 2, query: QuerySpec(path: path, params: params ?? .default)), signingIn: identity.signIn)
+        var node = params == nil ? Node.empty : try Self.data(of: answer)
+        if params == nil { _ = try Self.data(of: answer) }
+        let wantsETag = request.headers[.firebaseETag] == "true" || request.headers[.ifNoneMatch] != nil
+        var headers = HTTPFields()
+        if wantsETag {
+            let etag = Self.etag(of: node)
+            headers[.eTag] = etag
+            if let expected = request.headers[.ifNoneMatch], expected == etag {
+                return Response(status: .notModified, headers: headers.withCORS)
+            }
+        }
+        if query["shallow"] == "true", !node.isLeaf {
+            node = Node(children: node.children.map { ($0.key, Node(.bool(true))) })
+        }
+        if query["print"] == "silent" { return Response(status: .noContent, headers: headers.withCORS) }
+        let format: JSONFormat = query["format"] == "export" ? .export : .normal
+        var text = node.jsonString(format, pretty: query["print"] == "pretty")
+        if let callback = query["callback"] {
+            guard callback.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." || $0 == "$" }) else {
+                throw NetworkError(.badRequest, "callback must be a JavaScript function name")
+            }
+            text = "\(callback)(\(text));"
+            headers[.contentType] = "application/javascript; charset=utf-8"
+        }
+        if let download = query["download"] {
+            let name = download.filter { $0 != "\"" && $0 != "\r" && $0 != "\n" }
+            headers[.contentDisposition] = "attachment; filename=\"\(name)\""
+        }
+        return Self.json(text, headers: headers)
+    }
+
+    // MARK: Writes
+
+    private func write(
+        _ path: Path, method: HTTPRequest.Method, request: inout Request, query: QueryString, database: ServedDatabase,
+        identity: RESTIdentity
+    ) async throws(NetworkError) -> Response {
+        let body: JSONValue?
+        if method == .delete {
+            body = nil
+        } else {
+            body = try await Self.body(&request, limit: limits.maxBodySize)
+        }
+        let ifMatch = request.headers[.ifMatch]
+        let expectedHash = ifMatch.map { $0 == "null_etag" ? "" : $0 }
+        var pushed: String?
+        let message: ClientMessage
+        do throws(DatabaseError) {
+            switch method {
+            case .put:
+                message = .put(requestID: 2, path: path, data: try Node(json: body ?? .null, at: path), hash: expectedHash)
+            case .delete:
+                message = .put(requestID: 2, path: path, data: .empty, hash: expectedHash)
+            case .post:
+                guard ifMatch == nil else { throw .other(code: ErrorCode.invalidArgument, message: "if-match is taken by PUT and DELETE only") }
+                let name = database.nextPushID()
+                pushed = name
+                let target = path.child(ChildKey(unchecked: name))
+                message = .put(requestID: 2, path: target, data: try Node(json: body ?? .null, at: target), hash: nil)
+            default:
+                guard ifMatch == nil else { throw .other(code: ErrorCode.invalidArgument, message: "if-match is taken by PUT and DELETE only") }
+                guard case .object(let members)? = body else {
+                    throw .invalidValue("PATCH takes an object of paths and values", at: path)
+                }
+                var changes: [WireChange] = []
+                for member in members {
+                    let relative = try Path(validatingWriteTarget: member.key)
+                    changes.append(WireChange(relative, try Node(json: member.value, at: path.appending(relative))))
+                }
+                try Self.checkDisjoint(changes, at: path)
+                message = .merge(requestID: 2, path: path, changes: changes)
+            }
+        } catch {
+            throw NetworkError(error)
+        }
+        let answer = await database.answer(message, signingIn: identity.signIn)
+        var headers = HTTPFields()
+        switch answer {
+        case .ack(_, .failed(let error)) where error.code == ErrorCode.dataStale:
+            // 412 with the value there now and its ETag (the Admin SDK reads both).
+            let current = try Self.data(of: await database.answer(.get(requestID: 2, query: .default(at: path)), signingIn: identity.signIn))
+            headers[.eTag] = Self.etag(of: current)
+            return Response(
+                status: .preconditionFailed, headers: headers.withCORS.with(.contentType, "application/json; charset=utf-8"),
+                body: ResponseBody(byteBuffer: ByteBuffer(string: current.jsonString())))
+        case .ack(_, .failed(let error)):
+            throw NetworkError(error)
+        default:
+            break
+        }
+        if ifMatch != nil || request.headers[.firebaseETag] == "true" {
+            let written = try Self.data(of: await database.answer(.get(requestID: 2, query: .default(at: path)), signingIn: identity.signIn))
+            headers[.eTag] = Self.etag(of: written)
+        }
+        if query["print"] == "silent" { return Response(status: .noContent, headers: headers.withCORS) }
+        let pretty = query["print"] == "pretty"
+        switch method {
+        case .post: return Self.json(JSONValue.object([("name", .string(pushed ?? ""))]).serialized(pretty: pretty), headers: headers)
+        case .delete: return Self.json("null", headers: headers)
+        default: return Self.json((body ?? .null).serialized(pretty: pretty), headers: headers)
+        }
+    }
+
+    /// A PATCH may not name a path and one of its ancestors (the SDKs refuse to send it:
+    /// firebase-js-sdk `validateFirebaseMergePaths`).
+    private static func checkDisjoint(_ changes: [WireChange], at path: Path) throws(DatabaseError) {
+        let sorted = changes.map(\.path).sorted(by: <)
+        for (previous, next) in zip(sorted, sorted.dropFirst()) where previous.contains(next) {
+            throw .invalidValue("the update names \(previous) and \(next), one inside the other", at: path)
+        }
+    }
+
+    // MARK: Rules
+
+    private func rules(_ request: inout Request, method: HTTPRequest.Method, query: QueryString, database: ServedDatabase, identity: RESTIdentity)
+        async throws(NetworkError) -> Response
+    {
+        guard identity.isAdmin else { throw NetworkError(.unauthorized, "Permission denied") }
+        switch method {
+        case .get:
+            let ruleset = await database.run { $0.server.rules }
+            if query["format"] == "strict" { return Self.json(ruleset.strictJSON.serialized(pretty: true)) }
+            return Self.json(ruleset.source ?? Ruleset.openSource)
+        case .put:
+            let bytes = try await Self.bodyText(&request, limit: limits.maxBodySize)
+            let ruleset: Ruleset
+            do {
+                ruleset = try Ruleset(text: bytes)
+            } catch {
+                throw NetworkError(.badRequest, error.message)
+            }
+            let failure: String? = await database.run { (access) -> String? in
+                do throws(StoreError) {
+                    try access.ember.setRules(ruleset)
+                    return nil
+                } catch {
+                    return error.message
+                }
+            }
+            if let failure { throw NetworkError(.unavailable, failure) }
+            return Self.json(#"{"status":"ok"}"#)
+        default:
+            throw NetworkError(.methodNotAllowed, "the rules are read with GET and replaced with PUT")
+        }
+    }
+
+    // MARK: Event streams
+
+    private func stream(_ path: Path, query: QueryString, database: ServedDatabase, identity: RESTIdentity) throws(NetworkError) -> Response {
+        guard let params = try Self.queryParams(query) else { throw NetworkError(.badRequest, "a stream's limit must be positive") }
+        guard connections.open(limit: limits.maxConnections) else {
+            throw NetworkError(.unavailable, "this server holds at most \(limits.maxConnections) connections")
+        }
+        let format: JSONFormat = query["format"] == "export" ? .export : .normal
+        let events = EventStream(location: path, format: format)
+        let handle = database.listen(QuerySpec(path: path, params: params), signingIn: identity.signIn) { message in
+            events.take(message)
+        }
+        let connections = connections
+        let logger = logger
+        var headers = HTTPFields()
+        headers[.contentType] = "text/event-stream; charset=utf-8"
+        headers[.cacheControl] = "no-cache"
+        return Response(status: .ok, headers: headers.withCORS, body: ResponseBody { writer in
+            defer {
+                handle.close()
+                events.finish()
+                connections.close()
+            }
+            logger.info("stream of \(path) opened")
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    // Keep-alives every 30 s, as Firebase sends them.
+                    while true {
+                        try await Task.sleep(for: .seconds(30))
+                        events.keepAlive()
+                    }
+                }
+                for await text in events.stream {
+                    try await writer.write(ByteBuffer(string: text))
+                }
+                group.cancelAll()
+            }
+            try await writer.finish(nil)
+            logger.info("stream of \(path) closed")
+        })
+    }
+
+    // MARK: Parts
+
+    /// The query of a GET or a stream: `orderBy`, `limitToFirst`/`limitToLast`,
+    /// `startAt`/`startAfter`/`endAt`/`endBefore`/`equalTo`, each JSON-encoded, a bound
+    /// optionally followed by `,"key"`. Without `orderBy`, other parameters order by key, as the
+    /// emulator does (firebase-tools' export and the Emulator UI send `limitToFirst` alone).
+    /// - Returns: `nil` for a limit of 0, which keeps nothing.
+    static func queryParams(_ query: QueryString) throws(NetworkError) -> QueryParams? {
+        let names = ["limitToFirst", "limitToLast", "startAt", "startAfter", "endAt", "endBefore", "equalTo"]
+        guard query["orderBy"] != nil || names.contains(where: { query[$0] != nil }) else { return .default }
+        var index = Index.key
+        if let orderBy = query["orderBy"] {
+            guard case .string(let name)? = try? JSONParser.parse(orderBy) else {
+                throw NetworkError(.badRequest, "orderBy must be a valid JSON encoded path")
+            }
+            switch name {
+            case "$key": index = .key
+            case "$value": index = .value
+            case "$priority": index = .priority
+            default:
+                guard let childPath = try? Path(validating: name), !childPath.isEmpty else {
+                    throw NetworkError(.badRequest, "orderBy must be a valid JSON encoded path")
+                }
+                index = .child(childPath)
+            }
+        }
+        func bound(_ name: String) throws(NetworkError) -> (LeafValue?, ChildKey?)? {
+            guard let text = query[name] else { return nil }
+            let value: JSONValue
+            var key: ChildKey?
+            if let parsed = try? JSONParser.parse(text) {
+                value = parsed
+            } else if case .array(let pair)? = try? JSONParser.parse("[\(text)]"), pair.count == 2, case .string(let name) = pair[1] {
+                value = pair[0]
+                guard let childKey = try? ChildKey(validating: name) else {
+                    throw NetworkError(.badRequest, "\(name)'s key must be a valid key")
+                }
+                key = childKey
+            } else {
+                throw NetworkError(.badRequest, "\(name) must be a JSON value (a string in quotes)")
+            }
+            if index == .key, case .string = value {} else if index == .key {
+                throw NetworkError(.badRequest, "Provided key index type is invalid, must be string")
+            }
+            switch value {
+            case .null: return (nil, key)
+            case .bool(let flag): return (.bool(flag), key)
+            case .int(let number): return (.int(number), key)
+            case .double(let number): return (LeafValue(normalizing: number), key)
+            case .string(let text): return (.string(text), key)
+            default: throw NetworkError(.badRequest, "\(name) must be null, a boolean, a number or a string")
+            }
+        }
+        func limit(_ name: String) throws(NetworkError) -> Int? {
+            guard let text = query[name] else { return nil }
+            guard let count = Int(text), count >= 0, count <= Int(Int32.max) else {
+                throw NetworkError(.badRequest, "\(name) must be a non-negative integer")
+            }
+            return count
+        }
+        let equal = try bound("equalTo"), startAt = try bound("startAt"), startAfter = try bound("startAfter")
+        let endAt = try bound("endAt"), endBefore = try bound("endBefore")
+        let first = try limit("limitToFirst"), last = try limit("limitToLast")
+        // A limit of 0 keeps nothing.
+        if first == 0 || last == 0 { return nil }
+        do throws(DatabaseError) {
+            var params = try QueryParams.default.orderedBy(index)
+            if let (value, key) = equal { params = try params.equalTo(value, key: key) }
+            if let (value, key) = startAt { params = try params.startingAt(value, key: key) }
+            if let (value, key) = startAfter { params = try params.startingAfter(value, key: key) }
+            if let (value, key) = endAt { params = try params.endingAt(value, key: key) }
+            if let (value, key) = endBefore { params = try params.endingBefore(value, key: key) }
+            if let first { params = try params.limitedToFirst(first) }
+            if let last { params = try params.limitedToLast(last) }
+            return params
+        } catch {
+            throw NetworkError(.badRequest, error.message)
+        }
+    }
+
+    /// The data of a get's answer, or the error it carries.
+    static func data(of answer: ServerMessage) throws(NetworkError) -> Node {
+        switch answer {
+        case .getResult(_, .data(let node)): return node
+        case .getResult(_, .failed(let error)), .ack(_, .failed(let error)): throw NetworkError(error)
+        default: throw NetworkError(.unavailable, "the server did not answer")
+        }
+    }
+
+    /// A location's ETag: the hash of its value (Firebase's transaction hash), `null_etag` when
+    /// it holds nothing (§1.8).
+    static func etag(of node: Node) -> String {
+        node.isEmpty ? "null_etag" : node.hashString
+    }
+
+    /// The request's body as JSON.
+    /// - Throws: 400 with Firebase's words when it is not JSON, 413 past the limit.
+    static func body(_ request: inout Request, limit: Int) async throws(NetworkError) -> JSONValue {
+        let text = try await bodyText(&request, limit: limit)
+        do {
+            return try JSONParser.parse(text)
+        } catch {
+            throw NetworkError(.badRequest, "Invalid data; couldn't parse JSON object, array, or value.")
+        }
+    }
+
+    static func bodyText(_ request: inout Request, limit: Int) async throws(NetworkError) -> String {
+        do {
+            let buffer = try await request.collectBody(upTo: limit)
+            return String(buffer: buffer)
+        } catch {
+            throw NetworkError(.payloadTooLarge, "Data to write exceeds the maximum size that can be modified with a single request.")
+        }
+    }
+
+    static func json(_ text: String, headers: HTTPFields = HTTPFields()) -> Response {
+        var headers = headers.withCORS
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    static func failure(_ error: any Error) -> Response {
+        let failure = (error as? NetworkError) ?? NetworkError(.badRequest, "\(error)")
+        var headers = HTTPFields().withCORS
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(
+            status: HTTPResponse.Status(code: failure.status), headers: headers,
+            body: ResponseBody(byteBuffer: ByteBuffer(string: failure.body)))
+    }
+
+    static func preflight() -> Response {
+        var headers = HTTPFields().withCORS
+        headers[.accessControlAllowMethods] = "GET, PUT, POST, PATCH, DELETE, OPTIONS"
+        headers[.accessControlAllowHeaders] = "Authorization, Content-Type, X-Firebase-ETag, If-Match, If-None-Match, X-HTTP-Method-Override"
+        return Response(status: .noContent, headers: headers)
+    }
+}
+
+extension HTTPField.Name {
+    static let methodOverride = HTTPField.Name("X-HTTP-Method-Override")!
+    static let firebaseETag = HTTPField.Name("X-Firebase-ETag")!
+}
+
+extension HTTPFields {
+    /// With the headers that let the Emulator UI and browsers call across origins.
+    var withCORS: HTTPFields {
+        var copy = self
+        copy[.accessControlAllowOrigin] = "*"
+        copy[.accessControlExposeHeaders] = "ETag"
+        return copy
+    }
+
+    func with(_ name: HTTPField.Name, _ value: String) -> HTTPFields {
+        var copy = self
+        copy[name] = value
+        return copy
+    }
+}

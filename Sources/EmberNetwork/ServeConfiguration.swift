@@ -1,0 +1,23 @@
+import EmberCore
+
+/// What `ember serve` serves and where: the address, the storage, the rules, the limits.
+public struct ServeConfiguration: Sendable {
+    /// The address to listen on: loopback unless told otherwise.
+    public var host = "127.0.0.1"
+    /// The port; 9000 (the Firebase emulator's) by default, 0 for any free port.
+    public var port = 9000
+    public var storage: ServeStorage = .memory
+    /// Rules text to put in force in every namespace opened (JSON with comments); `nil` keeps
+    /// each namespace's stored rules (open when none).
+    public var rulesSource: String?
+    /// The namespace of requests that name none (`ns`), and the one a database directory holds.
+    public var defaultNamespace = "default"
+    public var limits = NetworkLimits()
+
+    public init() {}
+
+    /// Whether `host` reaches beyond this machine.
+    public var isLoopbackOnly: Bool {
+        ["127.0.0.1", "::1", "localhost"].contains(host) || host.hasPrefix("127.")
+    }
+}

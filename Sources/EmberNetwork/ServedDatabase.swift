@@ -1,0 +1,172 @@
+import EmberCore
+import EmberEngine
+import EmberInstance
+import EmberRules
+import EmberServer
+import EmberStorage
+import EmberWire
+import Synchronization
+
+/// One namespace's database as `ember serve` runs it: an ``Ember`` (its server; no clients)
+/// on an ``EngineThread`` of its own.
+///
+/// The network's event loops never touch the database: they hand work to its engine thread
+/// with ``submit(_:)`` or ``run(_:)``, which runs it in order with everything else the engine
+/// does (messages, timers, the tick that commits). Everything `ServedDatabase` holds is
+/// confined to that thread; the class is `Sendable` only so that other threads can submit.
+public final class ServedDatabase: @unchecked Sendable {
+    /// The namespace's name (`ns`).
+    public let namespace: String
+    private let ember: Ember
+    private let thread: EngineThread
+    /// Push ids for REST `POST`s.
+    private let pushIDs = Mutex(PushIDGenerator())
+
+    /// Opens the namespace's database and starts its engine thread.
+    /// - Parameter rules: rules to put in force (and save); `nil` keeps the stored ones.
+    /// - Throws: ``StoreError`` naming the file when the database cannot be opened.
+    init(namespace: String, persistence: Persistence, rules: Ruleset?) throws(StoreError) {
+        self.namespace = namespace
+        ember = try Ember(persistence: persistence, rules: rules)
+        thread = EngineThread(engine: ember.engine)
+        thread.start()
+    }
+
+    /// Runs `body` on the engine thread, in order with all other work.
+    public func submit(_ body: @escaping @Sendable (ServedDatabase.Access) -> Void) {
+        thread.submit { [self] in body(Access(database: self)) }
+    }
+
+    /// Runs `body` on the engine thread and returns its result, without blocking the caller's
+    /// thread.
+    public func run<T: Sendable>(_ body: @escaping @Sendable (ServedDatabase.Access) -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            thread.submit { [self] in continuation.resume(returning: body(Access(database: self))) }
+        }
+    }
+
+    /// Commits, closes the store and stops the engine thread. Any thread but the engine's.
+    /// - Throws: ``StoreError`` when the last commit fails.
+    func close() throws(StoreError) {
+        let result: Result<Void, StoreError> = thread.perform { [self] in
+            do throws(StoreError) {
+                try ember.close()
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        thread.stop()
+        try result.get()
+    }
+
+    /// What work on the engine thread may use: valid only inside the closure it is given to.
+    public struct Access {
+        fileprivate let database: ServedDatabase
+
+        /// The instance (its server, engine and clock).
+        public var ember: Ember { database.ember }
+        /// The server.
+        public var server: Server { database.ember.server }
+    }
+
+    /// A new push id (for REST `POST`), from the system clock. Any thread.
+    func nextPushID() -> String {
+        pushIDs.withLock { generator in
+            var random = SystemRandomNumberGenerator()
+            return generator.next(now: SystemClock().now(), using: &random)
+        }
+    }
+
+    // MARK: Requests on connections of their own
+
+    /// Sends `message` (numbered 2) to the server on a connection of its own, signed in as
+    /// `auth` says first (numbered 1), and returns the server's answer to it: an `ack`, or a
+    /// `getResult` for a get. A refused sign-in is returned as the answer. The connection is
+    /// closed after (it has no onDisconnect operations).
+    func answer(_ message: ClientMessage, signingIn auth: ClientMessage?) async -> ServerMessage {
+        await withCheckedContinuation { continuation in
+            thread.submit { [self] in
+                let server = ember.server
+                let engine = ember.engine
+                let connection = LocalConnection()
+                let id = server.accept(connection)
+                var answered = false
+                connection.onMessage = { reply in
+                    guard !answered else { return }
+                    switch reply {
+                    case .ack(1, .failed(let error)) where auth != nil:
+                        answered = true
+                        continuation.resume(returning: .ack(requestID: 2, status: .failed(error)))
+                        engine.post { server.close(id) }
+                    case .ack(1, .ok) where auth != nil:
+                        // Not from inside the server's own sending: after it.
+                        engine.post { connection.deliver(message) }
+                    case .ack(2, _), .getResult(2, _):
+                        answered = true
+                        continuation.resume(returning: reply)
+                        engine.post { server.close(id) }
+                    default:
+                        break
+                    }
+                }
+                connection.deliver(auth ?? message)
+            }
+        }
+    }
+
+    /// Listens to `query` on a connection of its own, signed in as `auth` says, and hands every
+    /// message the server sends for it to `onMessage` (on the engine thread), the listen's
+    /// answer among them. ``EventStreamHandle/close()`` ends it.
+    func listen(
+        _ query: QuerySpec, signingIn auth: ClientMessage?, onMessage: @escaping @Sendable (ServerMessage) -> Void
+    ) -> EventStreamHandle {
+        let handle = EventStreamHandle(database: self)
+        thread.submit { [self] in
+            let server = ember.server
+            let engine = ember.engine
+            let connection = LocalConnection()
+            let id = server.accept(connection)
+            handle.connection = id
+            let listen = ClientMessage.listen(requestID: 2, query: query, tag: query.loadsAllData ? nil : 1, hash: "")
+            connection.onMessage = { reply in
+                switch reply {
+                case .handshake: break
+                case .ack(1, .failed(let error)) where auth != nil: onMessage(.ack(requestID: 2, status: .failed(error)))
+                case .ack(1, .ok) where auth != nil: engine.post { connection.deliver(listen) }
+                default: onMessage(reply)
+                }
+            }
+            connection.deliver(auth ?? listen)
+        }
+        return handle
+    }
+
+}
+
+/// An event stream's server connection, closed when the stream ends.
+final class EventStreamHandle: @unchecked Sendable {
+    private let database: ServedDatabase
+    /// Set on the engine thread when the connection is accepted; read there only.
+    var connection: ConnectionID?
+
+    init(database: ServedDatabase) {
+        self.database = database
+    }
+
+    /// Closes the connection (its listen ends).
+    func close() {
+        database.submit { [self] _ in
+            guard let connection else { return }
+            self.connection = nil
+            database.closeConnectionNow(connection)
+        }
+    }
+}
+
+extension ServedDatabase {
+    /// Closes the server connection `id`. Engine thread only.
+    fileprivate func closeConnectionNow(_ id: ConnectionID) {
+        ember.server.close(id)
+    }
+}

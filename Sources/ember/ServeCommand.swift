@@ -1,0 +1,141 @@
+import ArgumentParser
+import EmberInstance
+import EmberNetwork
+import EmberShell
+import Foundation
+import Logging
+
+/// `ember serve`: the databases over Firebase's protocols (realtime WebSocket, REST, event
+/// streams), for Firebase's SDKs, the Admin SDK, curl and other `ember`s.
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ember serve",
+        abstract: "Serve the database to Firebase's SDKs (realtime protocol v5 over WebSocket), REST and event streams.",
+        discussion: """
+            Each namespace (?ns=NAME) is a database of its own, opened on first use; the default \
+            namespace lives in the database directory itself, so `ember --db DIR` opens the same \
+            data, and NAME in DIR/namespaces/NAME. SIGINT or SIGTERM stops the server gracefully.
+            """
+    )
+
+    @Option(
+        name: .customLong("db"),
+        help: ArgumentHelp("Database directory; default $XDG_DATA_HOME/ember/default.", valueName: "DIR"),
+        completion: .directory)
+    var databaseDirectory: String?
+
+    @Flag(name: .customLong("memory"), help: "Nothing on disk.")
+    var memory = false
+
+    @Option(name: .customLong("host"), help: ArgumentHelp("Address to listen on (default 127.0.0.1: this machine only).", valueName: "H"))
+    var host = "127.0.0.1"
+
+    @Option(name: .customLong("port"), help: ArgumentHelp("Port (default 9000, the emulator's; 0 for any free port).", valueName: "P"))
+    var port = 9000
+
+    @Option(
+        name: .customLong("rules"),
+        help: ArgumentHelp("Security rules to put in force in every namespace (JSON with comments).", valueName: "FILE"),
+        completion: .file(extensions: ["json"]))
+    var rulesFile: String?
+
+    @Option(name: .customLong("ns"), help: ArgumentHelp("The namespace of requests that name none (default: default).", valueName: "NAME"))
+    var defaultNamespace = "default"
+
+    @Option(
+        name: .customLong("durability"),
+        help: ArgumentHelp("off | normal | full: when the server acknowledges a write.", valueName: "M"),
+        completion: .list(ShellOptions.durabilityNames))
+    var durability = "normal"
+
+    @Flag(name: [.customShort("q"), .customLong("quiet")], help: "Log warnings and errors only (no line per connection and request).")
+    var quiet = false
+
+    func configurationForServing() throws -> ServeConfiguration {
+        var options = ServeConfiguration()
+        options.host = host
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535, not \(port)") }
+        options.port = port
+        options.defaultNamespace = defaultNamespace
+        let settings = try PersistenceSettings(durability: try ShellOptions.durability(named: durability))
+        switch (databaseDirectory, memory) {
+        case (.some, true): throw ValidationError("--db and --memory cannot be used together")
+        case (_, true): options.storage = .memory
+        case (let directory, false):
+            let directory = directory ?? ShellOptions.defaultDatabaseDirectory(environment: ProcessInfo.processInfo.environment)
+            options.storage = .directory(directory, settings)
+        }
+        if let rulesFile {
+            guard let text = try? String(contentsOfFile: rulesFile, encoding: .utf8) else {
+                throw ValidationError("cannot read the rules file \(rulesFile)")
+            }
+            options.rulesSource = text
+        }
+        return options
+    }
+
+    func run() throws {
+        let configuration = try configurationForServing()
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = quiet ? .warning : .info
+            return handler
+        }
+        let logger = Logger(label: "ember.serve")
+        let server: NetworkServer
+        do {
+            server = try NetworkServer(configuration: configuration, logger: logger)
+        } catch {
+            throw ValidationError(error.message)
+        }
+        let finished = DispatchSemaphore(value: 0)
+        let failure = FailureBox()
+        let display = NetworkServer.displayHost(configuration.host)
+        let namespace = configuration.defaultNamespace
+        let open = !configuration.isLoopbackOnly && configuration.rulesSource == nil
+        Task {
+            do {
+                try await server.run { port in
+                    var lines = [
+                        "ember serve: listening on \(display):\(port)",
+                        "  realtime (Firebase SDKs): ws://\(display):\(port)/.ws?v=5&ns=\(namespace)",
+                        "    Web SDK: databaseURL \"http://\(display):\(port)?ns=\(namespace)\", connectDatabaseEmulator(db, \"\(configuration.host)\", \(port))",
+                        "  REST: http://\(display):\(port)/.json?ns=\(namespace)",
+                        "  Admin SDK: FIREBASE_DATABASE_EMULATOR_HOST=\(display):\(port)",
+                        "  another ember: ember --connect ws://\(display):\(port)/?ns=\(namespace)",
+                    ]
+                    if open {
+                        lines.append("warning: listening beyond this machine with open rules: anyone who reaches the port can read and write everything")
+                    }
+                    FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+                }
+            } catch {
+                failure.set("\(error)")
+            }
+            finished.signal()
+        }
+        finished.wait()
+        if let message = failure.value {
+            FileHandle.standardError.write(Data("ember serve: \(message)\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+}
+
+/// A message one task leaves for the main thread.
+private final class FailureBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var message: String?
+
+    func set(_ text: String) {
+        lock.lock()
+        message = text
+        lock.unlock()
+    }
+
+    var value: String? {
+        lock.lock()
+        defer { lock.unlock() }
+        return message
+    }
+}

@@ -1,0 +1,252 @@
+// Scenarios of the official Firebase Web SDK (9.8.1, from ../shared/conformance) against a real
+// `ember serve`: `node --experimental-websocket websdk.mjs PORT NAMESPACE SCENARIO [ARGS...]`.
+// Each scenario checks what it sees and exits 0, or prints what differed and exits 1. The
+// Swift test (WebSDKTests.swift) starts the server, copies the SDK next to this file's copy,
+// and runs one scenario per test.
+import { initializeApp, deleteApp } from './firebase-app.mjs';
+import {
+    getDatabase, connectDatabaseEmulator, ref, set, get, update, push, remove, onValue, onChildAdded,
+    onChildChanged, onChildRemoved, onChildMoved, off, runTransaction, serverTimestamp, increment, onDisconnect,
+    query, orderByChild, orderByKey, orderByValue, orderByPriority, startAt, startAfter, endAt, endBefore, equalTo,
+    limitToFirst, limitToLast, goOffline, goOnline, setWithPriority,
+} from './firebase-database.mjs';
+
+const [port, ns, scenario, ...rest] = process.argv.slice(2);
+const apps = [];
+let appCount = 0;
+
+function client(name = `app${appCount++}`) {
+    const app = initializeApp({ databaseURL: `http://127.0.0.1:${port}?ns=${ns}`, projectId: 'demo-ember' }, name);
+    apps.push(app);
+    const db = getDatabase(app);
+    connectDatabaseEmulator(db, '127.0.0.1', Number(port));
+    return db;
+}
+
+function userClient(uid, claims = {}) {
+    const app = initializeApp({ databaseURL: `http://127.0.0.1:${port}?ns=${ns}`, projectId: 'demo-ember' }, `user-${uid}-${appCount++}`);
+    apps.push(app);
+    const db = getDatabase(app);
+    connectDatabaseEmulator(db, '127.0.0.1', Number(port), { mockUserToken: { sub: uid, user_id: uid, ...claims } });
+    return db;
+}
+
+function check(condition, message) {
+    if (!condition) throw new Error(message);
+}
+
+function same(actual, expected, what) {
+    const a = JSON.stringify(actual), e = JSON.stringify(expected);
+    if (a !== e) throw new Error(`${what}: expected ${e}, got ${a}`);
+}
+
+const sleep = ms => new Promise(resolve => setTimeout(resolve, ms));
+
+async function until(condition, what, ms = 5000) {
+    const deadline = Date.now() + ms;
+    while (Date.now() < deadline) {
+        if (condition()) return;
+        await sleep(10);
+    }
+    throw new Error(`timed out waiting for ${what}`);
+}
+
+function expectDenied(promise, what) {
+    return promise.then(
+        () => { throw new Error(`${what} was allowed`); },
+        error => check(String(error.message || error).toLowerCase().includes('permission'), `${what}: ${error}`));
+}
+
+const scenarios = {
+    // Values and child events, in Firebase's order, seen by a second app.
+    async events() {
+        const writer = client(), reader = client();
+        const log = [];
+        const list = ref(reader, 'events/list');
+        onChildAdded(list, (s, prev) => log.push(`added ${s.key} ${JSON.stringify(s.val())} after ${prev}`));
+        onChildChanged(list, (s, prev) => log.push(`changed ${s.key} ${JSON.stringify(s.val())}`));
+        onChildRemoved(list, s => log.push(`removed ${s.key}`));
+        const values = [];
+        onValue(list, s => values.push(s.val()));
+        await until(() => values.length === 1, 'the first value');
+        same(values[0], null, 'the first value of an empty location');
+        await set(ref(writer, 'events/list/a'), 1);
+        await set(ref(writer, 'events/list/b'), 2);
+        await update(ref(writer, 'events/list'), { a: 10, c: 3 });
+        await remove(ref(writer, 'events/list/b'));
+        await until(() => log.length === 5, 'five child events');
+        // Firebase raises an update's child_added before its child_changed (EventGenerator.ts).
+        same(log, ['added a 1 after null', 'added b 2 after a', 'added c 3 after b', 'changed a 10', 'removed b'], 'child events');
+        await until(() => JSON.stringify(values.at(-1)) === '{"a":10,"c":3}', 'the last value');
+    },
+
+    // set, update (multi-path), push, remove, priorities; read back by another app.
+    async writes() {
+        const a = client(), b = client();
+        await set(ref(a, 'w/obj'), { x: 1, y: { z: 'deep' }, arr: [1, 2, 3] });
+        await update(ref(a, 'w'), { 'obj/x': 2, 'other/k': true });
+        const key = push(ref(a, 'w/list'), { n: 1 }).key;
+        check(/^[-0-9A-Za-z_]{20}$/.test(key), `a push id: ${key}`);
+        await setWithPriority(ref(a, 'w/prio'), 'p', 5);
+        await remove(ref(a, 'w/other'));
+        const snap = await get(ref(b, 'w'));
+        same(snap.child('obj').val(), { arr: [1, 2, 3], x: 2, y: { z: 'deep' } }, 'the object');
+        same(snap.child(`list/${key}`).val(), { n: 1 }, 'the pushed child');
+        same(snap.child('prio').exportVal(), { '.value': 'p', '.priority': 5 }, 'a priority');
+        check(!snap.child('other').exists(), 'removed');
+    },
+
+    // Every query: orders, ranges, limits, each checked against the values.
+    async queries() {
+        const a = client(), b = client();
+        const data = {};
+        for (let i = 0; i < 20; i++) data[`k${String(i).padStart(2, '0')}`] = { score: (i * 7) % 20, name: `n${i}` };
+        await set(ref(a, 'q'), data);
+        const keys = s => { const out = []; s.forEach(c => { out.push(c.key); }); return out; };
+        const scores = Object.entries(data).sort((x, y) => x[1].score - y[1].score || (x[0] < y[0] ? -1 : 1)).map(e => e[0]);
+        const q = ref(b, 'q');
+        same(keys(await get(query(q, orderByChild('score'), limitToFirst(3)))), scores.slice(0, 3), 'limitToFirst');
+        same(keys(await get(query(q, orderByChild('score'), limitToLast(3)))), scores.slice(-3), 'limitToLast');
+        same(keys(await get(query(q, orderByChild('score'), startAt(15)))), scores.filter(k => data[k].score >= 15), 'startAt');
+        same(keys(await get(query(q, orderByChild('score'), startAfter(15)))), scores.filter(k => data[k].score > 15), 'startAfter');
+        same(keys(await get(query(q, orderByChild('score'), endAt(3)))), scores.filter(k => data[k].score <= 3), 'endAt');
+        same(keys(await get(query(q, orderByChild('score'), endBefore(3)))), scores.filter(k => data[k].score < 3), 'endBefore');
+        same(keys(await get(query(q, orderByChild('score'), equalTo(7)))), scores.filter(k => data[k].score === 7), 'equalTo');
+        same(keys(await get(query(q, orderByKey(), startAt('k05'), endAt('k08')))), ['k05', 'k06', 'k07', 'k08'], 'key range');
+        same(keys(await get(query(q, orderByKey(), startAfter('k17')))), ['k18', 'k19'], 'startAfter on keys');
+        await set(ref(a, 'v'), { a: 3, b: 1, c: 2 });
+        same(keys(await get(query(ref(b, 'v'), orderByValue(), limitToLast(2)))), ['c', 'a'], 'orderByValue');
+        await set(ref(a, 'p'), { x: { '.value': 1, '.priority': 3 }, y: { '.value': 2, '.priority': 1 } });
+        same(keys(await get(query(ref(b, 'p'), orderByPriority()))), ['y', 'x'], 'orderByPriority');
+        // A live limited query: a child entering the window evicts another.
+        const seen = [];
+        onValue(query(ref(b, 'q'), orderByChild('score'), limitToLast(2)), s => seen.push(keys(s)));
+        await until(() => seen.length === 1, 'the live query');
+        await set(ref(a, 'q/new'), { score: 100 });
+        await until(() => seen.length >= 2 && seen.at(-1).includes('new'), 'the window to move');
+        same(seen.at(-1), [scores.at(-1), 'new'], 'the new window');
+    },
+
+    // Transactions from several apps on one counter: no update is lost.
+    async contention() {
+        const apps = [client(), client(), client(), client()];
+        const each = 15;
+        await Promise.all(apps.map(db => (async () => {
+            for (let i = 0; i < each; i++) {
+                const result = await runTransaction(ref(db, 'counter'), v => (v || 0) + 1);
+                check(result.committed, 'committed');
+            }
+        })()));
+        same((await get(ref(client(), 'counter'))).val(), apps.length * each, 'the counter');
+    },
+
+    // serverTimestamp and increment, resolved by the server.
+    async serverValues() {
+        const a = client(), b = client();
+        const before = Date.now();
+        await set(ref(a, 'sv/ts'), serverTimestamp());
+        await Promise.all([1, 2, 3, 4, 5].map(() => set(ref(a, 'sv/n'), increment(2))));
+        await update(ref(b, 'sv'), { n: increment(0.5) });
+        const snap = await get(ref(b, 'sv'));
+        check(Math.abs(snap.child('ts').val() - before) < 10000, `a timestamp: ${snap.child('ts').val()}`);
+        same(snap.child('n').val(), 10.5, 'the increments');
+    },
+
+    // onDisconnect: set, update, remove and cancel, fired when the app goes away.
+    async onDisconnect() {
+        const watcher = client();
+        const presence = client();
+        await set(ref(presence, 'od/keep'), 'me');
+        await onDisconnect(ref(presence, 'od/status')).set('offline');
+        await onDisconnect(ref(presence, 'od/meta')).update({ left: true });
+        await onDisconnect(ref(presence, 'od/keep')).remove();
+        await onDisconnect(ref(presence, 'od/cancelled')).set('never');
+        await onDisconnect(ref(presence, 'od/cancelled')).cancel();
+        await set(ref(presence, 'od/status'), 'online');
+        const values = [];
+        onValue(ref(watcher, 'od'), s => values.push(s.val()));
+        await until(() => values.length && values.at(-1)?.status === 'online', 'online');
+        goOffline(presence);
+        await until(() => values.at(-1)?.status === 'offline', 'the onDisconnect writes');
+        same(values.at(-1), { meta: { left: true }, status: 'offline' }, 'after the disconnect');
+    },
+
+    // Started by the test as a second process, killed with SIGKILL: registers its onDisconnect,
+    // says "ready", and waits to die.
+    async presence() {
+        const db = client();
+        await onDisconnect(ref(db, `presence/${rest[0]}`)).set({ online: false, at: serverTimestamp() });
+        await set(ref(db, `presence/${rest[0]}`), { online: true });
+        console.log('ready');
+        await new Promise(() => {});
+    },
+
+    // Watches for the killed process's onDisconnect.
+    async presenceWatch() {
+        const db = client();
+        const values = [];
+        onValue(ref(db, `presence/${rest[0]}`), s => values.push(s.val()));
+        await until(() => values.at(-1)?.online === false, 'the killed app to go offline', 20000);
+        check(typeof values.at(-1).at === 'number', 'a server timestamp');
+    },
+
+    // .info/connected and .info/serverTimeOffset; goOffline/goOnline with queued writes.
+    async offline() {
+        const a = client(), b = client();
+        const connected = [];
+        onValue(ref(a, '.info/connected'), s => connected.push(s.val()));
+        await until(() => connected.at(-1) === true, 'connected');
+        const offsets = [];
+        onValue(ref(a, '.info/serverTimeOffset'), s => offsets.push(s.val()));
+        await until(() => offsets.length, 'the server time offset');
+        check(typeof offsets[0] === 'number' && Math.abs(offsets[0]) < 5000, `serverTimeOffset ${offsets[0]}`);
+        // Listened to first: offline, a location the client knows nothing of has no value.
+        const local = [];
+        onValue(ref(a, 'off'), s => local.push(s.val()));
+        await until(() => local.length, 'the first value');
+        goOffline(a);
+        await until(() => connected.at(-1) === false, 'disconnected');
+        const pending = [set(ref(a, 'off/one'), 1), set(ref(a, 'off/two'), 2), update(ref(a, 'off'), { three: 3 })];
+        await until(() => local.length === 4, 'the local values');
+        same(local.at(-1), { one: 1, three: 3, two: 2 }, 'the optimistic value offline');
+        same((await get(ref(b, 'off'))).val(), null, 'nothing on the server yet');
+        goOnline(a);
+        await Promise.all(pending);
+        same((await get(ref(b, 'off'))).val(), { one: 1, three: 3, two: 2 }, 'the queued writes, on the server');
+    },
+
+    // Auth and rules (the test loads rules: users write only their own /users/$uid).
+    async rules() {
+        const alice = userClient('alice', { email: 'a@x' });
+        const bob = userClient('bob');
+        const anonymous = client();
+        await set(ref(alice, 'users/alice'), { name: 'Alice' });
+        await expectDenied(set(ref(bob, 'users/alice/name'), 'Mallory'), "bob writing alice's data");
+        await expectDenied(set(ref(anonymous, 'users/alice'), null), 'an anonymous write');
+        same((await get(ref(bob, 'users/alice/name'))).val(), 'Alice', 'readable by a signed-in user');
+        await expectDenied(get(ref(anonymous, 'users')), 'an anonymous read');
+        // A denied write reverts on the writer, with events.
+        const seen = [];
+        onValue(ref(bob, 'users/alice/name'), s => seen.push(s.val()));
+        await until(() => seen.length === 1, "bob's listener");
+        await set(ref(bob, 'users/alice/name'), 'Eve').catch(() => {});
+        await until(() => seen.at(-1) === 'Alice', 'the revert');
+        same(seen, ['Alice', 'Eve', 'Alice'], 'the optimistic value and its revert');
+        // A listen the rules refuse is cancelled.
+        const cancelled = new Promise(resolve => onValue(ref(anonymous, 'users'), () => {}, error => resolve(String(error))));
+        check((await cancelled).includes('permission'), 'the cancelled listen');
+    },
+};
+
+const timer = setTimeout(() => { console.error(`scenario ${scenario} timed out`); process.exit(1); }, 60000);
+try {
+    if (!scenarios[scenario]) throw new Error(`no scenario ${scenario}`);
+    await scenarios[scenario]();
+    clearTimeout(timer);
+    for (const app of apps) await deleteApp(app);
+    console.log(`ok ${scenario}`);
+    process.exit(0);
+} catch (error) {
+    console.error(`FAILED ${scenario}: ${error.stack || error}`);
+    process.exit(1);
+}
