@@ -1,23 +1,41 @@
 import Synchronization
 
-/// How many connections (WebSockets and event streams) are open, against the limit.
+/// The open long-lived connections (WebSockets and event streams): how many, against the limit,
+/// and how to end each, so that a graceful stop does not wait for clients that never leave.
 final class ConnectionCounter: Sendable {
-    private let count = Atomic<Int>(0)
+    private struct State {
+        var next = 0
+        var closers: [Int: @Sendable () -> Void] = [:]
+        var stopping = false
+    }
 
-    /// Counts one more connection, unless `limit` are open.
-    /// - Returns: whether it was counted.
-    func open(limit: Int) -> Bool {
-        if count.add(1, ordering: .relaxed).newValue > limit {
-            count.subtract(1, ordering: .relaxed)
-            return false
+    private let state = Mutex(State())
+
+    /// Counts one more connection, unless `limit` are open or the server is stopping.
+    /// - Parameter close: ends the connection (called at most once, by ``closeAll()``).
+    /// - Returns: the connection's number, for ``close(_:)``; `nil` when refused.
+    func open(limit: Int, close: @escaping @Sendable () -> Void) -> Int? {
+        state.withLock { state in
+            guard !state.stopping, state.closers.count < limit else { return nil }
+            state.next += 1
+            state.closers[state.next] = close
+            return state.next
         }
-        return true
     }
 
-    /// Counts one connection fewer.
-    func close() {
-        count.subtract(1, ordering: .relaxed)
+    /// Counts the connection `id` as closed.
+    func close(_ id: Int) {
+        _ = state.withLock { $0.closers.removeValue(forKey: id) }
     }
 
-    var current: Int { count.load(ordering: .relaxed) }
+    /// Ends every open connection and refuses new ones: the server is stopping.
+    func closeAll() {
+        let closers = state.withLock { state in
+            state.stopping = true
+            return Array(state.closers.values)
+        }
+        for close in closers { close() }
+    }
+
+    var current: Int { state.withLock { $0.closers.count } }
 }

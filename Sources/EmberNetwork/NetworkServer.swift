@@ -6,6 +6,8 @@ import Hummingbird
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import ServiceLifecycle
+import UnixSignals
 
 /// `ember serve`: Firebase's network edge over Ember's databases, on Hummingbird 2 and SwiftNIO.
 ///
@@ -66,18 +68,19 @@ public struct NetworkServer: Sendable {
                     logger.warning("refused a WebSocket: \(error.message)")
                     return .dontUpgrade
                 }
-                guard connections.open(limit: limits.maxConnections) else {
-                    logger.warning("refused a WebSocket: \(limits.maxConnections) connections are open")
+                let frames = OutboundFrames(limit: limits.maxUnsentBytes)
+                guard let number = connections.open(limit: limits.maxConnections, close: { frames.finish() }) else {
+                    logger.warning("refused a WebSocket: \(limits.maxConnections) connections are open, or the server is stopping")
                     return .dontUpgrade
                 }
                 let host = head.authority ?? "\(Self.displayHost(configuration.host)):\(configuration.port)"
                 let session = sessions.next()
                 return .upgrade([:]) { inbound, outbound, _ in
-                    defer { connections.close() }
+                    defer { connections.close(number) }
                     logger.info("connection \(session) opened (ns=\(database.namespace))")
                     try await RealtimeSocket.serve(
-                        inbound: inbound, outbound: outbound, database: database, host: host, session: session, limits: limits,
-                        logger: logger)
+                        inbound: inbound, outbound: outbound, frames: frames, database: database, host: host, session: session,
+                        limits: limits, logger: logger)
                     logger.info("connection \(session) closed")
                 }
             },
@@ -85,8 +88,14 @@ public struct NetworkServer: Sendable {
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? configuration.port) },
             logger: logger
         )
+        // Stopped in reverse order: the watcher first (it ends the open WebSockets and streams),
+        // then the HTTP server (which waits for its connections to end).
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [.init(service: app), .init(service: ShutdownWatcher(connections: connections))],
+                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         do {
-            try await app.runService()
+            try await group.run()
         } catch {
             closeDatabases()
             throw error

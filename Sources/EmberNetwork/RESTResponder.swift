@@ -241,11 +241,11 @@ struct RESTResponder: HTTPResponder {
 
     private func stream(_ path: Path, query: QueryString, database: ServedDatabase, identity: RESTIdentity) throws(NetworkError) -> Response {
         guard let params = try Self.queryParams(query) else { throw NetworkError(.badRequest, "a stream's limit must be positive") }
-        guard connections.open(limit: limits.maxConnections) else {
-            throw NetworkError(.unavailable, "this server holds at most \(limits.maxConnections) connections")
-        }
         let format: JSONFormat = query["format"] == "export" ? .export : .normal
         let events = EventStream(location: path, format: format)
+        guard let number = connections.open(limit: limits.maxConnections, close: { events.finish() }) else {
+            throw NetworkError(.unavailable, "this server holds at most \(limits.maxConnections) connections, or is stopping")
+        }
         let handle = database.listen(QuerySpec(path: path, params: params), signingIn: identity.signIn) { message in
             events.take(message)
         }
@@ -258,7 +258,7 @@ struct RESTResponder: HTTPResponder {
             defer {
                 handle.close()
                 events.finish()
-                connections.close()
+                connections.close(number)
             }
             logger.info("stream of \(path) opened")
             try await withThrowingTaskGroup(of: Void.self) { group in

@@ -12,10 +12,9 @@ import NIOWebSocket
 /// stops reading (its unsent data passes the limit), or it stays silent past the idle timeout.
 enum RealtimeSocket {
     static func serve(
-        inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, database: ServedDatabase, host: String,
+        inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, frames: OutboundFrames, database: ServedDatabase, host: String,
         session: String, limits: NetworkLimits, logger: Logger
     ) async throws {
-        let frames = OutboundFrames(limit: limits.maxUnsentBytes)
         let connection = RealtimeConnection(outbound: frames, host: host, session: session)
         database.submit { access in connection.id = access.server.accept(connection) }
         let activity = Activity()

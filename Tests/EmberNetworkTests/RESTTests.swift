@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+
+/// Firebase's REST API, event streams and hostile input against a real `ember serve`
+/// (`Scenarios/rest.mjs`, with Node's fetch, raw sockets and WebSockets).
+@Suite(.serialized)
+struct RESTTests {
+    static func expectPass(_ scenario: String, on server: ServeProcess) throws {
+        let result = try NodeScenario.run("rest.mjs", [String(server.port), scenario.lowercased(), scenario])
+        #expect(result.status == 0, "scenario \(scenario) failed:\n\(result.output)\nserver log:\n\(server.log.suffix(3000))")
+        #expect(result.output.contains("ok \(scenario)"), "\(result.output)")
+    }
+
+    @Test("GET, PUT, POST, PATCH, DELETE, method override, shallow, format=export, print, server values")
+    func basics() throws {
+        try Self.expectPass("basics", on: try ServeProcess())
+    }
+
+    @Test("errors in Firebase's words: bad paths, JSON, keys, queries, tokens, overlapping updates, bodies past the limit")
+    func errors() throws {
+        try Self.expectPass("errors", on: try ServeProcess())
+    }
+
+    @Test("orderBy, ranges, limits, equalTo and bounds with keys")
+    func queries() throws {
+        try Self.expectPass("queries", on: try ServeProcess())
+    }
+
+    @Test("ETags: X-Firebase-ETag, if-none-match 304, if-match 412 with the current value, null_etag")
+    func etags() throws {
+        try Self.expectPass("etags", on: try ServeProcess())
+    }
+
+    @Test("rules at /.settings/rules.json (source and strict), auth=, Bearer owner, auth_variable_override")
+    func rules() throws {
+        try Self.expectPass("rules", on: try ServeProcess())
+    }
+
+    @Test("event streams: the first put, a push's put, a patch, a write above the location")
+    func stream() throws {
+        try Self.expectPass("stream", on: try ServeProcess())
+    }
+
+    @Test("hostile HTTP: garbage, truncated and huge requests are refused and the server goes on")
+    func hostileHTTP() throws {
+        try Self.expectPass("hostileHTTP", on: try ServeProcess())
+    }
+
+    @Test("hostile WebSocket frames: errors or a close, never a crash; split messages; pings")
+    func hostileFrames() throws {
+        try Self.expectPass("hostileFrames", on: try ServeProcess())
+    }
+
+    @Test("SIGTERM stops the server gracefully and what it acknowledged is there after a restart")
+    func gracefulStopKeepsData() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ember-serve-\(getpid())-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try ServeProcess(["--db", directory.path])
+        let result = try NodeScenario.run("rest.mjs", [String(server.port), "default", "basics"])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(server.stop() == 0, "the server's exit status after SIGTERM: \(server.log.suffix(2000))")
+        let again = try ServeProcess(["--db", directory.path])
+        defer { again.stop() }
+        let read = AdminSDKTests.run(["curl", "-s", "\(again.url)/a.json"])
+        #expect(read.output == #"{"b":{"x":2}}"#, "after a restart: \(read.output)")
+        // The default namespace is the directory itself: the shell opens the same data.
+        again.stop()
+        let shell = AdminSDKTests.run([ServeProcess.executable.path, "--db", directory.path, "--json", "-c", "get /a/b/x"])
+        #expect(shell.output.contains("2"), "the shell on the same directory: \(shell.output)")
+    }
+
+    @Test("a graceful stop ends open WebSockets and streams at once, and their onDisconnect writes are kept")
+    func gracefulStopWithOpenConnections() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ember-serve-\(getpid())-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try ServeProcess(["--db", directory.path])
+        let (app, output) = try NodeScenario.start("websdk.mjs", [String(server.port), "default", "presence", "app"])
+        let text = LockedText()
+        output.fileHandleForReading.readabilityHandler = { handle in text.append(handle.availableData) }
+        let deadline = Date().addingTimeInterval(30)
+        while !text.value.contains("ready"), app.isRunning, Date() < deadline { usleep(20_000) }
+        try #require(text.value.contains("ready"), "the app did not start: \(text.value)")
+        let stream = Process()
+        stream.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        stream.arguments = ["curl", "-s", "-N", "-H", "Accept: text/event-stream", "\(server.url)/presence.json"]
+        stream.standardOutput = FileHandle.nullDevice
+        try stream.run()
+        usleep(300_000)
+        let started = Date()
+        #expect(server.stop() == 0, "the exit status: \(server.log.suffix(2000))")
+        #expect(Date().timeIntervalSince(started) < 5, "the stop waited for the open connections")
+        app.terminate()
+        stream.terminate()
+        app.waitUntilExit()
+        stream.waitUntilExit()
+        output.fileHandleForReading.readabilityHandler = nil
+        let again = try ServeProcess(["--db", directory.path])
+        defer { again.stop() }
+        let read = AdminSDKTests.run(["curl", "-s", "\(again.url)/presence/app/online.json"])
+        #expect(read.output == "false", "the onDisconnect write after the restart: \(read.output)")
+    }
+}
