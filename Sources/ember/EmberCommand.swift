@@ -8,8 +8,9 @@ struct EmberCommand: ParsableCommand {
         commandName: "ember",
         abstract: "An interactive shell over an embedded realtime JSON database, scriptable in Lua.",
         discussion: """
-            Exit status: 0 success; 1 a command or script failed (scripts stop at the first \
-            error); 2 usage error.
+            `ember serve` serves the database to Firebase's SDKs, REST and other processes \
+            (`ember serve --help`). Exit status: 0 success; 1 a command or script failed \
+            (scripts stop at the first error); 2 usage error.
             """,
         version: Shell.version
     )

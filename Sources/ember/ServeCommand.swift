@@ -27,10 +27,10 @@ struct ServeCommand: ParsableCommand {
     @Flag(name: .customLong("memory"), help: "Nothing on disk.")
     var memory = false
 
-    @Option(name: .customLong("host"), help: ArgumentHelp("Address to listen on (default 127.0.0.1: this machine only).", valueName: "H"))
+    @Option(name: .customLong("host"), help: ArgumentHelp("Address to listen on (127.0.0.1: this machine only).", valueName: "H"))
     var host = "127.0.0.1"
 
-    @Option(name: .customLong("port"), help: ArgumentHelp("Port (default 9000, the emulator's; 0 for any free port).", valueName: "P"))
+    @Option(name: .customLong("port"), help: ArgumentHelp("Port (9000 is the emulator's; 0 for any free port).", valueName: "P"))
     var port = 9000
 
     @Option(
@@ -39,7 +39,7 @@ struct ServeCommand: ParsableCommand {
         completion: .file(extensions: ["json"]))
     var rulesFile: String?
 
-    @Option(name: .customLong("ns"), help: ArgumentHelp("The namespace of requests that name none (default: default).", valueName: "NAME"))
+    @Option(name: .customLong("ns"), help: ArgumentHelp("The namespace of requests that name none.", valueName: "NAME"))
     var defaultNamespace = "default"
 
     @Option(
@@ -109,8 +109,10 @@ struct ServeCommand: ParsableCommand {
                     }
                     FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
                 }
+            } catch let error as NetworkError {
+                failure.set(error.message)
             } catch {
-                failure.set("\(error)")
+                failure.set("cannot listen on \(display):\(configuration.port): \(error)")
             }
             finished.signal()
         }

@@ -99,4 +99,27 @@ struct RESTTests {
         let read = AdminSDKTests.run(["curl", "-s", "\(again.url)/presence/app/online.json"])
         #expect(read.output == "false", "the onDisconnect write after the restart: \(read.output)")
     }
+
+    @Test("README's ember serve block: its curl commands give what it says")
+    func readmeServeBlock() throws {
+        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("README.md")
+        let text = try String(contentsOf: readme, encoding: .utf8)
+        let section = try #require(text.components(separatedBy: "### Serving Firebase's clients").dropFirst().first)
+        let block = try #require(section.components(separatedBy: "```sh\n").dropFirst().first?.components(separatedBy: "```").first)
+        let server = try ServeProcess(["--ns", "demo"])
+        defer { server.stop() }
+        var checked = 0
+        for line in block.split(separator: "\n") where line.hasPrefix("curl") && !line.contains("event-stream") {
+            let parts = line.components(separatedBy: "  # ")
+            let command = parts[0].replacingOccurrences(of: "127.0.0.1:9000", with: "127.0.0.1:\(server.port)")
+            let result = AdminSDKTests.run(["sh", "-c", command.replacingOccurrences(of: "curl ", with: "curl -s ")])
+            #expect(result.status == 0, "\(command): \(result.output)")
+            if parts.count > 1 {
+                #expect(result.output == parts[1].trimmingCharacters(in: .whitespaces), "\(command)")
+                checked += 1
+            }
+        }
+        #expect(checked == 1, "the block's commented output")
+    }
 }
