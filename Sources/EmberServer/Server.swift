@@ -186,7 +186,7 @@ public final class Server {
         let auth = currentAuth(of: connection, revoking: true)
         switch message {
         case .listen(let requestID, let query, let tag, let hash):
-            if let error = denial(.read(query.path, RuleQuery(query.params)), as: auth, by: id) {
+            if let error = denial(.read(query.path, RuleQuery(query.params)), as: auth, by: id, at: serverTime) {
                 send(.other(id, .ack(requestID: requestID, status: .failed(error))))
                 return
             }
@@ -232,7 +232,7 @@ public final class Server {
             connection.onDisconnect = connection.onDisconnect.compactMap { $0.forgetting(path) }
             send(.other(id, .ack(requestID: requestID, status: .ok)))
         case .get(let requestID, let query):
-            if let error = denial(.read(query.path, RuleQuery(query.params)), as: auth, by: id) {
+            if let error = denial(.read(query.path, RuleQuery(query.params)), as: auth, by: id, at: serverTime) {
                 send(.get(id, requestID: requestID, query, .failed(error)))
             } else {
                 send(.get(id, requestID: requestID, query, .data(data(for: query))))
@@ -313,7 +313,7 @@ public final class Server {
         guard !rules.isOpen else { return 0 }
         var revoked = 0
         for (query, listen) in connection.listens.sorted(by: { $0.key.description < $1.key.description })
-        where denial(.read(query.path, RuleQuery(query.params)), as: connection.auth, by: connection.id) != nil {
+        where denial(.read(query.path, RuleQuery(query.params)), as: connection.auth, by: connection.id, at: serverTime) != nil {
             connection.listens.removeValue(forKey: query)
             removeListenRef(ListenRef(connection: connection.id, query: query))
             send(.other(connection.id, .listenRevoked(query: query, tag: listen.tag, error: .permissionDenied(at: query.path))))
@@ -330,7 +330,9 @@ public final class Server {
     /// when allowed (always, with the open rules or for an administrator), else
     /// `permission_denied` at the path refused. Every check made is counted and reported to
     /// ``onRuleCheck``.
-    private func denial(_ operation: RuleRequest.Operation, as auth: ConnectionAuth, by id: ConnectionID, writing writes: [RuleData.Write] = [])
+    private func denial(
+        _ operation: RuleRequest.Operation, as auth: ConnectionAuth, by id: ConnectionID, at now: Int64, writing writes: [RuleData.Write] = []
+    )
         -> DatabaseError?
     {
         guard rulesApply(to: auth) else { return nil }
@@ -338,7 +340,7 @@ public final class Server {
         // for `explain` holds only the data the rules read, so the tree stays unshared and a
         // write changes it in place.
         let request = RuleRequest(
-            operation, auth: auth.variable, now: serverTime, data: .tree(root), newData: writes.isEmpty ? nil : .overlay(root, writes))
+            operation, auth: auth.variable, now: now, data: .tree(root), newData: writes.isEmpty ? nil : .overlay(root, writes))
         var reads = RuleReads()
         let decisions = rules.decide(request, tracing: tracesRules, reads: &reads)
         coverage.record(decisions)
@@ -546,10 +548,13 @@ public final class Server {
         try checkWrite(node, at: path)
         let current = root.child(at: path)
         if let hash, current.hashString != hash { throw .dataStale(at: path) }
-        let resolved = node.resolvingServerValues(existing: current, serverTime: serverTime)
+        // One instant for the server values and the rules' `now` (Firebase resolves them
+        // together): the clock is read once.
+        let now = serverTime
+        let resolved = node.resolvingServerValues(existing: current, serverTime: now)
         // A server value must resolve to something storable (an increment can overflow).
         if node.containsServerValues { try resolved.validate(at: path) }
-        if let id, rulesApply(to: auth), let error = denial(.write([path]), as: auth, by: id, writing: [RuleData.Write(path, resolved)]) {
+        if let id, rulesApply(to: auth), let error = denial(.write([path]), as: auth, by: id, at: now, writing: [RuleData.Write(path, resolved)]) {
             throw error
         }
         return PreparedPut(resolved: resolved)
@@ -576,17 +581,18 @@ public final class Server {
         throws(DatabaseError) -> PreparedMerge
     {
         try checkMerge(changes, at: path)
+        let now = serverTime
         var resolved: [WireChange] = []
         for change in changes {
             let full = path.appending(change.path)
-            let node = change.node.resolvingServerValues(existing: root.child(at: full), serverTime: serverTime)
+            let node = change.node.resolvingServerValues(existing: root.child(at: full), serverTime: now)
             // A server value must resolve to something storable (an increment can overflow).
             if change.node.containsServerValues { try node.validate(at: full) }
             resolved.append(WireChange(change.path, node))
         }
         if let id, rulesApply(to: auth) {
             let writes = resolved.map { RuleData.Write(path.appending($0.path), $0.node) }
-            if let error = denial(.write(writes.map(\.path)), as: auth, by: id, writing: writes) { throw error }
+            if let error = denial(.write(writes.map(\.path)), as: auth, by: id, at: now, writing: writes) { throw error }
         }
         return PreparedMerge(resolved: resolved)
     }

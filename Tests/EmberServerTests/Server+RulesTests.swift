@@ -103,6 +103,19 @@ struct ServerRulesTests {
         #expect(server.value(at: "stamps/a") == Node(.int(clock.now())))
     }
 
+    @Test("a write's server values and the rules' now are one instant, however the clock moves between reads")
+    func serverValuesResolveAtTheRulesNow() throws {
+        // A clock that moves on every reading, as a loaded machine's does between two reads.
+        let ticking = TickingClock(start: 1_700_000_000_000)
+        let network = InProcessNetwork(clock: clock)
+        let server = Server(clock: ticking, rules: try Ruleset(text: Self.chat))
+        let client = RawClient(network, server: server)
+        client.send { .put(requestID: $0, path: "stamps/a", data: json(#"{".sv":"timestamp"}"#), hash: nil) }
+        client.send { .merge(requestID: $0, path: "stamps", changes: [WireChange("b", json(#"{".sv":"timestamp"}"#))]) }
+        network.engine.runDue()
+        #expect(client.take().dropFirst() == ["ack 1 ok", "ack 2 ok"])
+    }
+
     @Test("loading rules revokes the listens they no longer allow, and only those")
     func newRulesRevokeListens() throws {
         let (network, server) = try setUp(#"{"rules": {".read": true}}"#)
@@ -235,5 +248,20 @@ struct ServerRulesTests {
         #expect(denied.request.root.isRecorded && denied.request.newRoot.isRecorded)
         #expect(denied.request.root.recordedPaths.isEmpty, "the rules read no old data")
         #expect(denied.request.newRoot.recordedPaths == ["users/alice/age"])
+    }
+}
+
+/// A clock one millisecond later at every reading.
+final class TickingClock: DatabaseClock, @unchecked Sendable {
+    private let lock = NSLock()
+    private var time: Int64
+
+    init(start: Int64) { time = start }
+
+    func now() -> Int64 {
+        lock.lock()
+        defer { lock.unlock() }
+        time += 1
+        return time
     }
 }
