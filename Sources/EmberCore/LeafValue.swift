@@ -106,6 +106,20 @@ extension LeafValue: Hashable {
     }
 }
 
+extension LeafValue {
+    /// The value as JSON: a server value as its `{".sv": …}` placeholder.
+    public var jsonValue: JSONValue {
+        switch self {
+        case .bool(let flag): .bool(flag)
+        case .int(let number): .int(number)
+        case .double(let number): .double(number)
+        case .string(let text): .string(text)
+        case .deferred(.timestamp): .object([(".sv", .string("timestamp"))])
+        case .deferred(.increment(let delta)): .object([(".sv", .object([("increment", delta.jsonValue)]))])
+        }
+    }
+}
+
 extension LeafValue: CustomStringConvertible {
     /// The value as compact JSON.
     public var description: String {

@@ -168,9 +168,9 @@ extension Node {
         case .empty:
             return .null
         case .leaf(let value):
-            let json = Self.jsonValue(of: value)
+            let json = value.jsonValue
             if format == .export, let priority {
-                return .object([(".value", json), (".priority", Self.jsonValue(of: priority.leafValue))])
+                return .object([(".value", json), (".priority", priority.leafValue.jsonValue)])
             }
             return json
         default:
@@ -181,20 +181,9 @@ extension Node {
             }
             var members = children.map { (key: $0.key.name, value: $0.node.jsonValue(format)) }
             if format == .export, let priority {
-                members.append((".priority", Self.jsonValue(of: priority.leafValue)))
+                members.append((".priority", priority.leafValue.jsonValue))
             }
             return .object(members)
-        }
-    }
-
-    private static func jsonValue(of leaf: LeafValue) -> JSONValue {
-        switch leaf {
-        case .bool(let flag): .bool(flag)
-        case .int(let number): .int(number)
-        case .double(let number): .double(number)
-        case .string(let text): .string(text)
-        case .deferred(.timestamp): .object([(".sv", .string("timestamp"))])
-        case .deferred(.increment(let delta)): .object([(".sv", .object([("increment", jsonValue(of: delta))]))])
         }
     }
 

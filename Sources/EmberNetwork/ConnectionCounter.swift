@@ -36,6 +36,4 @@ final class ConnectionCounter: Sendable {
         }
         for close in closers { close() }
     }
-
-    var current: Int { state.withLock { $0.closers.count } }
 }

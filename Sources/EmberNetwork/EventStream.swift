@@ -1,5 +1,6 @@
 import EmberCore
 import EmberWire
+import Synchronization
 
 /// One REST event stream (`Accept: text/event-stream`): turns what the server sends for its
 /// listen into Firebase's events (`put`, `patch`, `keep-alive`, `cancel`, `auth_revoked`;
@@ -10,8 +11,8 @@ final class EventStream: Sendable {
     private let format: JSONFormat
     let stream: AsyncStream<String>
     private let continuation: AsyncStream<String>.Continuation
-    /// Set once the first `put` went out (engine thread only).
-    private let started = AtomicFlag()
+    /// Set once the first `put` went out (on the engine thread).
+    private let started = Atomic<Bool>(false)
 
     init(location: Path, format: JSONFormat) {
         self.location = location
@@ -23,24 +24,15 @@ final class EventStream: Sendable {
     func take(_ message: ServerMessage) {
         switch message {
         case .dataUpdate(let path, let data, _):
-            started.set()
+            started.store(true, ordering: .relaxed)
             event("put", path: path, data: { writer in writer.write(data, format: self.format) })
         case .mergeUpdate(let path, let changes, _):
-            started.set()
-            event("patch", path: path) { writer in
-                writer.append(raw: "{")
-                for (index, change) in changes.enumerated() {
-                    if index > 0 { writer.append(raw: ",") }
-                    writer.write(string: change.path.keys.map(\.name).joined(separator: "/"))
-                    writer.append(raw: ":")
-                    writer.write(change.node, format: self.format)
-                }
-                writer.append(raw: "}")
-            }
+            started.store(true, ordering: .relaxed)
+            event("patch", path: path) { writer in RealtimeCodec.writeChanges(changes, format: self.format, to: &writer) }
         case .ack(2, .ok):
             // The listen's answer: the data came first, unless there is none.
-            if !started.isSet {
-                started.set()
+            if !started.load(ordering: .relaxed) {
+                started.store(true, ordering: .relaxed)
                 event("put", path: location) { writer in writer.append(raw: "null") }
             }
         case .ack(2, .failed(let error)):

@@ -11,12 +11,10 @@ final class LocalConnection: Transport {
     var onEvent: ((TransportEvent<ClientMessage>) -> Void)?
     /// Called with every message the server sends.
     var onMessage: (ServerMessage) -> Void = { _ in }
-    /// Called when the server closes the connection.
-    var onClose: () -> Void = {}
-
     func send(_ message: ServerMessage) { onMessage(message) }
 
-    func close() { onClose() }
+    /// Nothing to end: the connection lives on the engine thread only.
+    func close() {}
 
     /// Hands `message` to the server.
     func deliver(_ message: ClientMessage) { onEvent?(.received(message)) }

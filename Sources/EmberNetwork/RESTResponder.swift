@@ -91,8 +91,8 @@ struct RESTResponder: HTTPResponder {
         let params = try Self.queryParams(query)
         let answer = await database.answer(
             .get(requestID: 2, query: QuerySpec(path: path, params: params ?? .default)), signingIn: identity.signIn)
-        var node = params == nil ? Node.empty : try Self.data(of: answer)
-        if params == nil { _ = try Self.data(of: answer) }
+        let data = try Self.data(of: answer)
+        var node = params == nil ? Node.empty : data
         let wantsETag = request.headers[.firebaseETag] == "true" || request.headers[.ifNoneMatch] != nil
         var headers = HTTPFields()
         if wantsETag {
@@ -152,15 +152,8 @@ struct RESTResponder: HTTPResponder {
                 message = .put(requestID: 2, path: target, data: try Node(json: body ?? .null, at: target), hash: nil)
             default:
                 guard ifMatch == nil else { throw .other(code: ErrorCode.invalidArgument, message: "if-match is taken by PUT and DELETE only") }
-                guard case .object(let members)? = body else {
-                    throw .invalidValue("PATCH takes an object of paths and values", at: path)
-                }
-                var changes: [WireChange] = []
-                for member in members {
-                    let relative = try Path(validatingWriteTarget: member.key)
-                    changes.append(WireChange(relative, try Node(json: member.value, at: path.appending(relative))))
-                }
-                try Self.checkDisjoint(changes, at: path)
+                // Overlapping paths are refused by the server, as for every merge.
+                let changes = try WireChange.changes(parsing: body, at: path)
                 message = .merge(requestID: 2, path: path, changes: changes)
             }
         } catch {
@@ -191,15 +184,6 @@ struct RESTResponder: HTTPResponder {
         case .post: return Self.json(JSONValue.object([("name", .string(pushed ?? ""))]).serialized(pretty: pretty), headers: headers)
         case .delete: return Self.json("null", headers: headers)
         default: return Self.json((body ?? .null).serialized(pretty: pretty), headers: headers)
-        }
-    }
-
-    /// A PATCH may not name a path and one of its ancestors (the SDKs refuse to send it:
-    /// firebase-js-sdk `validateFirebaseMergePaths`).
-    private static func checkDisjoint(_ changes: [WireChange], at path: Path) throws(DatabaseError) {
-        let sorted = changes.map(\.path).sorted(by: <)
-        for (previous, next) in zip(sorted, sorted.dropFirst()) where previous.contains(next) {
-            throw .invalidValue("the update names \(previous) and \(next), one inside the other", at: path)
         }
     }
 

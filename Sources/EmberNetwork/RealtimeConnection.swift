@@ -20,8 +20,6 @@ final class RealtimeConnection: Transport, @unchecked Sendable {
     /// What the `ok` of a pending request carries when it is not `""`: listens get `{}`, auth
     /// requests the user and expiry.
     private var okPayloads: [Int: RealtimeCodec.OKPayload] = [:]
-    /// The server's id for this connection, once accepted.
-    var id: ConnectionID?
 
     init(outbound: OutboundFrames, host: String, session: String) {
         self.outbound = outbound

@@ -16,7 +16,7 @@ enum RealtimeSocket {
         session: String, limits: NetworkLimits, logger: Logger
     ) async throws {
         let connection = RealtimeConnection(outbound: frames, host: host, session: session)
-        database.submit { access in connection.id = access.server.accept(connection) }
+        database.submit { access in access.server.accept(connection) }
         let activity = Activity()
         await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {

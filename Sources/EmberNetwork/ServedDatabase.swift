@@ -156,17 +156,10 @@ final class EventStreamHandle: @unchecked Sendable {
 
     /// Closes the connection (its listen ends).
     func close() {
-        database.submit { [self] _ in
+        database.submit { [self] access in
             guard let connection else { return }
             self.connection = nil
-            database.closeConnectionNow(connection)
+            access.server.close(connection)
         }
-    }
-}
-
-extension ServedDatabase {
-    /// Closes the server connection `id`. Engine thread only.
-    fileprivate func closeConnectionNow(_ id: ConnectionID) {
-        ember.server.close(id)
     }
 }

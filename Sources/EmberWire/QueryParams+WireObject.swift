@@ -87,7 +87,7 @@ extension QueryParams {
         func add(_ bound: RangeBound?, _ prefix: String, defaultKey: IndexPosition.Key) {
             guard let bound else { return }
             let position = bound.position
-            members.append((prefix + "p", position.value.map(Self.json) ?? .null))
+            members.append((prefix + "p", position.value?.jsonValue ?? .null))
             switch position.key {
             case defaultKey: break
             case .min: members.append((prefix + "n", .string("[MIN_NAME]")))
@@ -105,15 +105,5 @@ extension QueryParams {
         }
         if let orderBy, orderBy != .priority { members.append(("i", .string(orderBy.wireName))) }
         return .object(members)
-    }
-
-    private static func json(_ value: LeafValue) -> JSONValue {
-        switch value {
-        case .bool(let flag): .bool(flag)
-        case .int(let number): .int(number)
-        case .double(let number): .double(number)
-        case .string(let text): .string(text)
-        case .deferred: .null
-        }
     }
 }

@@ -130,13 +130,13 @@ public enum RealtimeCodec {
             return .request(.put(requestID: id, path: target, data: try node(body["d"], at: target), hash: try string(body, "h"), writeKey: try string(body, "k")))
         case "m":
             let target = try path(body, write: true)
-            return .request(.merge(requestID: id, path: target, changes: try changes(body["d"], at: target), writeKey: try string(body, "k")))
+            return .request(.merge(requestID: id, path: target, changes: try WireChange.changes(parsing: body["d"], at: target), writeKey: try string(body, "k")))
         case "o":
             let target = try path(body, write: true)
             return .request(.onDisconnectPut(requestID: id, path: target, data: try node(body["d"], at: target)))
         case "om":
             let target = try path(body, write: true)
-            return .request(.onDisconnectMerge(requestID: id, path: target, changes: try changes(body["d"], at: target)))
+            return .request(.onDisconnectMerge(requestID: id, path: target, changes: try WireChange.changes(parsing: body["d"], at: target)))
         case "oc":
             return .request(.onDisconnectCancel(requestID: id, path: try path(body, write: true)))
         case "g":
@@ -210,19 +210,6 @@ public enum RealtimeCodec {
         try Node(json: json ?? .null, at: path)
     }
 
-    private static func changes(_ json: JSONValue?, at path: Path) throws(DatabaseError) -> [WireChange] {
-        guard case .object(let members)? = json else {
-            throw .invalidValue("an update must be an object of paths and values", at: path)
-        }
-        var changes: [WireChange] = []
-        changes.reserveCapacity(members.count)
-        for member in members {
-            let relative = try Path(validatingWriteTarget: member.key)
-            changes.append(WireChange(relative, try Node(json: member.value, at: path.appending(relative))))
-        }
-        return changes
-    }
-
     // MARK: Server → client
 
     /// What the `d` of an `ok` answer carries, which depends on the request answered.
@@ -291,14 +278,8 @@ public enum RealtimeCodec {
         case .mergeUpdate(let path, let changes, let tag):
             writer.append(raw: #"{"t":"d","d":{"a":"m","b":{"p":"#)
             writer.write(string: wirePath(path))
-            writer.append(raw: #","d":{"#)
-            for (index, change) in changes.enumerated() {
-                if index > 0 { writer.append(raw: ",") }
-                writer.write(string: wirePath(change.path))
-                writer.append(raw: ":")
-                writer.write(change.node, format: .export)
-            }
-            writer.append(raw: "}")
+            writer.append(raw: #","d":"#)
+            writeChanges(changes, format: .export, to: &writer)
             if let tag { writer.append(raw: #","t":"#); writer.append(raw: String(tag)) }
             writer.append(raw: "}}}")
         case .listenRevoked(let query, let tag, _):
@@ -325,6 +306,19 @@ public enum RealtimeCodec {
     /// A path as Firebase's server writes it in pushes: no leading slash.
     static func wirePath(_ path: Path) -> String {
         path.keys.map(\.name).joined(separator: "/")
+    }
+
+    /// Writes `changes` as the object of a merge: `{"a/b": value, …}`, keys relative to the
+    /// merge's location (a realtime `m` push, an event stream's `patch`).
+    public static func writeChanges(_ changes: [WireChange], format: JSONFormat, to writer: inout JSONWriter) {
+        writer.append(raw: "{")
+        for (index, change) in changes.enumerated() {
+            if index > 0 { writer.append(raw: ",") }
+            writer.write(string: wirePath(change.path))
+            writer.append(raw: ":")
+            writer.write(change.node, format: format)
+        }
+        writer.append(raw: "}")
     }
 
     private static func writeFailure(_ error: DatabaseError, to writer: inout JSONWriter) {

@@ -4,6 +4,7 @@ import EmberNetwork
 import EmberShell
 import Foundation
 import Logging
+import Synchronization
 
 /// `ember serve`: the databases over Firebase's protocols (realtime WebSocket, REST, event
 /// streams), for Firebase's SDKs, the Admin SDK, curl and other `ember`s.
@@ -57,13 +58,14 @@ struct ServeCommand: ParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535, not \(port)") }
         options.port = port
         options.defaultNamespace = defaultNamespace
-        let settings = try PersistenceSettings(durability: try ShellOptions.durability(named: durability))
-        switch (databaseDirectory, memory) {
-        case (.some, true): throw ValidationError("--db and --memory cannot be used together")
-        case (_, true): options.storage = .memory
-        case (let directory, false):
-            let directory = directory ?? ShellOptions.defaultDatabaseDirectory(environment: ProcessInfo.processInfo.environment)
-            options.storage = .directory(directory, settings)
+        // The shell's rules for --db, --memory, the default directory and --durability.
+        var shell = ShellOptions(environment: ProcessInfo.processInfo.environment)
+        do {
+            try shell.setStorage(directory: databaseDirectory, memory: memory)
+            let settings = try PersistenceSettings(durability: try ShellOptions.durability(named: durability))
+            options.storage = shell.databaseDirectory.map { .directory($0, settings) } ?? .memory
+        } catch let error as ShellUsageError {
+            throw ValidationError(error.message)
         }
         if let rulesFile {
             guard let text = try? String(contentsOfFile: rulesFile, encoding: .utf8) else {
@@ -125,19 +127,10 @@ struct ServeCommand: ParsableCommand {
 }
 
 /// A message one task leaves for the main thread.
-private final class FailureBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var message: String?
+private final class FailureBox: Sendable {
+    private let message = Mutex<String?>(nil)
 
-    func set(_ text: String) {
-        lock.lock()
-        message = text
-        lock.unlock()
-    }
+    func set(_ text: String) { message.withLock { $0 = text } }
 
-    var value: String? {
-        lock.lock()
-        defer { lock.unlock() }
-        return message
-    }
+    var value: String? { message.withLock { $0 } }
 }

@@ -27,36 +27,19 @@ enum NodeScenario {
         }
     }()
 
-    /// Starts `node --experimental-websocket SCRIPT ARGUMENTS` in the SDK's directory.
+    /// The command line of `node` running `script` with `arguments`.
+    static func command(_ script: String, _ arguments: [String]) -> [String] {
+        ["node", "--experimental-websocket", "--no-warnings", script] + arguments
+    }
+
+    /// Starts `script` in the SDK's directory; its output and errors go to the pipe.
     static func start(_ script: String, _ arguments: [String]) throws -> (Process, Pipe) {
-        let directory = try directory.get()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["node", "--experimental-websocket", "--no-warnings", script] + arguments
-        process.currentDirectoryURL = directory
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        return (process, output)
+        try ProcessRun.start(command(script, arguments), directory: try directory.get())
     }
 
     /// Runs `script` to its end (at most `timeout` seconds); returns its status and output.
     static func run(_ script: String, _ arguments: [String], timeout: TimeInterval = 90) throws -> (status: Int32, output: String) {
-        let (process, output) = try start(script, arguments)
-        let text = LockedText()
-        output.fileHandleForReading.readabilityHandler = { handle in text.append(handle.availableData) }
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline { usleep(20_000) }
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
-        process.waitUntilExit()
-        output.fileHandleForReading.readabilityHandler = nil
-        text.append(output.fileHandleForReading.readDataToEndOfFile())
-        return (process.terminationStatus, text.value)
+        ProcessRun.run(command(script, arguments), directory: try directory.get(), timeout: timeout)
     }
 
     /// Runs one scenario of `websdk.mjs` against `server` in namespace `namespace`, and expects

@@ -11,44 +11,20 @@ struct RESTTests {
         #expect(result.output.contains("ok \(scenario)"), "\(result.output)")
     }
 
-    @Test("GET, PUT, POST, PATCH, DELETE, method override, shallow, format=export, print, server values")
-    func basics() throws {
-        try Self.expectPass("basics", on: try ServeProcess())
-    }
+    static let scenarios: [Scenario] = [
+        Scenario("basics", "GET, PUT, POST, PATCH, DELETE, method override, shallow, format=export, print, server values"),
+        Scenario("errors", "errors in Firebase's words: bad paths, JSON, keys, queries, tokens, overlapping updates, bodies past the limit"),
+        Scenario("queries", "orderBy, ranges, limits, equalTo and bounds with keys"),
+        Scenario("etags", "ETags: X-Firebase-ETag, if-none-match 304, if-match 412 with the current value, null_etag"),
+        Scenario("rules", "rules at /.settings/rules.json (source and strict), auth=, Bearer owner, auth_variable_override"),
+        Scenario("stream", "event streams: the first put, a push's put, a patch, a write above the location"),
+        Scenario("hostileHTTP", "hostile HTTP: garbage, truncated and huge requests are refused and the server goes on"),
+        Scenario("hostileFrames", "hostile WebSocket frames: errors or a close, never a crash; split messages; pings"),
+    ]
 
-    @Test("errors in Firebase's words: bad paths, JSON, keys, queries, tokens, overlapping updates, bodies past the limit")
-    func errors() throws {
-        try Self.expectPass("errors", on: try ServeProcess())
-    }
-
-    @Test("orderBy, ranges, limits, equalTo and bounds with keys")
-    func queries() throws {
-        try Self.expectPass("queries", on: try ServeProcess())
-    }
-
-    @Test("ETags: X-Firebase-ETag, if-none-match 304, if-match 412 with the current value, null_etag")
-    func etags() throws {
-        try Self.expectPass("etags", on: try ServeProcess())
-    }
-
-    @Test("rules at /.settings/rules.json (source and strict), auth=, Bearer owner, auth_variable_override")
-    func rules() throws {
-        try Self.expectPass("rules", on: try ServeProcess())
-    }
-
-    @Test("event streams: the first put, a push's put, a patch, a write above the location")
-    func stream() throws {
-        try Self.expectPass("stream", on: try ServeProcess())
-    }
-
-    @Test("hostile HTTP: garbage, truncated and huge requests are refused and the server goes on")
-    func hostileHTTP() throws {
-        try Self.expectPass("hostileHTTP", on: try ServeProcess())
-    }
-
-    @Test("hostile WebSocket frames: errors or a close, never a crash; split messages; pings")
-    func hostileFrames() throws {
-        try Self.expectPass("hostileFrames", on: try ServeProcess())
+    @Test("a REST scenario against ember serve", arguments: scenarios)
+    func scenario(_ scenario: Scenario) throws {
+        try Self.expectPass(scenario.name, on: try ServeProcess())
     }
 
     @Test("SIGTERM stops the server gracefully and what it acknowledged is there after a restart")
@@ -61,11 +37,11 @@ struct RESTTests {
         #expect(server.stop() == 0, "the server's exit status after SIGTERM: \(server.log.suffix(2000))")
         let again = try ServeProcess(["--db", directory.path])
         defer { again.stop() }
-        let read = AdminSDKTests.run(["curl", "-s", "\(again.url)/a.json"])
+        let read = ProcessRun.run(["curl", "-s", "\(again.url)/a.json"])
         #expect(read.output == #"{"b":{"x":2}}"#, "after a restart: \(read.output)")
         // The default namespace is the directory itself: the shell opens the same data.
         again.stop()
-        let shell = AdminSDKTests.run([ServeProcess.executable.path, "--db", directory.path, "--json", "-c", "get /a/b/x"])
+        let shell = ProcessRun.run([ServeProcess.executable.path, "--db", directory.path, "--json", "-c", "get /a/b/x"])
         #expect(shell.output.contains("2"), "the shell on the same directory: \(shell.output)")
     }
 
@@ -96,7 +72,7 @@ struct RESTTests {
         output.fileHandleForReading.readabilityHandler = nil
         let again = try ServeProcess(["--db", directory.path])
         defer { again.stop() }
-        let read = AdminSDKTests.run(["curl", "-s", "\(again.url)/presence/app/online.json"])
+        let read = ProcessRun.run(["curl", "-s", "\(again.url)/presence/app/online.json"])
         #expect(read.output == "false", "the onDisconnect write after the restart: \(read.output)")
     }
 
@@ -113,7 +89,7 @@ struct RESTTests {
         for line in block.split(separator: "\n") where line.hasPrefix("curl") && !line.contains("event-stream") {
             let parts = line.components(separatedBy: "  # ")
             let command = parts[0].replacingOccurrences(of: "127.0.0.1:9000", with: "127.0.0.1:\(server.port)")
-            let result = AdminSDKTests.run(["sh", "-c", command.replacingOccurrences(of: "curl ", with: "curl -s ")])
+            let result = ProcessRun.run(["sh", "-c", command.replacingOccurrences(of: "curl ", with: "curl -s ")])
             #expect(result.status == 0, "\(command): \(result.output)")
             if parts.count > 1 {
                 #expect(result.output == parts[1].trimmingCharacters(in: .whitespaces), "\(command)")

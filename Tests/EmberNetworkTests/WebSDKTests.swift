@@ -5,46 +5,20 @@ import Testing
 /// `connectDatabaseEmulator`, as a Firebase app uses it (`Scenarios/websdk.mjs`).
 @Suite(.serialized)
 struct WebSDKTests {
-    @Test("values and child events reach another app in Firebase's order")
-    func events() throws {
-        let server = try ServeProcess()
-        try NodeScenario.expectPass("events", on: server)
-    }
+    /// The scenarios that need nothing but a server without rules, each on a server of its own.
+    static let scenarios: [Scenario] = [
+        Scenario("events", "values and child events reach another app in Firebase's order"),
+        Scenario("writes", "set, multi-path update, push, priorities and remove, read back by another app"),
+        Scenario("queries", "every query: orders, ranges, limits, and a live window that moves"),
+        Scenario("contention", "transactions from four apps on one counter lose no update"),
+        Scenario("serverValues", "serverTimestamp and increment are resolved by the server"),
+        Scenario("onDisconnect", "onDisconnect set, update, remove and cancel fire when the app goes offline"),
+        Scenario("offline", ".info/connected, .info/serverTimeOffset, and writes queued offline land on goOnline"),
+    ]
 
-    @Test("set, multi-path update, push, priorities and remove, read back by another app")
-    func writes() throws {
-        let server = try ServeProcess()
-        try NodeScenario.expectPass("writes", on: server)
-    }
-
-    @Test("every query: orders, ranges, limits, and a live window that moves")
-    func queries() throws {
-        let server = try ServeProcess()
-        try NodeScenario.expectPass("queries", on: server)
-    }
-
-    @Test("transactions from four apps on one counter lose no update")
-    func contention() throws {
-        let server = try ServeProcess()
-        try NodeScenario.expectPass("contention", on: server)
-    }
-
-    @Test("serverTimestamp and increment are resolved by the server")
-    func serverValues() throws {
-        let server = try ServeProcess()
-        try NodeScenario.expectPass("serverValues", on: server)
-    }
-
-    @Test("onDisconnect set, update, remove and cancel fire when the app goes offline")
-    func onDisconnect() throws {
-        let server = try ServeProcess()
-        try NodeScenario.expectPass("onDisconnect", on: server)
-    }
-
-    @Test(".info/connected, .info/serverTimeOffset, and writes queued offline land on goOnline")
-    func offline() throws {
-        let server = try ServeProcess()
-        try NodeScenario.expectPass("offline", on: server)
+    @Test("a Web SDK scenario against ember serve", arguments: scenarios)
+    func scenario(_ scenario: Scenario) throws {
+        try NodeScenario.expectPass(scenario.name, on: try ServeProcess())
     }
 
     @Test("a client process killed with SIGKILL: its onDisconnect is seen by another app")
