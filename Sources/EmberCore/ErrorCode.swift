@@ -78,6 +78,9 @@ public enum ErrorCode {
     public static let badRows = "bad_rows"
     /// The shell asked to wait for a write that only lives in memory (a client without a store).
     public static let notStored = "not_stored"
+    /// A command or function acts on the server itself (its rules, clock, latency, timeouts),
+    /// which is in another process (`ember --connect`, a second terminal).
+    public static let needsEmbeddedServer = "needs_embedded_server"
 
     // MARK: the shell
 
@@ -122,7 +125,7 @@ public enum ErrorCode {
         invalidClientName, invalidRules,
         permissionDenied, invalidToken, expiredToken, dataStale, disconnected, writeCanceled, maxRetries, overriddenBySet, offline,
         wouldWaitForever, reentrantWait, cancelled,
-        storageError, readOnly, databaseInUse, storeUnreadable, storeEmpty, badRows, notStored,
+        storageError, readOnly, databaseInUse, storeUnreadable, storeEmpty, badRows, needsEmbeddedServer, notStored,
         syntaxError, unknownCommand, unknownWatch, ioError,
         luaError, interrupted, instructionLimit, memoryLimit, invalidArgument, cannotWait, timeout, noShell,
         reservedName, sessionEnded, internalError,

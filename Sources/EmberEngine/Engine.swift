@@ -50,6 +50,7 @@ public final class Engine: @unchecked Sendable {
     @exclusivity(unchecked) private var phase: Phase = .idle
     @exclusivity(unchecked) private var runningTask = false
     private var externalSources = 0
+    @exclusivity(unchecked) private var remoteMessages = 0
     private let inbox = EngineInbox()
 
     /// What the engine is doing on its thread.
@@ -104,8 +105,16 @@ public final class Engine: @unchecked Sendable {
         queue.push(at: clock.now() + milliseconds, kind: kind, action)
     }
 
-    /// How many scheduled items are messages in flight.
-    public var messagesInFlight: Int { queue.messages }
+    /// How many messages are in flight: scheduled messages, and those travelling outside the
+    /// engine (``addMessagesInFlight(_:)``).
+    public var messagesInFlight: Int { queue.messages + remoteMessages }
+
+    /// Counts `count` more (or, negative, fewer) messages as in flight outside the engine: the
+    /// requests a connection to a server in another process has sent and not yet had answered,
+    /// so that a wait for every answer (``messagesInFlight`` reaching 0) waits for them too.
+    public func addMessagesInFlight(_ count: Int) {
+        remoteMessages = max(0, remoteMessages + count)
+    }
 
     /// How many items are scheduled, due or not.
     public var scheduledCount: Int { queue.count }
@@ -182,6 +191,10 @@ public final class Engine: @unchecked Sendable {
 
     /// Ends what ``addExternalSource()`` declared.
     public func removeExternalSource() { externalSources = max(0, externalSources - 1) }
+
+    /// Whether a source outside the engine may still submit work (``addExternalSource()``): a
+    /// caller polling for input wakes now and then to run what it submitted.
+    public var hasExternalSources: Bool { externalSources > 0 }
 
     // MARK: Interruption
 

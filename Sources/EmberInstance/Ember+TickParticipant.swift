@@ -8,7 +8,7 @@ extension Ember: TickParticipant {
     /// client's uncommitted store changes (a client whose commit just failed waits for the next
     /// tick rather than spinning).
     public var hasTickWork: Bool {
-        if server.hasUncommittedWork { return true }
+        if embeddedServer?.hasUncommittedWork == true { return true }
         guard case .directory = persistence else { return false }
         return clientDatabases.contains { $0.hasUncommittedChanges && $0.lastStoreError == nil }
     }
@@ -18,6 +18,6 @@ extension Ember: TickParticipant {
     /// server then sends what it held back for the commit.
     public func endTick() {
         for client in clientDatabases where client.hasUncommittedChanges { client.commitStore() }
-        server.endTick()
+        embeddedServer?.endTick()
     }
 }

@@ -8,7 +8,8 @@ import EmberWire
 
 
 /// An embedded Ember: one server and any number of named clients in one process, joined by the
-/// in-process network, all run by one ``Engine``.
+/// in-process network, all run by one ``Engine``; or (``Backend/remote(_:)``) named clients of a
+/// server in another process, each on a connection of its own.
 ///
 /// Nothing happens until the engine runs: ``flush()`` (until no message is in flight),
 /// ``advance(by:)`` (time passes), ``run(until:)``, or a client's `async` function waiting for
@@ -23,8 +24,34 @@ public final class Ember {
     public let engine: Engine
     /// The local clock (clients); the server's is this one plus ``Server/clockSkew``.
     public var clock: any DatabaseClock { engine.clock }
-    public let server: Server
+    /// Where the clients' server is.
+    public let backend: Backend
     public let network: InProcessNetwork
+
+    /// Where an instance's server is.
+    public enum Backend {
+        /// In this process, on this engine: every knob (latency, timeouts, clock skew, rules)
+        /// is at hand.
+        case embedded(Server)
+        /// In another process: the clients speak the realtime protocol to it.
+        case remote(any RemoteServer)
+    }
+
+    /// The embedded server.
+    /// - Precondition: the server is embedded (``embeddedServer`` is not `nil`).
+    public var server: Server {
+        guard let embeddedServer else { preconditionFailure("the server of this Ember is in another process") }
+        return embeddedServer
+    }
+
+    /// The server, when it is embedded.
+    public let embeddedServer: Server?
+
+    /// The server in another process, when the clients connect to one.
+    public var remoteServer: (any RemoteServer)? {
+        if case .remote(let remote) = backend { return remote }
+        return nil
+    }
     /// How long each message takes on new connections, in milliseconds.
     public var latency: Int64 = 0 {
         didSet { for link in links.values { link.latency = latency } }
@@ -37,12 +64,14 @@ public final class Ember {
     private var random: any RandomNumberGenerator
     private var clients: [ClientName: Database] = [:]
     private var links: [ClientName: InProcessLink] = [:]
+    private var remoteLinks: [ClientName: any RemoteConnection] = [:]
     /// Each client's current server connection.
     private var clientConnections: [ClientName: ConnectionID] = [:]
     /// Called with every rules check the server makes for a client (`rules trace on`); the
     /// server reports checks only while it is set.
     public var onRuleCheck: ((ClientName, RuleCheck) -> Void)? {
         didSet {
+            guard let server = embeddedServer else { return }
             // Only while tracing: finding the client is a search of the clients.
             server.onRuleCheck = onRuleCheck == nil ? nil : { [unowned self] check in
                 guard let name = clientConnections.first(where: { $0.value == check.connection })?.key else { return }
@@ -51,6 +80,8 @@ public final class Ember {
         }
     }
     private var running = false
+    /// The token every client signs in with when it is created (`ember --connect --auth`).
+    private var initialToken: AuthToken?
 
     /// Where the data lives.
     public let persistence: Persistence
@@ -73,7 +104,8 @@ public final class Ember {
         self.reconnectPolicy = reconnectPolicy
         persistence = .memory
         lock = nil
-        server = Server(clock: clock, rules: rules)
+        embeddedServer = Server(clock: clock, rules: rules)
+        backend = .embedded(embeddedServer!)
         network = InProcessNetwork(engine: engine)
         engine.add(self)
     }
@@ -97,7 +129,8 @@ public final class Ember {
         switch persistence {
         case .memory:
             lock = nil
-            server = Server(clock: clock, rules: rules ?? .open)
+            embeddedServer = Server(clock: clock, rules: rules ?? .open)
+            backend = .embedded(embeddedServer!)
         case .directory(let directory, let settings):
             try persistence.createDirectories()
             lock = try DirectoryLock(directory: directory)
@@ -106,8 +139,48 @@ public final class Ember {
             let readOnly = !Persistence.isWritable(directory: directory)
             if readOnly { notices.append(.readOnly(directory: directory)) }
             let store = try ServerStore(at: .file(file), durability: settings.durability, readOnly: readOnly)
-            server = try Server(clock: clock, rules: rules, store: store)
+            let server = try Server(clock: clock, rules: rules, store: store)
+            embeddedServer = server
+            backend = .embedded(server)
             if !server.badRows.isEmpty { notices.append(.badRows(file: file, server.badRows)) }
+        }
+        network = InProcessNetwork(engine: engine)
+        engine.add(self)
+    }
+
+    /// Clients of `remote`, a server in another process, each on a connection of its own.
+    ///
+    /// With a directory, the clients keep their caches and write queues there by name (one
+    /// directory per server: see `ember --connect`). When another process holds that directory,
+    /// the clients keep theirs in memory, and a notice says so.
+    /// - Throws: ``StoreError`` when the directory cannot be created.
+    /// With `token`, every client signs in with it when it is created.
+    public init(
+        remote: any RemoteServer, persistence: Persistence, signIn token: AuthToken? = nil, clock: any DatabaseClock = SystemClock(),
+        random: any RandomNumberGenerator = SystemRandomNumberGenerator(), reconnectPolicy: ReconnectPolicy = .standard,
+        observesInterruptSignal: Bool = false
+    ) throws(StoreError) {
+        engine = Engine(clock: clock, observesInterruptSignal: observesInterruptSignal)
+        self.random = random
+        disconnectTimeout = 60_000
+        self.reconnectPolicy = reconnectPolicy
+        backend = .remote(remote)
+        embeddedServer = nil
+        initialToken = token
+        switch persistence {
+        case .memory:
+            lock = nil
+            self.persistence = .memory
+        case .directory(let directory, _):
+            try persistence.createDirectories()
+            do {
+                lock = try DirectoryLock(directory: directory)
+                self.persistence = persistence
+            } catch where error.code == ErrorCode.databaseInUse {
+                lock = nil
+                self.persistence = .memory
+                notices.append(.cacheInUse(directory: directory))
+            }
         }
         network = InProcessNetwork(engine: engine)
         engine.add(self)
@@ -121,13 +194,15 @@ public final class Ember {
     /// - Throws: ``StoreError`` when they cannot be saved; the rules in force stay as they were.
     @discardableResult
     public func setRules(_ rules: Ruleset) throws(StoreError) -> Int {
-        try server.setRules(rules)
+        guard let server = embeddedServer else { throw StoreError("the rules of a server in another process are not set from here", code: ErrorCode.invalidArgument) }
+        return try server.setRules(rules)
     }
 
     /// The last rules check made for an operation of the client `name` on its current
     /// connection, if any.
     public func lastRuleCheck(of name: ClientName) -> RuleCheck? {
-        clientConnections[name].flatMap(server.lastRuleCheck(of:))
+        guard let server = embeddedServer else { return nil }
+        return clientConnections[name].flatMap(server.lastRuleCheck(of:))
     }
 
     /// The client named `name`, created (and connecting, unless `startOffline`) on first use.
@@ -163,7 +238,7 @@ public final class Ember {
     private func openClient(_ name: ClientName, startOffline: Bool) throws(StoreError) -> Database {
         let environment = ClientConnector(ember: self, name: name)
         let client: Database
-        if case .directory(let directory, let settings) = persistence, !(server.store?.isReadOnly ?? false) {
+        if case .directory(let directory, let settings) = persistence, !(embeddedServer?.store?.isReadOnly ?? false) {
             let file = Persistence.clientFile(name.rawValue, in: directory)
             func open() throws(StoreError) -> ClientStore {
                 try ClientStore(
@@ -190,6 +265,7 @@ public final class Ember {
             client = Database(name: name, environment: environment, startOffline: startOffline, reconnect: reconnectPolicy)
         }
         clients[name] = client
+        if let initialToken, client.authState.token != initialToken { client.signIn(initialToken) }
         return client
     }
 
@@ -212,6 +288,7 @@ public final class Ember {
     /// onDisconnect operations.
     public func drop(_ name: ClientName) {
         links[name]?.drop()
+        remoteLinks[name]?.drop()
     }
 
     // MARK: Running the engine
@@ -241,7 +318,9 @@ public final class Ember {
                 throw StoreError(error.message, code: error.code)
             }
         }
-        try server.close()
+        for link in remoteLinks.values { link.transport.close() }
+        remoteLinks = [:]
+        try embeddedServer?.close()
         lock = nil
     }
 
@@ -278,6 +357,7 @@ public final class Ember {
 
     /// The server's clock runs `milliseconds` ahead of the clients' (clients learn it when they
     /// next connect).
+    /// - Precondition: the server is embedded.
     public func setServerClockSkew(_ milliseconds: Int64) {
         server.clockSkew = milliseconds
     }
@@ -285,6 +365,11 @@ public final class Ember {
     // MARK: For the connector
 
     fileprivate func connect(_ name: ClientName) -> ClientTransport {
+        guard let server = embeddedServer else {
+            let link = remoteServer!.connect(on: engine)
+            remoteLinks[name] = link
+            return link.transport
+        }
         let link = network.connect(latency: latency, silentDropTimeout: disconnectTimeout)
         links[name] = link
         clientConnections[name] = server.accept(link.server)

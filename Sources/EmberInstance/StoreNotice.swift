@@ -16,23 +16,28 @@ public enum StoreNotice: Sendable, Hashable, CustomStringConvertible {
     /// The database directory cannot be written: it was opened for reading, writes are
     /// refused, and clients keep nothing on disk.
     case readOnly(directory: String)
+    /// The cache directory of a server in another process is held by another `ember`: this
+    /// session's clients keep their caches and queues in memory.
+    case cacheInUse(directory: String)
 
     /// Whether the notice means data the user had may be missing now: a command-line run
     /// fails (exit status 1) rather than go on as if nothing happened.
     public var isFailure: Bool {
         switch self {
         case .unreadableClientStore: true
-        case .emptyServerStore, .badRows, .readOnly: false
+        case .emptyServerStore, .badRows, .readOnly, .cacheInUse: false
         }
     }
 
-    /// The stable code: `store_unreadable`, `store_empty`, `bad_rows`.
+    /// The stable code: `store_unreadable`, `store_empty`, `bad_rows`, `read_only`,
+    /// `database_in_use`.
     public var code: String {
         switch self {
         case .unreadableClientStore: ErrorCode.storeUnreadable
         case .emptyServerStore: ErrorCode.storeEmpty
         case .badRows: ErrorCode.badRows
         case .readOnly: ErrorCode.readOnly
+        case .cacheInUse: ErrorCode.databaseInUse
         }
     }
 
@@ -47,6 +52,9 @@ public enum StoreNotice: Sendable, Hashable, CustomStringConvertible {
         case .readOnly(let directory):
             return "the database at \(directory) is read-only (its directory cannot be written): reads work, "
                 + "writes are refused, and clients keep no cache or queue on disk"
+        case .cacheInUse(let directory):
+            return "another ember holds the cache at \(directory): this session's clients keep their cache and "
+                + "queued writes in memory (they are gone when it ends)"
         case .badRows(let file, let rows):
             let shown = rows.prefix(5).map(\.description).joined(separator: "; ")
             let more = rows.count > 5 ? "; and \(rows.count - 5) more" : ""

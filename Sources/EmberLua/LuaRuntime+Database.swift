@@ -129,8 +129,13 @@ extension LuaRuntime {
                 // ember.rules(): the rules document in force (nil: the open rules);
                 // ember.rules(text): compiles text and puts it in force.
                 let ember = call.runtime.ember
+                guard let server = ember.embeddedServer else {
+                    throw call.failure(
+                        code: ErrorCode.needsEmbeddedServer,
+                        "ember.rules needs an embedded server: the clients are connected to \(ember.remoteServer?.url ?? "another process")")
+                }
                 guard !call.isAbsent(1) else {
-                    if let source = ember.server.rules.source { call.push(source) } else { lua_pushnil(call.state) }
+                    if let source = server.rules.source { call.push(source) } else { lua_pushnil(call.state) }
                     return .values(1)
                 }
                 let text = try call.string(at: 1, expected: "a rules document {\"rules\": {...}}")

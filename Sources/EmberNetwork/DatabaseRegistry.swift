@@ -7,7 +7,8 @@ import Synchronization
 /// The namespaces `ember serve` has opened, each a ``ServedDatabase``, opened on first use.
 /// Thread-safe: any event loop may ask for a namespace.
 public final class DatabaseRegistry: Sendable {
-    private let storage: ServeStorage
+    /// Where new namespaces are opened; `nil` when the registry serves one database only.
+    private let storage: ServeStorage?
     private let defaultNamespace: String
     private let rules: Ruleset?
     private let maxNamespaces: Int
@@ -20,6 +21,16 @@ public final class DatabaseRegistry: Sendable {
         self.maxNamespaces = maxNamespaces
     }
 
+    /// A registry of `database` alone (a shell's, served on its local socket): requests that
+    /// name another namespace are refused.
+    init(only database: ServedDatabase) {
+        storage = nil
+        defaultNamespace = database.namespace
+        rules = nil
+        maxNamespaces = 1
+        databases.withLock { $0[database.namespace] = database }
+    }
+
     /// The database of namespace `name` (the default one for `nil`), opened if it is not yet.
     /// - Throws: ``NetworkError`` when the name is not a namespace name, too many namespaces
     ///   are open, or the database cannot be opened.
@@ -30,6 +41,9 @@ public final class DatabaseRegistry: Sendable {
         }
         let result: Result<ServedDatabase, NetworkError> = databases.withLock { databases in
             if let database = databases[name] { return .success(database) }
+            guard let storage else {
+                return .failure(NetworkError(.notFound, "this server holds the namespace \"\(defaultNamespace)\" only"))
+            }
             guard databases.count < maxNamespaces else {
                 return .failure(NetworkError(.unavailable, "this server holds at most \(maxNamespaces) namespaces"))
             }

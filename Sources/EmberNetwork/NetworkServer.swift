@@ -1,4 +1,6 @@
 import EmberCore
+import EmberInstance
+import Foundation
 import EmberRules
 import EmberStorage
 import EmberWire
@@ -40,19 +42,87 @@ public struct NetworkServer: Sendable {
     }
 
     /// Opens the default namespace (so that a database directory that cannot be opened is
-    /// reported at once), listens, and serves until SIGINT or SIGTERM.
+    /// reported at once), listens, and serves until SIGINT or SIGTERM. With a database
+    /// directory, it also listens on the directory's ``LocalSocket``, where a second `ember`
+    /// finds it.
     /// - Parameter onListening: called with the port once the server listens.
     /// - Throws: ``NetworkError`` when the default namespace cannot be opened; the server's
     ///   error when it cannot listen.
     public func run(onListening: @escaping @Sendable (Int) -> Void) async throws {
         _ = try registry.database(named: nil)
-        let limits = configuration.limits
-        let registry = registry
-        let logger = logger
         let connections = ConnectionCounter()
         let sessions = SessionIDs()
+        let tcp = Self.application(
+            address: .hostname(configuration.host, port: configuration.port),
+            publicHost: "\(Self.displayHost(configuration.host)):\(configuration.port)", registry: registry,
+            limits: configuration.limits, connections: connections, sessions: sessions, logger: logger,
+            onListening: { port in onListening(port) })
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: tcp)]
+        if case .directory(let directory, _) = configuration.storage {
+            let path = LocalSocket.path(forDatabase: directory)
+            do throws(NetworkError) {
+                try LocalSocket.prepare(path)
+                services.append(.init(service: Self.application(
+                    address: .unixDomainSocket(path: path), publicHost: "localhost", registry: registry, limits: configuration.limits,
+                    connections: connections, sessions: sessions, logger: logger,
+                    onListening: { _ in LocalSocket.restrict(path) })))
+            } catch {
+                logger.warning("\(error.message)")
+            }
+        }
+        // Stopped in reverse order: the watcher first (it ends the open WebSockets and streams),
+        // then the HTTP servers (which wait for their connections to end).
+        services.append(.init(service: ShutdownWatcher(connections: connections)))
+        let group = ServiceGroup(
+            configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        do {
+            try await group.run()
+        } catch {
+            closeDatabases()
+            throw error
+        }
+        closeDatabases()
+    }
+
+    /// Serves `database` (which its owner runs and closes: an interactive shell's) on the
+    /// local socket of its database directory, until the task is cancelled; then the open
+    /// connections end.
+    /// - Throws: ``NetworkError`` when the socket cannot be prepared; the server's error when it
+    ///   cannot listen.
+    public static func serveLocalSocket(
+        of database: ServedDatabase, directory: String, logger: Logger, onListening: @escaping @Sendable () -> Void = {}
+    ) async throws {
+        let path = LocalSocket.path(forDatabase: directory)
+        try LocalSocket.prepare(path)
+        let registry = DatabaseRegistry(only: database)
+        let connections = ConnectionCounter()
+        let app = application(
+            address: .unixDomainSocket(path: path), publicHost: "localhost", registry: registry, limits: NetworkLimits(),
+            connections: connections, sessions: SessionIDs(), logger: logger,
+            onListening: { _ in
+                LocalSocket.restrict(path)
+                onListening()
+            })
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [.init(service: app), .init(service: ShutdownWatcher(connections: connections))],
+                gracefulShutdownSignals: [], cancellationSignals: [], logger: logger))
+        defer { unlink(path) }
+        try await withTaskCancellationHandler {
+            try await group.run()
+        } onCancel: {
+            Task { await group.triggerGracefulShutdown() }
+        }
+    }
+
+    /// The HTTP server of one address: the realtime protocol over WebSocket, REST, event
+    /// streams.
+    private static func application(
+        address: BindAddress, publicHost: String, registry: DatabaseRegistry, limits: NetworkLimits, connections: ConnectionCounter,
+        sessions: SessionIDs, logger: Logger, onListening: @escaping @Sendable (Int) -> Void
+    ) -> some Service {
         let responder = RESTResponder(registry: registry, limits: limits, logger: logger, connections: connections)
-        let app = Application(
+        return Application(
             responder: responder,
             server: .http1WebSocketUpgrade(
                 configuration: .init(
@@ -73,7 +143,7 @@ public struct NetworkServer: Sendable {
                     logger.warning("refused a WebSocket: \(limits.maxConnections) connections are open, or the server is stopping")
                     return .dontUpgrade
                 }
-                let host = head.authority ?? "\(Self.displayHost(configuration.host)):\(configuration.port)"
+                let host = head.authority ?? publicHost
                 let session = sessions.next()
                 return .upgrade([:]) { inbound, outbound, _ in
                     defer { connections.close(number) }
@@ -84,23 +154,10 @@ public struct NetworkServer: Sendable {
                     logger.info("connection \(session) closed")
                 }
             },
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "ember"),
-            onServerRunning: { channel in onListening(channel.localAddress?.port ?? configuration.port) },
+            configuration: .init(address: address, serverName: "ember"),
+            onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) },
             logger: logger
         )
-        // Stopped in reverse order: the watcher first (it ends the open WebSockets and streams),
-        // then the HTTP server (which waits for its connections to end).
-        let group = ServiceGroup(
-            configuration: .init(
-                services: [.init(service: app), .init(service: ShutdownWatcher(connections: connections))],
-                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-        do {
-            try await group.run()
-        } catch {
-            closeDatabases()
-            throw error
-        }
-        closeDatabases()
     }
 
     private func closeDatabases() {

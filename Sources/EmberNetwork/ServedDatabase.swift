@@ -7,20 +7,29 @@ import EmberStorage
 import EmberWire
 import Synchronization
 
-/// One namespace's database as `ember serve` runs it: an ``Ember`` (its server; no clients)
-/// on an ``EngineThread`` of its own.
+/// One namespace's database as the network serves it: an ``Ember``'s server, run by an engine
+/// thread of its own (`ember serve`), or by the engine of the shell that holds it (its local
+/// socket, for a second terminal).
 ///
-/// The network's event loops never touch the database: they hand work to its engine thread
-/// with ``submit(_:)`` or ``run(_:)``, which runs it in order with everything else the engine
-/// does (messages, timers, the tick that commits). Everything `ServedDatabase` holds is
-/// confined to that thread; the class is `Sendable` only so that other threads can submit.
+/// The network's event loops never touch the database: they hand work to its engine with
+/// ``submit(_:)`` or ``run(_:)``, which runs it in order with everything else the engine does
+/// (messages, timers, the tick that commits). Everything `ServedDatabase` holds is confined to
+/// the engine's thread; the class is `Sendable` only so that other threads can submit.
 public final class ServedDatabase: @unchecked Sendable {
     /// The namespace's name (`ns`).
     public let namespace: String
     private let ember: Ember
-    private let thread: EngineThread
+    private let runner: Runner
     /// Push ids for REST `POST`s.
     private let pushIDs = Mutex(PushIDGenerator())
+
+    /// Who runs the engine.
+    private enum Runner: Sendable {
+        /// A thread of the database's own, stopped when it closes.
+        case ownThread(EngineThread)
+        /// Its owner (an interactive shell), which closes it too.
+        case owner(Engine)
+    }
 
     /// Opens the namespace's database and starts its engine thread.
     /// - Parameter rules: rules to put in force (and save); `nil` keeps the stored ones.
@@ -28,26 +37,44 @@ public final class ServedDatabase: @unchecked Sendable {
     init(namespace: String, persistence: Persistence, rules: Ruleset?) throws(StoreError) {
         self.namespace = namespace
         ember = try Ember(persistence: persistence, rules: rules)
-        thread = EngineThread(engine: ember.engine)
+        let thread = EngineThread(engine: ember.engine)
+        runner = .ownThread(thread)
         thread.start()
     }
 
-    /// Runs `body` on the engine thread, in order with all other work.
-    public func submit(_ body: @escaping @Sendable (ServedDatabase.Access) -> Void) {
-        thread.submit { [self] in body(Access(database: self)) }
+    /// Serves the server of `ember`, which its owner runs and closes (a shell's instance).
+    /// - Precondition: `ember`'s server is embedded.
+    public init(namespace: String, owner ember: Ember) {
+        self.namespace = namespace
+        self.ember = ember
+        runner = .owner(ember.engine)
     }
 
-    /// Runs `body` on the engine thread and returns its result, without blocking the caller's
+    /// Runs `body` on the engine's thread, in order with all other work.
+    public func submit(_ body: @escaping @Sendable (ServedDatabase.Access) -> Void) {
+        schedule { [self] in body(Access(database: self)) }
+    }
+
+    /// Runs `body` on the engine's thread and returns its result, without blocking the caller's
     /// thread.
     public func run<T: Sendable>(_ body: @escaping @Sendable (ServedDatabase.Access) -> T) async -> T {
         await withCheckedContinuation { continuation in
-            thread.submit { [self] in continuation.resume(returning: body(Access(database: self))) }
+            schedule { [self] in continuation.resume(returning: body(Access(database: self))) }
         }
     }
 
-    /// Commits, closes the store and stops the engine thread. Any thread but the engine's.
+    private func schedule(_ work: @escaping @Sendable () -> Void) {
+        switch runner {
+        case .ownThread(let thread): thread.submit(work)
+        case .owner(let engine): engine.submit(work)
+        }
+    }
+
+    /// Commits, closes the store and stops the engine thread (a database its owner runs is left
+    /// to its owner). Any thread but the engine's.
     /// - Throws: ``StoreError`` when the last commit fails.
     func close() throws(StoreError) {
+        guard case .ownThread(let thread) = runner else { return }
         let result: Result<Void, StoreError> = thread.perform { [self] in
             do throws(StoreError) {
                 try ember.close()
@@ -86,7 +113,7 @@ public final class ServedDatabase: @unchecked Sendable {
     /// closed after (it has no onDisconnect operations).
     func answer(_ message: ClientMessage, signingIn auth: ClientMessage?) async -> ServerMessage {
         await withCheckedContinuation { continuation in
-            thread.submit { [self] in
+            schedule { [self] in
                 let server = ember.server
                 let engine = ember.engine
                 let connection = LocalConnection()
@@ -122,7 +149,7 @@ public final class ServedDatabase: @unchecked Sendable {
         _ query: QuerySpec, signingIn auth: ClientMessage?, onMessage: @escaping @Sendable (ServerMessage) -> Void
     ) -> EventStreamHandle {
         let handle = EventStreamHandle(database: self)
-        thread.submit { [self] in
+        schedule { [self] in
             let server = ember.server
             let engine = ember.engine
             let connection = LocalConnection()

@@ -18,6 +18,9 @@ public final class Repl {
     /// Whether the REPL reads Lua chunks (`lua` alone) rather than commands.
     public private(set) var luaMode = false
 
+    /// How soon, in milliseconds, the prompt runs work that other threads submitted.
+    static let externalWake = 10
+
     /// Creates a REPL for `shell` reading with `editor`; loads the history from `historyFile`.
     public init(shell: Shell, editor: LineEditor, historyFile: String?) {
         self.shell = shell
@@ -31,7 +34,11 @@ public final class Repl {
         }
         editor.idle = { [unowned shell] in shell.engine.runDue() }
         editor.nextWake = { [unowned shell] in
-            shell.engine.nextDueTime.map { Int(clamping: max(0, $0 - shell.engine.now)) }
+            let due = shell.engine.nextDueTime.map { Int(clamping: max(0, $0 - shell.engine.now)) }
+            // Work from other threads (a remote server's messages, other terminals' requests)
+            // is run within Self.externalWake of its arrival.
+            guard shell.engine.hasExternalSources || shell.localSocket != nil else { return due }
+            return min(due ?? Self.externalWake, Self.externalWake)
         }
         shell.historyEntries = { [unowned editor] in editor.historyEntries }
         shell.confirm = { [unowned editor] question in

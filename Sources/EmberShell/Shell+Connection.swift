@@ -53,7 +53,8 @@ extension Shell {
                 ("cacheBytes", .int(Int64(cacheBytes))),
                 ("database", .string(databaseDescription)),
                 ("auth", identityJSON(database)),
-                ("rules", .string(ember.server.rules.isOpen ? "open" : "loaded")),
+                ("rules", .string(ember.embeddedServer.map { $0.rules.isOpen ? "open" : "loaded" } ?? "remote")),
+                ("server", .string(ember.remoteServer?.url ?? "embedded")),
                 ("storeError", database.lastStoreError.map { .string($0.message) } ?? .null),
                 ("setAside", .array(ember.persistence.setAsideFiles().map { .string($0) })),
                 ("notices", .array(ember.notices.map { notice in
@@ -88,17 +89,35 @@ extension Shell {
 
     /// Which rules are in force, for `status`.
     var rulesDescription: String {
-        let rules = ember.server.rules
+        guard let rules = ember.embeddedServer?.rules else { return "kept by the server (rules are loaded where it runs)" }
         if rules.isOpen { return style.warning("open: everyone may read and write (rules load FILE sets rules)") }
         return "\(rules.entries.count) \(rules.entries.count == 1 ? "rule" : "rules") loaded (rules show prints them)"
     }
 
     /// Where the data lives, for `status`.
     var databaseDescription: String {
-        switch ember.persistence {
-        case .memory: "in memory"
-        case .directory(let directory, _): directory
+        if let remote = ember.remoteServer {
+            let shared = sharedDatabase.map { "\($0), held by another ember, through " } ?? ""
+            switch ember.persistence {
+            case .memory: return "\(shared)\(remote.url) (the clients' caches in memory)"
+            case .directory(let directory, _): return "\(shared)\(remote.url) (the clients' caches in \(directory))"
+            }
         }
+        switch ember.persistence {
+        case .memory: return "in memory"
+        case .directory(let directory, _): return directory
+        }
+    }
+
+    /// The embedded server, for a command that acts on it.
+    /// - Throws: `needs_embedded_server` when the server is in another process.
+    func embeddedServer(for command: String) throws(ShellError) -> Server {
+        guard let server = ember.embeddedServer else {
+            throw .command(
+                ErrorCode.needsEmbeddedServer,
+                "\(command) needs an embedded server: this session's clients are connected to \(ember.remoteServer?.url ?? "another process")")
+        }
+        return server
     }
 
     /// `1.2 KB`-style sizes.
@@ -245,8 +264,8 @@ extension Shell {
         engine.wait(until: { client.connectionState != .connecting })
     }
 
-    func setClockSkew(_ milliseconds: Int64) -> CommandResult {
-        ember.setServerClockSkew(milliseconds)
+    func setClockSkew(_ milliseconds: Int64) throws(ShellError) -> CommandResult {
+        try embeddedServer(for: "server clock skew").clockSkew = milliseconds
         return .done("the server's clock runs \(milliseconds) ms ahead (clients learn it when they next connect: offline, then online)")
     }
 
@@ -255,12 +274,14 @@ extension Shell {
         try require(engine.advance(by: milliseconds), interrupted: "stopped sleeping")
     }
 
-    func setDisconnectTimeout(_ milliseconds: Int64) -> CommandResult {
+    func setDisconnectTimeout(_ milliseconds: Int64) throws(ShellError) -> CommandResult {
+        _ = try embeddedServer(for: "timeout")
         ember.disconnectTimeout = milliseconds
         return .done("the server notices a dropped connection after \(milliseconds) ms (connections opened from now on)")
     }
 
-    func setLatency(_ milliseconds: Int64) -> CommandResult {
+    func setLatency(_ milliseconds: Int64) throws(ShellError) -> CommandResult {
+        _ = try embeddedServer(for: "latency")
         ember.latency = milliseconds
         return .done("every message now takes \(milliseconds) ms each way")
     }

@@ -117,9 +117,10 @@ extension Shell {
 
     /// `rules show | load FILE | open | trace on|off | coverage`.
     func rules(_ action: RulesAction) throws(ShellError) -> CommandResult {
+        let server = try embeddedServer(for: "rules")
         switch action {
         case .show:
-            let rules = ember.server.rules
+            let rules = server.rules
             guard let source = rules.source else {
                 return .report(
                     text: style.dim("(no rules loaded: the rules are open, everyone may read and write; rules load FILE sets some)")
@@ -140,11 +141,11 @@ extension Shell {
         case .open:
             return try putInForce(.open, from: nil, at: nil)
         case .trace(let on):
-            ember.server.tracesRules = on
+            server.tracesRules = on
             ember.onRuleCheck = on ? { [unowned self] name, check in printRuleCheck(check, client: name) } : nil
             return .done(on ? "rules trace on: every rules check prints as it happens" : "rules trace off")
         case .coverage:
-            return coverage()
+            return coverage(of: server)
         }
     }
 
@@ -186,7 +187,7 @@ extension Shell {
         }
         if revoked > 0 { text += "; \(revoked) \(revoked == 1 ? "listen" : "listens") no longer allowed, cancelled" }
         if case .directory = ember.persistence {
-            text += ember.server.store?.isReadOnly == true ? " (not saved: the database is read-only)" : " (saved with the database)"
+            text += ember.embeddedServer?.store?.isReadOnly == true ? " (not saved: the database is read-only)" : " (saved with the database)"
         }
         return .report(text: text, json: .object([
             ("ok", .bool(true)), ("open", .bool(rules.isOpen)), ("rules", .int(Int64(rules.entries.count))),
@@ -212,11 +213,12 @@ extension Shell {
 
     /// `explain`: the current client's last rules check, evaluated again with every
     /// sub-expression traced.
-    func explain() -> CommandResult {
+    func explain() throws(ShellError) -> CommandResult {
         let name = database.name
+        let server = try embeddedServer(for: "explain")
         guard let check = ember.lastRuleCheck(of: name) else {
             let why =
-                ember.server.rules.isOpen
+                server.rules.isOpen
                 ? "the rules are open: everything \(name) does is allowed without a check (rules load FILE sets rules)"
                 : "nothing \(name) did in this session was checked by the rules yet"
             return .report(text: why, json: .object([("client", .string(name.rawValue)), ("checked", .bool(false))]))
@@ -231,8 +233,7 @@ extension Shell {
     }
 
     /// `rules coverage`: each rule with how often it was evaluated and how it came out.
-    private func coverage() -> CommandResult {
-        let server = ember.server
+    private func coverage(of server: Server) -> CommandResult {
         let report = server.coverage.report(for: server.rules)
         let json = JSONValue.array(report.map { entry, counts in
             .object([

@@ -3,6 +3,7 @@ import EmberCore
 import EmberEngine
 import EmberInstance
 import EmberLua
+import EmberNetwork
 import EmberQL
 import EmberRules
 import EmberStorage
@@ -28,8 +29,14 @@ public final class Shell {
 
     /// The command-line settings the session started with.
     public let options: ShellOptions
-    /// The embedded instance.
+    /// The embedded instance (or the clients of a server in another process).
     public let ember: Ember
+    /// The server of the local socket other terminals connect through, while it runs.
+    var localSocket: LocalSocketService?
+    /// The database directory another `ember` holds, which this session reached through its
+    /// local socket (a second terminal).
+    public private(set) var sharedDatabase: String?
+
     /// Where results, errors and events go.
     public let output: any ShellOutput
     /// The client commands run as (`client NAME` switches).
@@ -97,7 +104,18 @@ public final class Shell {
         } catch {
             throw .command(error.code, "--rules: \(error.message)")
         }
-        if let directory = options.databaseDirectory {
+        if let url = options.connectURL {
+            // A user's ID token signs each client in; anything else is an administrator's
+            // credential, which each connection presents.
+            var adminCredential: String?
+            var userToken: AuthToken?
+            if let token = options.authToken {
+                if let parsed = try? AuthToken(parsing: token) { userToken = parsed } else { adminCredential = token }
+            }
+            ember = try Self.remoteEmber(
+                url: url, cacheDirectory: options.remoteCacheDirectory, durability: options.durability, adminCredential: adminCredential,
+                userToken: userToken, clock: clock, random: random)
+        } else if let directory = options.databaseDirectory {
             if let problem = FileAccess.databaseDirectoryProblem(directory) {
                 throw .command(ErrorCode.storageError, "cannot open the database at \(directory): \(problem)")
             }
@@ -107,17 +125,63 @@ public final class Shell {
                     persistence: .directory(directory, settings), clock: clock, random: random, rules: rules,
                     observesInterruptSignal: true)
             } catch let error as StoreError {
-                if error.code == ErrorCode.databaseInUse { throw .command(error.code, error.message) }
-                throw .command(error.code, "cannot open the database at \(directory): \(error.message)")
+                if error.code == ErrorCode.databaseInUse {
+                    // Another ember holds it: its local socket, if it serves one, is the way in.
+                    guard let socket = LocalSocket.listening(forDatabase: directory) else { throw .command(error.code, error.message) }
+                    ember = try Self.remoteEmber(
+                        url: "unix:" + socket, cacheDirectory: nil, durability: options.durability, adminCredential: nil, userToken: nil,
+                        clock: clock, random: random)
+                    sharedDatabase = directory
+                } else {
+                    throw .command(error.code, "cannot open the database at \(directory): \(error.message)")
+                }
             } catch {
                 throw .command(ErrorCode.storageError, "cannot open the database at \(directory): \(error)")
             }
         } else {
             ember = Ember(clock: clock, random: random, rules: rules ?? .open, observesInterruptSignal: true)
         }
+        if let remote = ember.remoteServer as? WebSocketRemote {
+            remote.onNotice = { [unowned self] text in note(text, json: .object([("notice", .string(text))])) }
+        }
         _ = database
         // the first client connects before the first command
         settle()
+        if let sharedDatabase, let remote = ember.remoteServer {
+            note(
+                "the database at \(sharedDatabase) is open in another ember: connected to it through \(remote.url)",
+                json: .object([("database", .string(sharedDatabase)), ("connectedThrough", .string(remote.url))]))
+        }
+    }
+
+    /// An instance whose clients connect to the server at `url`, keeping their caches in
+    /// `cacheDirectory` (in memory without one).
+    private static func remoteEmber(
+        url: String, cacheDirectory: String?, durability: Durability, adminCredential: String?, userToken: AuthToken?,
+        clock: any DatabaseClock, random: any RandomNumberGenerator
+    ) throws(ShellError) -> Ember {
+        let address: RemoteAddress
+        do {
+            address = try RemoteAddress(parsing: url)
+        } catch {
+            throw .command(error.code, error.message)
+        }
+        var persistence = Persistence.memory
+        if let cacheDirectory {
+            do {
+                let settings = try PersistenceSettings(durability: durability, clientCacheSize: PersistenceSettings.standard.clientCacheSize)
+                persistence = .directory(cacheDirectory, settings)
+            } catch {
+                throw .command(ErrorCode.invalidArgument, "\(error)")
+            }
+        }
+        do {
+            return try Ember(
+                remote: WebSocketRemote(address: address, adminCredential: adminCredential), persistence: persistence, signIn: userToken,
+                clock: clock, random: random, observesInterruptSignal: true)
+        } catch {
+            throw .command(error.code, "cannot keep the clients' caches at \(cacheDirectory ?? "?"): \(error.message)")
+        }
     }
 
     /// The engine that runs the session's instance.
@@ -237,12 +301,12 @@ public final class Shell {
         case .client(let name, let auth): return try switchClient(name, auth: auth)
         case .clients: return listClients()
         case .as(let name, let inner): return try runAs(name, inner)
-        case .serverClockSkew(let milliseconds): return setClockSkew(milliseconds)
-        case .serverLatency(let milliseconds): return setLatency(milliseconds)
-        case .serverTimeout(let milliseconds): return setDisconnectTimeout(milliseconds)
+        case .serverClockSkew(let milliseconds): return try setClockSkew(milliseconds)
+        case .serverLatency(let milliseconds): return try setLatency(milliseconds)
+        case .serverTimeout(let milliseconds): return try setDisconnectTimeout(milliseconds)
         case .auth(let action): return try authenticate(action)
         case .rules(let action): return try rules(action)
-        case .explain: return explain()
+        case .explain: return try explain()
         case .lua(let code): return try runLua(code)
         case .run(let file, let arguments): return try runScript(file, arguments: arguments)
         case .plugins: return listPlugins()
@@ -330,6 +394,7 @@ public final class Shell {
         // runtime
         luaGlobals = nil
         luaRuntime = nil
+        stopLocalSocket()
         try? ember.flush()
         do {
             try ember.close()

@@ -1,4 +1,5 @@
 import EmberStorage
+import Foundation
 
 /// Everything the command line decides about a shell session (see `ember --help` and
 /// SHELL.md's "Command line").
@@ -45,6 +46,16 @@ public struct ShellOptions: Sendable, Hashable {
     public var luaMemoryLimit: Int? = 512 << 20
     /// Whether the banner is left out (`-q`).
     public var quiet = false
+    /// The server in another process the clients connect to (`--connect URL`); `nil` embeds
+    /// the server.
+    public var connectURL: String?
+    /// The token every client signs in with (`--auth TOKEN`): a Firebase ID token (a JWT) signs
+    /// in as its user; anything else (the emulator's `owner`, an access token) as an
+    /// administrator.
+    public var authToken: String?
+    /// Where the clients of ``connectURL`` keep their caches and queues: one directory per
+    /// server, under the data directory; `nil` with `--memory`.
+    public var remoteCacheDirectory: String?
 
     /// Creates the default options, with the default database directory found in `environment`.
     public init(environment: [String: String]) {
@@ -76,6 +87,38 @@ public struct ShellOptions: Sendable, Hashable {
         case (.none, false):
             break
         }
+    }
+
+    /// Applies `--connect URL` (with `--memory` or not, `--db` or not, `--rules` or not).
+    /// - Throws: ``ShellUsageError`` when a flag that needs the embedded server is given too.
+    public mutating func setConnection(
+        url: String, auth: String?, memory: Bool, directoryGiven: Bool, rulesGiven: Bool, environment: [String: String]
+    ) throws(ShellUsageError) {
+        guard !url.isEmpty else { throw ShellUsageError("--connect needs the URL of a server, such as ws://127.0.0.1:9000/?ns=demo") }
+        if directoryGiven {
+            throw ShellUsageError("--db and --connect cannot be used together: the data is the server's (the clients' caches go under the data directory, per server)")
+        }
+        if rulesGiven { throw ShellUsageError("--rules needs the embedded server: load rules where the server runs (ember serve --rules FILE)") }
+        connectURL = url
+        authToken = auth
+        databaseDirectory = nil
+        remoteCacheDirectory = memory ? nil : Self.remoteCacheDirectory(for: url, environment: environment)
+    }
+
+    /// `$XDG_DATA_HOME/ember/remote/NAME` (or `~/.local/share/ember/remote/NAME`), NAME being
+    /// `url` with every character but letters, digits, `.`, `-` and `_` made `_`.
+    public static func remoteCacheDirectory(for url: String, environment: [String: String]) -> String {
+        let base = defaultDatabaseDirectory(environment: environment).dropLast("default".count)
+        var name = String(url.unicodeScalars.map { scalar in
+            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "._-".unicodeScalars.contains(scalar)) ? Character(scalar) : "_"
+        })
+        if name.count > 120 {
+            // FNV-1a: the same name in every process (Swift's hashValue is seeded per process).
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in url.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            name = String(name.prefix(100)) + "_" + String(hash, radix: 36)
+        }
+        return base + "remote/" + name
     }
 
     /// `$XDG_DATA_HOME/ember/default`, or `~/.local/share/ember/default` when `XDG_DATA_HOME` is

@@ -1,4 +1,5 @@
 import EmberEngine
+import EmberInstance
 import EmberLua
 import EmberQL
 import Foundation
@@ -77,9 +78,11 @@ public enum ShellSession {
             signal(SIGPIPE, SIG_IGN)
         }
         if !options.quiet {
-            let database = options.databaseDirectory ?? "in memory"
+            let database = shell.ember.remoteServer.map { "connected to \($0.url)" } ?? options.databaseDirectory ?? "in memory"
             output.write("ember \(Shell.version) · \(database) · type help, Tab completes, Ctrl-D exits\n")
         }
+        // Another terminal on the same directory connects here rather than being refused.
+        shell.serveLocalSocket()
         let repl = Repl(shell: shell, editor: editor, historyFile: Repl.defaultHistoryFile(environment: environment))
         return repl.run()
     }

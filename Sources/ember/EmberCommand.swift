@@ -45,6 +45,20 @@ struct EmberCommand: ParsableCommand {
     @Flag(name: .customLong("memory"), help: "Nothing on disk.")
     var memory = false
 
+    @Option(
+        name: .customLong("connect"),
+        help: ArgumentHelp(
+            "Connect the clients to a server in another process: ws://HOST:PORT/?ns=NAME (ember serve, the emulator) or https://NAME.firebaseio.com.",
+            valueName: "URL"))
+    var connectURL: String?
+
+    @Option(
+        name: .customLong("auth"),
+        help: ArgumentHelp(
+            "With --connect: sign every client in with TOKEN (a Firebase ID token; anything else, such as the emulator's owner, as an administrator).",
+            valueName: "TOKEN"))
+    var authToken: String?
+
     @Flag(name: .customLong("offline"), help: "Start every client offline (to read the cache after a restart).")
     var offline = false
 
@@ -108,6 +122,13 @@ struct EmberCommand: ParsableCommand {
         options.file = file
         options.staysInteractive = interactive
         try options.setStorage(directory: databaseDirectory, memory: memory)
+        if let connectURL {
+            try options.setConnection(
+                url: connectURL, auth: authToken, memory: memory, directoryGiven: databaseDirectory != nil, rulesGiven: rulesFile != nil,
+                environment: ProcessInfo.processInfo.environment)
+        } else if authToken != nil {
+            throw ShellUsageError("--auth goes with --connect (in the embedded shell, sign in with the auth command)")
+        }
         options.startsOffline = offline
         options.durability = try ShellOptions.durability(named: durability)
         options.jsonOutput = json

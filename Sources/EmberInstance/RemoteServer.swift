@@ -1,0 +1,26 @@
+import EmberEngine
+import EmberWire
+
+/// A server in another process that an ``Ember``'s clients connect to instead of an embedded
+/// one (`ember --connect URL`, or a second `ember` on a database directory another holds).
+///
+/// The network module provides it (a WebSocket speaking the realtime protocol v5); this module
+/// only needs to open connections and cut them.
+public protocol RemoteServer: AnyObject {
+    /// Where the server is, as the user should read it (`ws://127.0.0.1:9000/?ns=demo`).
+    var url: String { get }
+
+    /// Opens a connection for one client. Its events arrive on `engine`'s thread, in order.
+    func connect(on engine: Engine) -> any RemoteConnection
+}
+
+/// One client's connection to a ``RemoteServer``.
+public protocol RemoteConnection: AnyObject {
+    /// The connection as the client uses it.
+    var transport: ClientTransport { get }
+
+
+    /// Loses the connection abruptly, with no goodbye (`drop`): the client hears of it now; the
+    /// server when its socket does.
+    func drop()
+}
