@@ -14,6 +14,9 @@ public enum LocalSocket {
     /// The longest path a Unix domain socket address holds (`sun_path` less its terminator).
     static let maxPathLength = 107
 
+    /// Where the sockets of deep directories go: `/tmp/ember-UID`, made private to the user.
+    static var privateDirectory: String { "/tmp/ember-\(getuid())" }
+
     /// The socket's path for the database directory `directory`.
     public static func path(forDatabase directory: String) -> String {
         let real = realPath(directory)
@@ -22,7 +25,7 @@ public enum LocalSocket {
         // FNV-1a of the real path: the same in every process.
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in real.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return "/tmp/ember-\(getuid())/\(String(hash, radix: 36)).sock"
+        return privateDirectory + "/\(String(hash, radix: 36)).sock"
     }
 
     /// The socket's path when something accepts connections on it now.
@@ -37,7 +40,7 @@ public enum LocalSocket {
     ///   cannot be removed.
     static func prepare(_ path: String) throws(NetworkError) {
         let directory = (path as NSString).deletingLastPathComponent
-        if directory.hasPrefix("/tmp/ember-") {
+        if directory == privateDirectory {
             mkdir(directory, 0o700)
             var status = stat()
             guard lstat(directory, &status) == 0, status.st_uid == getuid(), status.st_mode & 0o077 == 0 else {

@@ -58,8 +58,10 @@ public struct NetworkServer: Sendable {
             limits: configuration.limits, connections: connections, sessions: sessions, logger: logger,
             onListening: { port in onListening(port) })
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: tcp)]
+        var socketPath: String?
         if case .directory(let directory, _) = configuration.storage {
             let path = LocalSocket.path(forDatabase: directory)
+            socketPath = path
             do throws(NetworkError) {
                 try LocalSocket.prepare(path)
                 services.append(.init(service: Self.application(
@@ -75,12 +77,15 @@ public struct NetworkServer: Sendable {
         services.append(.init(service: ShutdownWatcher(connections: connections)))
         let group = ServiceGroup(
             configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        // The socket goes before the directory's lock: the next holder binds its own.
         do {
             try await group.run()
         } catch {
+            if let socketPath { unlink(socketPath) }
             closeDatabases()
             throw error
         }
+        if let socketPath { unlink(socketPath) }
         closeDatabases()
     }
 

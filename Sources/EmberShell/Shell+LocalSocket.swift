@@ -24,6 +24,9 @@ extension Shell {
         let task = Task.detached {
             do {
                 try await NetworkServer.serveLocalSocket(of: database, directory: directory, logger: logger) { listening.signal() }
+            } catch let error as NetworkError {
+                failure.set(error.message)
+                listening.signal()
             } catch {
                 failure.set("\(error)")
                 listening.signal()

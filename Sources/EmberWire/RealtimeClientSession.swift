@@ -205,11 +205,8 @@ public struct RealtimeClientSession: Sendable {
         body.append(raw: #"{"p":"#)
         body.write(string: path.description)
         body.append(raw: #","d":"#)
-        // The merge's keys are relative to its location.
-        let relative = changes.map { change in
-            WireChange(Path(keys: Array(change.path.keys.dropFirst(path.keys.count))), change.node)
-        }
-        RealtimeCodec.writeChanges(relative, format: .export, to: &body)
+        // The changes' paths are relative to the merge's location, as on the wire.
+        RealtimeCodec.writeChanges(changes, format: .export, to: &body)
         if speaksEmber, let writeKey {
             body.append(raw: #","k":"#)
             body.write(string: writeKey)

@@ -1,0 +1,213 @@
+import Foundation
+import Testing
+
+/// `ember --connect`: shells in other processes drive a real `ember serve` through the realtime
+/// protocol (WebSocketConnection), with the whole shell and Lua API.
+@Suite(.serialized)
+struct WebSocketConnectionTests {
+    /// A home of its own for each test: the clients' caches per URL live under it.
+    private let home = FileManager.default.temporaryDirectory.appendingPathComponent("ember-connect-\(UUID().uuidString)")
+
+    /// Runs `ember --connect URL ARGUMENTS` to its end (at most 60 s).
+    private func ember(_ url: String, _ arguments: [String], timeout: TimeInterval = 60) -> (status: Int32, output: String) {
+        ProcessRun.run(
+            [ServeProcess.executable.path, "--connect", url, "--no-rc"] + arguments, environment: ["HOME": home.path, "NO_COLOR": "1"],
+            timeout: timeout)
+    }
+
+    private func url(_ server: ServeProcess, ns: String = "demo") -> String { "ws://127.0.0.1:\(server.port)/?ns=\(ns)" }
+
+    @Test("every shell command a user types works through --connect, and the data is the server's")
+    func shellCommands() throws {
+        let server = try ServeProcess()
+        defer { server.stop() }
+        let run = ember(url(server), [
+            "--memory", "-c", "set /dinos {rex: {height: 4, length: 12}, ptero: {height: 1, length: 2}}",
+            "-c", "update /dinos/rex {height: 5}", "-c", "get /dinos/rex/height",
+            "-c", "ls /dinos orderBy child length limitToLast 1", "-c", "remove -y /dinos/ptero", "-c", "get /dinos",
+        ])
+        #expect(run.status == 0, "\(run.output)")
+        #expect(run.output.contains("5\n"))
+        #expect(run.output.contains("rex"))
+        // The server holds it: read over REST.
+        let rest = ProcessRun.run(["curl", "-s", "\(server.url)/dinos.json?ns=demo"])
+        #expect(rest.output == #"{"rex":{"height":5,"length":12}}"#)
+    }
+
+    @Test("two --connect processes watch each other: B's pushes reach A's listener in order")
+    func twoProcessesWatchEachOther() throws {
+        let server = try ServeProcess()
+        defer { server.stop() }
+        let watcher = """
+            local seen = {}
+            db:ref("chat"):on("child_added", function(s) seen[#seen + 1] = s:child("text"):val() end)
+            db:ref("ready/a"):set(true)
+            local waited = 0
+            while #seen < 3 and waited < 20000 do ember.sleep(50); waited = waited + 50 end
+            print("A saw: " .. table.concat(seen, ","))
+            """
+        let (process, pipe) = try ProcessRun.start(
+            [ServeProcess.executable.path, "--connect", url(server), "--no-rc", "--memory", "-e", watcher], environment: ["HOME": home.path])
+        let writer = """
+            local waited = 0
+            while db:ref("ready/a"):get():val() ~= true and waited < 20000 do ember.sleep(50); waited = waited + 50 end
+            for _, text in ipairs({"one", "two", "three"}) do db:ref("chat"):push({text = text}) end
+            print("B pushed")
+            """
+        let b = ember(url(server), ["--memory", "-e", writer])
+        #expect(b.status == 0, "\(b.output)")
+        #expect(b.output.contains("B pushed"))
+        let deadline = Date().addingTimeInterval(30)
+        while process.isRunning, Date() < deadline { usleep(20_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        let a = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 0, "\(a)")
+        #expect(a.contains("A saw: one,two,three"), "\(a)")
+    }
+
+    @Test("transactions from three --connect processes on one counter: none lost")
+    func contendedTransactions() throws {
+        let server = try ServeProcess()
+        defer { server.stop() }
+        let script = """
+            for i = 1, 15 do
+              local committed = db:ref("counter"):transaction(function(v) return (v or 0) + 1 end)
+              assert(committed, "a transaction did not commit")
+            end
+            print("done")
+            """
+        let processes = try (0..<3).map { _ in
+            try ProcessRun.start(
+                [ServeProcess.executable.path, "--connect", url(server), "--no-rc", "--memory", "-e", script], environment: ["HOME": home.path])
+        }
+        for (process, pipe) in processes {
+            let deadline = Date().addingTimeInterval(60)
+            while process.isRunning, Date() < deadline { usleep(20_000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(process.terminationStatus == 0 && output.contains("done"), "\(output)")
+        }
+        #expect(ProcessRun.run(["curl", "-s", "\(server.url)/counter.json?ns=demo"]).output == "45")
+    }
+
+    @Test("a --connect process killed with SIGKILL: its onDisconnect runs, seen by another process")
+    func onDisconnectAfterSIGKILL() throws {
+        let server = try ServeProcess()
+        defer { server.stop() }
+        let presence = """
+            db:ref("status/a"):onDisconnect():set("offline")
+            db:ref("status/a"):set("online")
+            ember.flush()
+            print("ready")
+            while true do ember.sleep(1000) end
+            """
+        let (process, pipe) = try ProcessRun.start(
+            [ServeProcess.executable.path, "--connect", url(server), "--no-rc", "--memory", "-e", presence], environment: ["HOME": home.path])
+        let output = LockedText()
+        pipe.fileHandleForReading.readabilityHandler = { handle in output.append(handle.availableData) }
+        let deadline = Date().addingTimeInterval(30)
+        while !output.value.contains("ready"), Date() < deadline, process.isRunning { usleep(20_000) }
+        #expect(output.value.contains("ready"), "\(output.value)")
+        #expect(ember(url(server), ["--memory", "-c", "get /status/a"]).output.contains("\"online\""))
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        pipe.fileHandleForReading.readabilityHandler = nil
+        let watcher = """
+            local waited = 0
+            while db:ref("status/a"):get():val() ~= "offline" and waited < 20000 do ember.sleep(50); waited = waited + 50 end
+            print("status " .. tostring(db:ref("status/a"):get():val()))
+            """
+        let b = ember(url(server), ["--memory", "-e", watcher])
+        #expect(b.output.contains("status offline"), "\(b.output)")
+    }
+
+    @Test("offline, online and drop act on the client's own connection; a queued write waits on disk per URL across runs")
+    func offlineQueueAcrossRuns() throws {
+        let server = try ServeProcess()
+        defer { server.stop() }
+        // Offline: the write is queued in the client's store under the URL's cache directory.
+        let first = ember(url(server), ["--offline", "-c", "set /queued 'kept'", "-c", "status"])
+        #expect(first.status == 0, "\(first.output)")
+        #expect(first.output.contains("queued (offline)"), "\(first.output)")
+        #expect(ProcessRun.run(["curl", "-s", "\(server.url)/queued.json?ns=demo"]).output == "null")
+        // A new run on the same URL sends it when it connects.
+        let second = ember(url(server), ["-c", "get /queued"])
+        #expect(second.output.contains("\"kept\""), "\(second.output)")
+        #expect(ProcessRun.run(["curl", "-s", "\(server.url)/queued.json?ns=demo"]).output == #""kept""#)
+        // offline / online / drop in one session.
+        let third = ember(url(server), [
+            "--memory", "-c", "offline", "-c", "set /later 1", "-c", "online", "-c", "drop", "-c", "set /after 2", "-c", "get /after",
+        ])
+        #expect(third.status == 0, "\(third.output)")
+        let both = ProcessRun.run(["curl", "-s", "\(server.url)/.json?ns=demo&shallow=true"]).output
+        #expect(both.contains("\"later\":true") && both.contains("\"after\":true"), "\(both)")
+    }
+
+    @Test("commands that act on the server itself say they need an embedded server")
+    func serverOnlyCommandsRefused() throws {
+        let server = try ServeProcess()
+        defer { server.stop() }
+        for command in ["server latency 5", "server timeout 100", "server clock skew 1000", "rules show", "explain"] {
+            let run = ember(url(server), ["--memory", "--json", "-c", command])
+            #expect(run.status == 1, "\(command): \(run.output)")
+            #expect(run.output.contains("needs_embedded_server"), "\(command): \(run.output)")
+        }
+        let lua = ember(url(server), ["--memory", "-e", "print(pcall(ember.rules))"])
+        #expect(lua.output.contains("needs an embedded server"), "\(lua.output)")
+    }
+
+    @Test("--auth: owner passes rules that refuse everyone; an ID token signs in as its user")
+    func authWithRules() throws {
+        let rules = home.appendingPathComponent("rules.json")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        try #"{"rules": {"users": {"$uid": {".read": "auth.uid === $uid", ".write": "auth.uid === $uid"}}}}"#
+            .write(to: rules, atomically: true, encoding: .utf8)
+        let server = try ServeProcess(["--rules", rules.path])
+        defer { server.stop() }
+        let anonymous = ember(url(server), ["--memory", "--json", "-c", "set /users/alice 1"])
+        #expect(anonymous.status == 1 && anonymous.output.contains("permission_denied"), "\(anonymous.output)")
+        let owner = ember(url(server), ["--memory", "--auth", "owner", "-c", "set /open 1", "-c", "get /open"])
+        #expect(owner.status == 0 && owner.output.contains("1"), "\(owner.output)")
+        // An unsigned emulator token for alice (as the Web SDK's mock tokens).
+        func part(_ json: String) -> String {
+            Data(json.utf8).base64EncodedString().replacingOccurrences(of: "=", with: "").replacingOccurrences(of: "+", with: "-")
+                .replacingOccurrences(of: "/", with: "_")
+        }
+        let token = part(#"{"alg":"none","typ":"JWT"}"#) + "." + part(#"{"sub":"alice","iat":0,"exp":99999999999}"#) + "."
+        let alice = ember(url(server), ["--memory", "--auth", token, "-c", "set /users/alice 'mine'", "--json", "-c", "set /users/bob 'no'"])
+        #expect(alice.output.contains("ok"), "\(alice.output)")
+        #expect(alice.output.contains("permission_denied"), "\(alice.output)")
+        #expect(ProcessRun.run(["curl", "-s", "\(server.url)/users/alice.json?ns=demo&auth=owner"]).output == #""mine""#)
+    }
+
+    @Test("ember serve --db DIR serves DIR's local socket: ember --db DIR connects to it instead of being refused")
+    func serveSharesItsDirectory() throws {
+        let directory = home.appendingPathComponent("db").path
+        let server = try ServeProcess(["--db", directory])
+        let run = ProcessRun.run(
+            [ServeProcess.executable.path, "--db", directory, "--no-rc", "-c", "set /shared 'yes'", "-c", "get /shared"],
+            environment: ["HOME": home.path], timeout: 60)
+        #expect(run.status == 0, "\(run.output)")
+        #expect(run.output.contains("open in another ember: connected to it through unix:"), "\(run.output)")
+        #expect(ProcessRun.run(["curl", "-s", "\(server.url)/shared.json"]).output == #""yes""#)
+        // Stopped, the server removes its socket; the directory opens directly again, with the data.
+        #expect(server.stop() == 0)
+        #expect(!FileManager.default.fileExists(atPath: directory + "/ember.sock"))
+        let after = ProcessRun.run([ServeProcess.executable.path, "--db", directory, "--no-rc", "-c", "get /shared"], environment: ["HOME": home.path])
+        #expect(after.output == "\"yes\"\n", "\(after.output)")
+    }
+
+    @Test("bad URLs are usage errors; a server that is not there is said plainly, and reads wait then fail offline")
+    func badAddresses() throws {
+        for bad in ["127.0.0.1:9000", "ftp://x/", "ws://", "ws://h:99999/", "ws://h:1/?ns=a.b", "unix:relative"] {
+            let run = ember(bad, ["--memory", "-c", "get /"])
+            #expect(run.status != 0, "\(bad): \(run.output)")
+            #expect(run.output.contains(bad) || run.output.contains("--connect"), "\(bad): \(run.output)")
+        }
+        // Nothing listens on this port (bound then closed).
+        let nobody = ember("ws://127.0.0.1:9/?ns=demo", ["--memory", "-c", "get /x"], timeout: 30)
+        #expect(nobody.status == 1, "\(nobody.output)")
+        #expect(nobody.output.contains("cannot reach ws://127.0.0.1:9/?ns=demo"), "\(nobody.output)")
+        #expect(nobody.output.contains("offline"), "\(nobody.output)")
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+/// Two terminals on one database directory: the first `ember` (at a real terminal) holds it and
+/// serves its local socket; a second `ember --db DIR` connects through it, says so, and their
+/// writes are watched live in the other.
+@Suite(.serialized)
+struct ShellLocalSocketTests {
+    private func makeHome() throws -> String {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("ember-two-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        return home
+    }
+
+    private func first(home: String, database: String) throws -> TerminalSession {
+        let executable = EmberCommandLineTests.executable.path
+        try #require(FileManager.default.isExecutableFile(atPath: executable), "ember is not built at \(executable)")
+        let environment = [
+            "HOME": home, "XDG_STATE_HOME": home + "/state", "XDG_CONFIG_HOME": home + "/config",
+            "TERM": "xterm", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "NO_COLOR": "1", "PAGER": "",
+        ]
+        let session = try TerminalSession(executable: executable, arguments: ["--db", database, "-q", "--no-rc"], environment: environment)
+        #expect(session.waitFor("main:/> "), "no prompt; the screen: \(session.screen)")
+        return session
+    }
+
+    @Test("a second ember on a held directory connects through the local socket; writes are watched live both ways")
+    func secondTerminal() throws {
+        let home = try makeHome()
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let database = home + "/db"
+        let one = try first(home: home, database: database)
+        var mark = one.mark
+        one.type("watch /chat\r")
+        #expect(one.waitFor("watching /chat", after: mark), "the screen: \(one.screen)")
+        // The second terminal writes: the first sees it at its prompt, without typing anything.
+        mark = one.mark
+        let two = try EmberProcess.run(["--db", database, "--no-rc", "-c", "set /chat/m1 'from two'", "-c", "status"])
+        #expect(two.status == 0, "\(two.output) \(two.error); the first terminal: \(one.screen)")
+        #expect(two.error.contains("open in another ember: connected to it through unix:"), "\(two.error)")
+        #expect(two.output.contains("held by another ember"), "\(two.output)")
+        #expect(one.waitFor("m1", after: mark), "the first terminal did not see the write; the screen: \(one.screen)")
+        #expect(one.screen[mark...].contains("from two"), "the screen: \(one.screen)")
+
+        // The first writes; a second process that watches sees it arrive.
+        let watcher = """
+            local seen
+            db:ref("chat/m2"):on("value", function(s) seen = s:val() end)
+            local waited = 0
+            while seen == nil and waited < 20000 do ember.sleep(50); waited = waited + 50 end
+            print("saw " .. tostring(seen))
+            """
+        let (process, output, _) = try EmberProcess.start(["--db", database, "--no-rc", "-e", watcher])
+        usleep(500_000)
+        one.type("set /chat/m2 'from one'\r")
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(text.contains("saw from one"), "\(text)")
+
+        // When the first leaves, the directory is free: a new ember opens it itself, with the data.
+        mark = one.mark
+        one.type("exit\r")
+        #expect(one.waitForExit() == 0)
+        #expect(!FileManager.default.fileExists(atPath: database + "/ember.sock"))
+        let after = try EmberProcess.run(["--db", database, "--no-rc", "-c", "get /chat"])
+        #expect(after.status == 0 && !after.error.contains("another ember"), "\(after.error)")
+        #expect(after.output.contains("from one") && after.output.contains("from two"), "\(after.output)")
+    }
+
+    @Test("a directory held by a non-interactive run (no socket) is still refused, saying who holds it")
+    func heldWithoutSocket() throws {
+        let home = try makeHome()
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let database = home + "/db"
+        let (holder, _, _) = try EmberProcess.start(["--db", database, "--no-rc", "-e", "ember.sleep(3000)"])
+        defer { holder.terminate() }
+        usleep(800_000)
+        let second = try EmberProcess.run(["--db", database, "--no-rc", "-c", "get /"])
+        #expect(second.status == 1)
+        #expect(second.error.contains("database_in_use") || second.error.contains("in use") || second.error.contains("held"), "\(second.error)")
+    }
+}
