@@ -35,7 +35,7 @@ struct ComparisonRun {
     }
 
     /// The workload groups, in the order they run.
-    static let groups = ["writes", "durable", "bulk", "fanout", "query", "transactions", "reopen", "startup", "memory", "lua"]
+    static let groups = ["writes", "durable", "bulk", "fanout", "network", "query", "transactions", "reopen", "startup", "memory", "lua"]
 
     let setup: Setup
     let table = ComparisonTable()
@@ -51,6 +51,7 @@ struct ComparisonRun {
         if wants("durable") { durable() }
         if wants("bulk") { bulk() }
         if wants("fanout") { fanOut() }
+        if wants("network") { network() }
         if wants("query") { query() }
         if wants("transactions") { transactions() }
         if wants("reopen") { reopen() }
@@ -209,6 +210,86 @@ struct ComparisonRun {
             peers: [
                 .init(peer: "Redis `PUBLISH`, 100 subscribed connections", measurement: redis { $0.publishFanOut(subscribers: clients, messages: messages, runs: runs) }),
             ])
+    }
+
+    /// Issue 22: `ember serve` over loopback TCP, as Firebase's clients use it, beside Redis.
+    private func network() {
+        guard let emberPath = setup.ember else {
+            table.add(group: "network", workload: "ember serve", ember: .notMeasured("no ember executable (--ember PATH)"), peers: [])
+            return
+        }
+        let bench = NetworkBenchmarks(ember: emberPath)
+        let writes = quick ? 2_000 : 20_000
+        for writers in [1, 10] {
+            let measurement = Measurement.catching("ember serve") {
+                .rate("writes/s", operations: writes, durations: try Repetitions.measure(size: writes, runs: runs, minimum: writers) {
+                    try bench.writesOnce(writers: writers, count: $0)
+                })
+            }
+            table.add(
+                group: "network",
+                workload: "WebSocket (realtime protocol v5): leaf sets, each acknowledged before the writer's next, \(writers) writer\(writers == 1 ? "" : "s"), a listener receiving every one",
+                ember: measurement,
+                peers: [
+                    .init(peer: "Redis `SET`, \(writers) client\(writers == 1 ? "" : "s") (redis-benchmark, loopback TCP, no listener)", measurement: redis {
+                        $0.setThroughput(clients: writers, pipeline: 1, requests: writes, runs: runs)
+                    }),
+                ])
+        }
+        let connections = quick ? 200 : 1_000
+        let messages = quick ? 50 : 500
+        var peak: NetworkBenchmarks.FanOut?
+        let deliveries = Measurement.catching("ember serve") {
+            let runs = try Repetitions.measure(size: messages, runs: runs) { try bench.fanOutOnce(connections: connections, messages: $0) }
+            peak = runs.sorted { $0.duration < $1.duration }[runs.count / 2]
+            return .rate("deliveries/s", operations: messages * connections, durations: runs.map(\.duration))
+        }
+        table.add(
+            group: "network",
+            workload: "fan-out: one WebSocket writer sets `room/message` (each acknowledged), \(Figure.grouped(Double(connections))) WebSockets listening: deliveries",
+            ember: deliveries,
+            peers: [
+                .init(peer: "Redis `PUBLISH`, \(Figure.grouped(Double(connections))) subscribed connections", measurement: redis {
+                    $0.publishFanOut(subscribers: connections, messages: messages, runs: runs)
+                }),
+            ])
+        if let peak {
+            // Paced at half the peak message rate: the latency a listener sees in steady use.
+            let interval = peak.duration * 2 / messages
+            let paced = Measurement.catching("ember serve") {
+                let run = try bench.fanOutOnce(connections: connections, messages: messages, interval: interval)
+                return Figure(runs: [run.percentile(0.5)], unit: .seconds)
+            }
+            let tail = Measurement.catching("ember serve") {
+                let run = try bench.fanOutOnce(connections: connections, messages: messages, interval: interval)
+                return Figure(runs: [run.percentile(0.99)], unit: .seconds)
+            }
+            let rate = Figure.grouped(Double(messages) / (interval * messages).seconds)
+            table.add(group: "network", workload: "fan-out write-to-delivery latency, p50, at half the peak (\(rate) writes/s to \(connections) listeners)", ember: paced, peers: [])
+            table.add(group: "network", workload: "fan-out write-to-delivery latency, p99, same pace (target: under 10 ms)", ember: tail, peers: [])
+        }
+        let puts = quick ? 1_000 : 10_000
+        for clients in [1, 10] {
+            let measurement = Measurement.catching("ember serve") {
+                .rate("writes/s", operations: puts, durations: try Repetitions.measure(size: puts, runs: runs, minimum: clients) {
+                    try bench.restWritesOnce(clients: clients, count: $0)
+                })
+            }
+            table.add(
+                group: "network", workload: "REST `PUT` of a leaf, keep-alive, \(clients) client\(clients == 1 ? "" : "s")", ember: measurement,
+                peers: [
+                    .init(peer: "Redis `SET`, \(clients) client\(clients == 1 ? "" : "s")", measurement: redis {
+                        $0.setThroughput(clients: clients, pipeline: 1, requests: puts, runs: runs)
+                    }),
+                ])
+        }
+        let idle = quick ? 200 : 1_000
+        let memory = Measurement.catching("ember serve") {
+            Figure(runs: try (0..<(quick ? 1 : 3)).map { _ in try bench.bytesPerIdleConnection(connections: idle) }, unit: .bytes("B/connection"))
+        }
+        table.add(
+            group: "network", workload: "server memory per idle WebSocket (resident growth over \(Figure.grouped(Double(idle))) connections; target ≤ 64 KB)",
+            ember: memory, peers: [])
     }
 
     /// `orderByChild('score').limitToLast(10)` over a large list, once and live.
