@@ -242,7 +242,7 @@ struct ComparisonRun {
         let deliveries = Measurement.catching("ember serve") {
             let runs = try Repetitions.measure(size: messages, runs: runs) { try bench.fanOutOnce(connections: connections, messages: $0) }
             peak = runs.sorted { $0.duration < $1.duration }[runs.count / 2]
-            return .rate("deliveries/s", operations: messages * connections, durations: runs.map(\.duration))
+            return .rate("events/s", operations: messages * connections, durations: runs.map(\.duration))
         }
         table.add(
             group: "network",
