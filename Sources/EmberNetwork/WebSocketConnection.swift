@@ -52,6 +52,8 @@ final class WebSocketConnection: RemoteConnection, Transport, @unchecked Sendabl
     /// How often a quiet connection says it is alive: Firebase's clients send "0" after 45 s
     /// (firebase-js-sdk `WebSocketConnection.ts`, `resetKeepAlive`).
     static let keepAliveInterval: Duration = .seconds(45)
+    /// How long the server has to say hello, in milliseconds.
+    static let helloTimeout: Int64 = 30_000
 
     init(address: RemoteAddress, engine: Engine, remote: WebSocketRemote) {
         self.address = address
@@ -62,6 +64,11 @@ final class WebSocketConnection: RemoteConnection, Transport, @unchecked Sendabl
         engine.addExternalSource()
         count()
         Task.detached { [self] in await run(stream) }
+        // A server that takes the connection but never says hello does not hold the client.
+        engine.schedule(after: Self.helloTimeout) { [weak self] in
+            guard let self, state == .open, !session.isOpen else { return }
+            socketEnded(problem: "\(self.address.text) accepted the connection but sent no hello within \(Self.helloTimeout / 1000) s")
+        }
     }
 
     // MARK: Engine thread

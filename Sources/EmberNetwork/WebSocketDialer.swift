@@ -69,8 +69,11 @@ enum WebSocketDialer {
                 channel.close(promise: nil)
                 return channel.eventLoop.makeSucceededFuture(.refused(.badRequest))
             })
-        return try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(
-            configuration: .init(upgradeConfiguration: configuration))
+        // The server's first frame (its hello) often arrives in the same read as the 101:
+        // those bytes must go on to the WebSocket decoder (SwiftNIO drops them by default).
+        var pipeline = NIOUpgradableHTTPClientPipelineConfiguration(upgradeConfiguration: configuration)
+        pipeline.leftOverBytesStrategy = .forwardBytes
+        return try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(configuration: pipeline)
     }
 }
 
