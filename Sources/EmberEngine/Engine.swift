@@ -192,9 +192,10 @@ public final class Engine: @unchecked Sendable {
     /// Ends what ``addExternalSource()`` declared.
     public func removeExternalSource() { externalSources = max(0, externalSources - 1) }
 
-    /// Whether a source outside the engine may still submit work (``addExternalSource()``): a
-    /// caller polling for input wakes now and then to run what it submitted.
-    public var hasExternalSources: Bool { externalSources > 0 }
+    /// A file descriptor that is readable while work submitted from other threads waits to
+    /// run: a caller that polls for input (the REPL) polls it too, and runs the engine when it
+    /// is readable. Made on first use; until then, submitting costs no system call.
+    public var wakeDescriptor: Int32 { inbox.wakeDescriptor() }
 
     // MARK: Interruption
 

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 
 /// The engine's one thread-safe part: work submitted from other threads, the interrupt request,
@@ -11,14 +14,51 @@ final class EngineInbox: @unchecked Sendable {
     private let hasMail = Atomic<Bool>(false)
     /// Whether an interrupt was requested: read without the lock.
     private let interruptFlag = Atomic<Bool>(false)
+    /// A pipe whose read end is readable while submissions wait, once ``wakeDescriptor()``
+    /// made it (-1 before); whether a byte is in it. Guarded by `condition`.
+    private var wakePipe: (read: Int32, write: Int32) = (-1, -1)
+    private var wakeSignalled = false
 
     /// Adds `work` and wakes the engine.
     func submit(_ work: @escaping @Sendable () -> Void) {
         condition.lock()
         submissions.append(work)
         hasMail.store(true, ordering: .releasing)
+        signalWake()
         condition.signal()
         condition.unlock()
+    }
+
+    /// A descriptor that is readable while submitted work waits (made on first use, kept while
+    /// the inbox lives): for a thread that polls for input between turns of the engine.
+    func wakeDescriptor() -> Int32 {
+        condition.lock()
+        defer { condition.unlock() }
+        if wakePipe.read < 0 {
+            var ends: [Int32] = [-1, -1]
+            guard pipe(&ends) == 0 else { return -1 }
+            for end in ends {
+                _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+                _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+            }
+            wakePipe = (ends[0], ends[1])
+            if !submissions.isEmpty { signalWake() }
+        }
+        return wakePipe.read
+    }
+
+    /// Puts a byte in the wake pipe, unless one is there. Under the lock.
+    private func signalWake() {
+        guard wakePipe.write >= 0, !wakeSignalled else { return }
+        var byte: UInt8 = 1
+        wakeSignalled = write(wakePipe.write, &byte, 1) == 1
+    }
+
+    deinit {
+        if wakePipe.read >= 0 {
+            close(wakePipe.read)
+            close(wakePipe.write)
+        }
     }
 
     /// Takes everything submitted so far, in order.
@@ -30,6 +70,11 @@ final class EngineInbox: @unchecked Sendable {
         let taken = submissions
         submissions = []
         hasMail.store(false, ordering: .releasing)
+        if wakeSignalled {
+            var byte: UInt8 = 0
+            _ = read(wakePipe.read, &byte, 1)
+            wakeSignalled = false
+        }
         return taken
     }
 

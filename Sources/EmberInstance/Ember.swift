@@ -45,7 +45,10 @@ public final class Ember {
     }
 
     /// The server, when it is embedded.
-    public let embeddedServer: Server?
+    public var embeddedServer: Server? {
+        if case .embedded(let server) = backend { return server }
+        return nil
+    }
 
     /// The server in another process, when the clients connect to one.
     public var remoteServer: (any RemoteServer)? {
@@ -79,9 +82,8 @@ public final class Ember {
             }
         }
     }
-    private var running = false
     /// The token every client signs in with when it is created (`ember --connect --auth`).
-    private var initialToken: AuthToken?
+    private let initialToken: AuthToken?
 
     /// Where the data lives.
     public let persistence: Persistence
@@ -104,8 +106,8 @@ public final class Ember {
         self.reconnectPolicy = reconnectPolicy
         persistence = .memory
         lock = nil
-        embeddedServer = Server(clock: clock, rules: rules)
-        backend = .embedded(embeddedServer!)
+        initialToken = nil
+        backend = .embedded(Server(clock: clock, rules: rules))
         network = InProcessNetwork(engine: engine)
         engine.add(self)
     }
@@ -126,11 +128,11 @@ public final class Ember {
         self.disconnectTimeout = disconnectTimeout
         self.reconnectPolicy = reconnectPolicy
         self.persistence = persistence
+        initialToken = nil
         switch persistence {
         case .memory:
             lock = nil
-            embeddedServer = Server(clock: clock, rules: rules ?? .open)
-            backend = .embedded(embeddedServer!)
+            backend = .embedded(Server(clock: clock, rules: rules ?? .open))
         case .directory(let directory, let settings):
             try persistence.createDirectories()
             lock = try DirectoryLock(directory: directory)
@@ -140,7 +142,6 @@ public final class Ember {
             if readOnly { notices.append(.readOnly(directory: directory)) }
             let store = try ServerStore(at: .file(file), durability: settings.durability, readOnly: readOnly)
             let server = try Server(clock: clock, rules: rules, store: store)
-            embeddedServer = server
             backend = .embedded(server)
             if !server.badRows.isEmpty { notices.append(.badRows(file: file, server.badRows)) }
         }
@@ -165,7 +166,6 @@ public final class Ember {
         disconnectTimeout = 60_000
         self.reconnectPolicy = reconnectPolicy
         backend = .remote(remote)
-        embeddedServer = nil
         initialToken = token
         switch persistence {
         case .memory:
@@ -194,7 +194,9 @@ public final class Ember {
     /// - Throws: ``StoreError`` when they cannot be saved; the rules in force stay as they were.
     @discardableResult
     public func setRules(_ rules: Ruleset) throws(StoreError) -> Int {
-        guard let server = embeddedServer else { throw StoreError("the rules of a server in another process are not set from here", code: ErrorCode.invalidArgument) }
+        guard let server = embeddedServer else {
+            throw StoreError("the rules of a server in another process are not set from here", code: ErrorCode.needsEmbeddedServer)
+        }
         return try server.setRules(rules)
     }
 

@@ -22,10 +22,7 @@ public enum LocalSocket {
         let real = realPath(directory)
         let inside = real + "/ember.sock"
         if inside.utf8.count <= maxPathLength { return inside }
-        // FNV-1a of the real path: the same in every process.
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in real.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return privateDirectory + "/\(String(hash, radix: 36)).sock"
+        return privateDirectory + "/\(RemoteAddress.stableHash(real)).sock"
     }
 
     /// The socket's path when something accepts connections on it now.

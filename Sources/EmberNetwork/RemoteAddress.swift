@@ -113,19 +113,30 @@ public struct RemoteAddress: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The same address on another host (a server's redirect, `r`), keeping port and TLS.
+    /// The same address on another host (a server's redirect, `r`, names a host such as
+    /// `s-usc1c-nss-2.firebaseio.com`), keeping port and TLS.
     public func redirected(to host: String) -> RemoteAddress {
         var copy = self
-        if case .tcp(_, let port, let tls) = endpoint {
-            if !host.contains("["), let colon = host.lastIndex(of: ":"), host.firstIndex(of: ":") == colon,
-                let number = Int(host[host.index(after: colon)...])
-            {
-                copy.endpoint = .tcp(host: String(host[..<colon]), port: number, tls: tls)
-            } else {
-                copy.endpoint = .tcp(host: host, port: port, tls: tls)
-            }
-        }
+        if case .tcp(_, let port, let tls) = endpoint { copy.endpoint = .tcp(host: host, port: port, tls: tls) }
         return copy
+    }
+
+    /// A name for a directory that belongs to `url` (the clients' caches of `ember --connect`):
+    /// `url` with every character but letters, digits, `.`, `-` and `_` made `_`; a long one is
+    /// cut, and a hash of the whole keeps it apart from others.
+    public static func directoryName(for url: String) -> String {
+        let name = String(url.unicodeScalars.map { scalar in
+            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "._-".unicodeScalars.contains(scalar)) ? Character(scalar) : "_"
+        })
+        return name.count > 120 ? String(name.prefix(100)) + "_" + stableHash(url) : name
+    }
+
+    /// FNV-1a of `text`'s UTF-8, in base 36: the same in every process (Swift's `hashValue` is
+    /// seeded per process).
+    static func stableHash(_ text: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return String(hash, radix: 36)
     }
 
     public var description: String { text }

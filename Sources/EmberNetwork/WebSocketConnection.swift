@@ -262,8 +262,6 @@ final class WebSocketConnection: RemoteConnection, Transport, @unchecked Sendabl
     }
 
     private static func describe(_ error: any Error) -> String {
-        if let error = error as? IOError { return error.description }
-        if error is ChannelError { return "\(error)" }
-        return String(describing: error)
+        (error as? IOError)?.description ?? String(describing: error)
     }
 }

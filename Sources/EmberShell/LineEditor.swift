@@ -37,6 +37,9 @@ public final class LineEditor {
     /// When ``idle`` next wants to run, in milliseconds from now; `nil` means no sooner than
     /// ``idleInterval``.
     public var nextWake: (() -> Int?)?
+    /// A descriptor polled with the input: when it is readable, ``idle`` runs at once (the
+    /// engine's ``Engine/wakeDescriptor``, readable while other threads' work waits).
+    public var wakeDescriptor: Int32?
     /// The longest wait for a key between two calls of ``idle``, in milliseconds.
     public var idleInterval: Int = 250
     /// Offers completions for the text before the cursor (Tab).
@@ -228,14 +231,15 @@ public final class LineEditor {
                 InterruptSignal.clear()
                 return .interrupted
             }
-            var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            var requests = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
+            if runningIdle, let wakeDescriptor { requests.append(pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0)) }
             let wait = runningIdle ? min(max(nextWake?() ?? idleInterval, 0), idleInterval) : idleInterval
-            let ready = poll(&request, 1, Int32(wait))
+            let ready = poll(&requests, nfds_t(requests.count), Int32(wait))
             if ready < 0 {
                 if errno == EINTR { continue }
                 return .failed
             }
-            if ready == 0 {
+            if ready == 0 || requests[0].revents == 0 {
                 if runningIdle { idle?() }
                 continue
             }

@@ -18,9 +18,6 @@ public final class Repl {
     /// Whether the REPL reads Lua chunks (`lua` alone) rather than commands.
     public private(set) var luaMode = false
 
-    /// How soon, in milliseconds, the prompt runs work that other threads submitted.
-    static let externalWake = 10
-
     /// Creates a REPL for `shell` reading with `editor`; loads the history from `historyFile`.
     public init(shell: Shell, editor: LineEditor, historyFile: String?) {
         self.shell = shell
@@ -34,12 +31,11 @@ public final class Repl {
         }
         editor.idle = { [unowned shell] in shell.engine.runDue() }
         editor.nextWake = { [unowned shell] in
-            let due = shell.engine.nextDueTime.map { Int(clamping: max(0, $0 - shell.engine.now)) }
-            // Work from other threads (a remote server's messages, other terminals' requests)
-            // is run within Self.externalWake of its arrival.
-            guard shell.engine.hasExternalSources || shell.localSocket != nil else { return due }
-            return min(due ?? Self.externalWake, Self.externalWake)
+            shell.engine.nextDueTime.map { Int(clamping: max(0, $0 - shell.engine.now)) }
         }
+        // Work from other threads (a remote server's messages, other terminals' requests) wakes
+        // the prompt at once.
+        editor.wakeDescriptor = shell.engine.wakeDescriptor
         shell.historyEntries = { [unowned editor] in editor.historyEntries }
         shell.confirm = { [unowned editor] question in
             editor.write(question)

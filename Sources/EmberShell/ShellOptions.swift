@@ -1,5 +1,5 @@
+import EmberNetwork
 import EmberStorage
-import Foundation
 
 /// Everything the command line decides about a shell session (see `ember --help` and
 /// SHELL.md's "Command line").
@@ -105,20 +105,10 @@ public struct ShellOptions: Sendable, Hashable {
         remoteCacheDirectory = memory ? nil : Self.remoteCacheDirectory(for: url, environment: environment)
     }
 
-    /// `$XDG_DATA_HOME/ember/remote/NAME` (or `~/.local/share/ember/remote/NAME`), NAME being
-    /// `url` with every character but letters, digits, `.`, `-` and `_` made `_`.
+    /// `$XDG_DATA_HOME/ember/remote/NAME` (or `~/.local/share/ember/remote/NAME`), NAME
+    /// naming `url` (``RemoteAddress/directoryName(for:)``).
     public static func remoteCacheDirectory(for url: String, environment: [String: String]) -> String {
-        let base = defaultDatabaseDirectory(environment: environment).dropLast("default".count)
-        var name = String(url.unicodeScalars.map { scalar in
-            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "._-".unicodeScalars.contains(scalar)) ? Character(scalar) : "_"
-        })
-        if name.count > 120 {
-            // FNV-1a: the same name in every process (Swift's hashValue is seeded per process).
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-            for byte in url.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-            name = String(name.prefix(100)) + "_" + String(hash, radix: 36)
-        }
-        return base + "remote/" + name
+        defaultDatabaseDirectory(environment: environment).dropLast("default".count) + "remote/" + RemoteAddress.directoryName(for: url)
     }
 
     /// `$XDG_DATA_HOME/ember/default`, or `~/.local/share/ember/default` when `XDG_DATA_HOME` is

@@ -83,17 +83,7 @@ public struct RealtimeClientSession: Sendable {
         switch message {
         case .listen(_, let query, let tag, let hash):
             action = "q"
-            body.append(raw: #"{"p":"#)
-            body.write(string: query.path.description)
-            var key = ListenKey(path: query.path, query: "")
-            if let tag {
-                let object = query.params.wireObject
-                key.query = Self.canonical(object)
-                body.append(raw: #","q":"#)
-                body.write(object)
-                body.append(raw: #","t":"#)
-                body.append(raw: String(tag))
-            }
+            let key = writeListen(query, tag: tag, to: &body)
             body.append(raw: #","h":"#)
             body.write(string: hash)
             body.append(raw: "}")
@@ -101,19 +91,8 @@ public struct RealtimeClientSession: Sendable {
             expectations[message.requestID] = .listen(key)
         case .unlisten(_, let query, let tag):
             action = "n"
-            body.append(raw: #"{"p":"#)
-            body.write(string: query.path.description)
-            var key = ListenKey(path: query.path, query: "")
-            if let tag {
-                let object = query.params.wireObject
-                key.query = Self.canonical(object)
-                body.append(raw: #","q":"#)
-                body.write(object)
-                body.append(raw: #","t":"#)
-                body.append(raw: String(tag))
-            }
+            listens[writeListen(query, tag: tag, to: &body)] = nil
             body.append(raw: "}")
-            listens[key] = nil
         case .put(_, let path, let data, let hash, let writeKey):
             action = "p"
             writeData(path: path, data: data, hash: hash, writeKey: writeKey, to: &body)
@@ -183,6 +162,25 @@ public struct RealtimeClientSession: Sendable {
         writer.append(raw: body.output)
         writer.append(raw: "}}")
         return .send(writer.output)
+    }
+
+    /// Writes the start of a listen's or an unlisten's body: the location and, for a tagged
+    /// (filtered) query, its query object and tag, as firebase-js-sdk's `sendListen_` and
+    /// `sendUnlisten_` do. The body is left open.
+    /// - Returns: the key the listen is known by.
+    private func writeListen(_ query: QuerySpec, tag: Int?, to body: inout JSONWriter) -> ListenKey {
+        body.append(raw: #"{"p":"#)
+        body.write(string: query.path.description)
+        var key = ListenKey(path: query.path, query: "")
+        if let tag {
+            let object = query.params.wireObject
+            key.query = Self.canonical(object)
+            body.append(raw: #","q":"#)
+            body.write(object)
+            body.append(raw: #","t":"#)
+            body.append(raw: String(tag))
+        }
+        return key
     }
 
     private func writeData(path: Path, data: Node, hash: String?, writeKey: String?, to body: inout JSONWriter) {

@@ -202,6 +202,48 @@ struct WebSocketConnectionTests {
         #expect(after.output == "\"yes\"\n", "\(after.output)")
     }
 
+    /// A WebSocket server that puts its hello in the same write as the 101 that accepts the
+    /// upgrade (as a loaded server often does, and any server may), then ignores what comes.
+    private static let eagerServer = #"""
+        import base64, hashlib, socket, sys, threading
+        listener = socket.socket()
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(8)
+        print(listener.getsockname()[1], flush=True)
+        def serve(connection):
+            request = b""
+            while b"\r\n\r\n" not in request:
+                chunk = connection.recv(4096)
+                if not chunk: return
+                request += chunk
+            key = [line.split(b":", 1)[1].strip() for line in request.split(b"\r\n") if line.lower().startswith(b"sec-websocket-key:")][0]
+            accept = base64.b64encode(hashlib.sha1(key + b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11").digest())
+            hello = b'{"t":"c","d":{"t":"h","d":{"ts":1700000000000,"v":"5","h":"127.0.0.1","s":"eager"}}}'
+            connection.sendall(b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: "
+                + accept + b"\r\n\r\n" + bytes([0x81, len(hello)]) + hello)
+            while connection.recv(4096): pass
+        while True:
+            connection, _ = listener.accept()
+            threading.Thread(target=serve, args=(connection,), daemon=True).start()
+        """#
+
+    @Test("a hello that arrives in the same read as the 101 opens the connection (it was dropped: ember --connect waited for ever)")
+    func helloWithTheUpgrade() throws {
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        let script = home.appendingPathComponent("eager.py")
+        try Self.eagerServer.write(to: script, atomically: true, encoding: .utf8)
+        let (server, output) = try ProcessRun.start(["python3", script.path])
+        defer { server.terminate() }
+        let port = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(Int(port) != nil, "the fake server did not start: \(port)")
+        // Well inside the 30 s a connection waits for a hello before it gives up.
+        for _ in 0..<3 {
+            let run = ember("ws://127.0.0.1:\(port)/?ns=eager", ["--memory", "-c", "status"], timeout: 15)
+            #expect(run.status == 0, "\(run.output)")
+            #expect(run.output.contains("connection:         connected"), "\(run.output)")
+        }
+    }
+
     @Test("bad URLs are usage errors; a server that is not there is said plainly, and reads wait then fail offline")
     func badAddresses() throws {
         for bad in ["127.0.0.1:9000", "ftp://x/", "ws://", "ws://h:99999/", "ws://h:1/?ns=a.b", "unix:relative"] {

@@ -219,22 +219,25 @@ struct ComparisonRun {
             return
         }
         let bench = NetworkBenchmarks(ember: emberPath)
-        let writes = quick ? 2_000 : 20_000
-        for writers in [1, 10] {
+        /// A write rate from `clients` connections at once, beside Redis `SET` from as many.
+        func writes(_ workload: String, clients: Int, count: Int, _ once: @escaping (Int) throws -> Duration) {
+            let plural = clients == 1 ? "" : "s"
             let measurement = Measurement.catching("ember serve") {
-                .rate("writes/s", operations: writes, durations: try Repetitions.measure(size: writes, runs: runs, minimum: writers) {
-                    try bench.writesOnce(writers: writers, count: $0)
-                })
+                .rate("writes/s", operations: count, durations: try Repetitions.measure(size: count, runs: runs, minimum: clients, once))
             }
             table.add(
-                group: "network",
-                workload: "WebSocket (realtime protocol v5): leaf sets, each acknowledged before the writer's next, \(writers) writer\(writers == 1 ? "" : "s"), a listener receiving every one",
-                ember: measurement,
+                group: "network", workload: "\(workload), \(clients) client\(plural)", ember: measurement,
                 peers: [
-                    .init(peer: "Redis `SET`, \(writers) client\(writers == 1 ? "" : "s") (redis-benchmark, loopback TCP, no listener)", measurement: redis {
-                        $0.setThroughput(clients: writers, pipeline: 1, requests: writes, runs: runs)
+                    .init(peer: "Redis `SET`, \(clients) client\(plural) (redis-benchmark, loopback TCP, no listener)", measurement: redis {
+                        $0.setThroughput(clients: clients, pipeline: 1, requests: count, runs: runs)
                     }),
                 ])
+        }
+        let sets = quick ? 2_000 : 20_000
+        for clients in [1, 10] {
+            writes(
+                "WebSocket (realtime protocol v5): leaf sets, each acknowledged before the client's next, a listener receiving every one",
+                clients: clients, count: sets) { try bench.writesOnce(writers: clients, count: $0) }
         }
         let connections = quick ? 200 : 1_000
         let messages = quick ? 50 : 500
@@ -254,34 +257,20 @@ struct ComparisonRun {
                 }),
             ])
         if let peak {
-            // Paced at half the peak message rate: the latency a listener sees in steady use.
+            // One run paced at half the peak message rate: the latency a listener sees in steady use.
             let interval = peak.duration * 2 / messages
-            let paced = Measurement.catching("ember serve") {
-                let run = try bench.fanOutOnce(connections: connections, messages: messages, interval: interval)
-                return Figure(runs: [run.percentile(0.5)], unit: .seconds)
-            }
-            let tail = Measurement.catching("ember serve") {
-                let run = try bench.fanOutOnce(connections: connections, messages: messages, interval: interval)
-                return Figure(runs: [run.percentile(0.99)], unit: .seconds)
-            }
             let rate = Figure.grouped(Double(messages) / (interval * messages).seconds)
-            table.add(group: "network", workload: "fan-out write-to-delivery latency, p50, at half the peak (\(rate) writes/s to \(connections) listeners)", ember: paced, peers: [])
-            table.add(group: "network", workload: "fan-out write-to-delivery latency, p99, same pace (target: under 10 ms)", ember: tail, peers: [])
+            let paced = Result { try bench.fanOutOnce(connections: connections, messages: messages, interval: interval) }
+            for (name, fraction) in [("p50", 0.5), ("p99", 0.99)] {
+                let latency = Measurement.catching("ember serve") { Figure(runs: [try paced.get().percentile(fraction)], unit: .seconds) }
+                table.add(
+                    group: "network", workload: "fan-out write-to-delivery latency, \(name), at half the peak (\(rate) writes/s to \(connections) listeners; target p99 under 10 ms)",
+                    ember: latency, peers: [])
+            }
         }
         let puts = quick ? 1_000 : 10_000
         for clients in [1, 10] {
-            let measurement = Measurement.catching("ember serve") {
-                .rate("writes/s", operations: puts, durations: try Repetitions.measure(size: puts, runs: runs, minimum: clients) {
-                    try bench.restWritesOnce(clients: clients, count: $0)
-                })
-            }
-            table.add(
-                group: "network", workload: "REST `PUT` of a leaf, keep-alive, \(clients) client\(clients == 1 ? "" : "s")", ember: measurement,
-                peers: [
-                    .init(peer: "Redis `SET`, \(clients) client\(clients == 1 ? "" : "s")", measurement: redis {
-                        $0.setThroughput(clients: clients, pipeline: 1, requests: puts, runs: runs)
-                    }),
-                ])
+            writes("REST `PUT` of a leaf, keep-alive", clients: clients, count: puts) { try bench.restWritesOnce(clients: clients, count: $0) }
         }
         let idle = quick ? 200 : 1_000
         let memory = Measurement.catching("ember serve") {
