@@ -112,7 +112,10 @@ public struct NetworkServer: Sendable {
             configuration: .init(
                 services: [.init(service: app), .init(service: ShutdownWatcher(connections: connections))],
                 gracefulShutdownSignals: [], cancellationSignals: [], logger: logger))
-        defer { unlink(path) }
+        defer {
+            unlink(path)
+            try? database.close()
+        }
         try await withTaskCancellationHandler {
             try await group.run()
         } onCancel: {
@@ -133,7 +136,7 @@ public struct NetworkServer: Sendable {
                 configuration: .init(
                     http1: .init(idleTimeout: .seconds(Int64(limits.idleTimeout))),
                     ws: .init(maxFrameSize: limits.maxMessageSize, autoPing: .disabled))
-            ) { head, _, _ in
+            ) { head, channel, _ in
                 let target = head.path ?? "/"
                 let query = QueryString(target: target)
                 let database: ServedDatabase
@@ -143,7 +146,7 @@ public struct NetworkServer: Sendable {
                     logger.warning("refused a WebSocket: \(error.message)")
                     return .dontUpgrade
                 }
-                let frames = OutboundFrames(limit: limits.maxUnsentBytes)
+                let frames = OutboundFrames(channel: channel, limit: limits.maxUnsentBytes)
                 guard let number = connections.open(limit: limits.maxConnections, close: { frames.finish() }) else {
                     logger.warning("refused a WebSocket: \(limits.maxConnections) connections are open, or the server is stopping")
                     return .dontUpgrade
@@ -154,7 +157,7 @@ public struct NetworkServer: Sendable {
                     defer { connections.close(number) }
                     logger.info("connection \(session) opened (ns=\(database.namespace))")
                     try await RealtimeSocket.serve(
-                        inbound: inbound, outbound: outbound, frames: frames, database: database, host: host, session: session,
+                        inbound: inbound, outbound: outbound, channel: channel, frames: frames, database: database, host: host, session: session,
                         limits: limits, logger: logger)
                     logger.info("connection \(session) closed")
                 }

@@ -1,48 +1,102 @@
+import NIOCore
+import NIOWebSocket
 import Synchronization
 
-/// What a connection has to send, from the engine thread to the connection's writer: an
-/// unbounded stream whose unsent bytes are counted, so that a client that stops reading is cut
-/// off once it holds more than its limit instead of growing the server's memory (and nobody
-/// else waits for it: the engine never blocks on a slow socket).
-final class OutboundFrames: Sendable {
+/// What one WebSocket has to send: the engine thread queues frames here while it works, and
+/// at the end of its tick the database's ``RealtimeOutbox`` hands each connection's batch to
+/// the channel's event loop in one go (one wake-up, one flush), straight from the engine
+/// thread: no task between them.
+///
+/// Unsent bytes are counted from the moment a frame is queued until the event loop has written
+/// it to the socket, so that a client that stops reading is cut off once it holds more than
+/// its limit instead of growing the server's memory; nobody else waits for it (the engine never
+/// blocks on a slow socket).
+///
+/// The queue is the engine thread's; ``finish(_:)``, ``ending`` and ``endings`` are any
+/// thread's.
+final class OutboundFrames: @unchecked Sendable {
     /// Why the stream ended.
-    enum Ending: Int {
+    enum Ending: Int, Sendable {
         case open = 0
+        /// The server closed the connection, or the socket ended: a normal close.
         case closed = 1
+        /// The client held more unsent data than its limit: the connection is cut.
         case overflowed = 2
     }
 
-    let stream: AsyncStream<String>
-    private let continuation: AsyncStream<String>.Continuation
+    /// The channel the frames go to.
+    let channel: any Channel
+    /// Yields the ending once, to the socket's task, which closes the WebSocket.
+    let endings: AsyncStream<Ending>
+    private let endingsContinuation: AsyncStream<Ending>.Continuation
     private let unsent = Atomic<Int>(0)
     private let state = Atomic<Int>(Ending.open.rawValue)
     private let limit: Int
+    // The engine thread's.
+    private var pending: [ByteBuffer] = []
+    private var pendingBytes = 0
+    /// Whether the outbox holds this connection for the end of the tick.
+    private var isScheduled = false
 
-    init(limit: Int) {
-        (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .unbounded)
+    /// Frames for `channel`, which may hold at most `limit` unsent bytes.
+    init(channel: any Channel, limit: Int) {
+        self.channel = channel
         self.limit = limit
+        (endings, endingsContinuation) = AsyncStream<Ending>.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
-    /// Queues `text` to send. Past the limit of unsent bytes the stream ends (overflowed).
-    func push(_ text: String) {
+    /// Queues `frames` (one message, split as the protocol wants) for the end of the tick.
+    /// Past the limit of unsent bytes the stream ends (overflowed). Engine thread.
+    /// - Complexity: O(f) for f frames; the bytes are shared, not copied.
+    func push(_ frames: [ByteBuffer], via outbox: RealtimeOutbox) {
         guard state.load(ordering: .relaxed) == Ending.open.rawValue else { return }
-        let size = text.utf8.count
-        if unsent.add(size, ordering: .relaxed).newValue > limit {
+        var size = 0
+        for frame in frames { size += frame.readableBytes }
+        if unsent.load(ordering: .relaxed) + pendingBytes + size > limit {
+            pending = []
+            pendingBytes = 0
             finish(.overflowed)
             return
         }
-        continuation.yield(text)
+        pending.append(contentsOf: frames)
+        pendingBytes += size
+        if !isScheduled {
+            isScheduled = true
+            outbox.schedule(self)
+        }
     }
 
-    /// Counts `text` as sent.
-    func sent(_ text: String) {
-        unsent.subtract(text.utf8.count, ordering: .relaxed)
+    /// Takes the queued frames for the outbox to write, counting them as unsent until
+    /// ``written(_:)``; empty once the stream has ended. Engine thread.
+    func takeBatch() -> (frames: [ByteBuffer], bytes: Int) {
+        isScheduled = false
+        defer {
+            pending = []
+            pendingBytes = 0
+        }
+        guard state.load(ordering: .relaxed) == Ending.open.rawValue, !pending.isEmpty else { return ([], 0) }
+        unsent.add(pendingBytes, ordering: .relaxed)
+        return (pending, pendingBytes)
     }
 
-    /// Ends the stream: what is queued is still sent, nothing more is taken.
+    /// Counts `bytes` as written to the socket (or dropped with it). The event loop's.
+    func written(_ bytes: Int) {
+        unsent.subtract(bytes, ordering: .relaxed)
+    }
+
+    /// Ends the stream: nothing more is taken, and the socket's task closes the WebSocket
+    /// (after what the event loop has been handed). Any thread; only the first ending counts.
     func finish(_ ending: Ending = .closed) {
         guard state.compareExchange(expected: Ending.open.rawValue, desired: ending.rawValue, ordering: .relaxed).exchanged else { return }
-        continuation.finish()
+        endingsContinuation.yield(ending)
+        endingsContinuation.finish()
+    }
+
+    /// Sends what is queued now, then ends the stream (the server closed the connection).
+    /// Engine thread.
+    func close(via outbox: RealtimeOutbox) {
+        outbox.flush(self)
+        finish(.closed)
     }
 
     var ending: Ending { Ending(rawValue: state.load(ordering: .relaxed)) ?? .closed }

@@ -3,8 +3,9 @@ import EmberServer
 import EmberWire
 
 /// The server's end of one WebSocket speaking the realtime protocol v5: messages from the
-/// server are encoded (``RealtimeCodec``) and queued for the socket's writer; frames decoded by
-/// the socket's reader are handed to the server.
+/// server are encoded (``RealtimeOutbox``) and queued on the connection's ``OutboundFrames``,
+/// which the outbox writes to the channel at the end of the engine's tick; messages decoded on
+/// the channel's event loop (``RealtimeFrameHandler``) are handed to the server.
 ///
 /// Confined to its database's engine thread: the socket's tasks hold it only to submit work
 /// that uses it. The server knows it as a ``Transport``.
@@ -14,6 +15,7 @@ final class RealtimeConnection: Transport, @unchecked Sendable {
 
     var onEvent: ((TransportEvent<ClientMessage>) -> Void)?
     private let outbound: OutboundFrames
+    private let outbox: RealtimeOutbox
     /// The host the client reached (the hello's `h`) and the session's id (`s`).
     private let host: String
     private let session: String
@@ -21,8 +23,9 @@ final class RealtimeConnection: Transport, @unchecked Sendable {
     /// requests the user and expiry.
     private var okPayloads: [Int: RealtimeCodec.OKPayload] = [:]
 
-    init(outbound: OutboundFrames, host: String, session: String) {
+    init(outbound: OutboundFrames, outbox: RealtimeOutbox, host: String, session: String) {
         self.outbound = outbound
+        self.outbox = outbox
         self.host = host
         self.session = session
     }
@@ -32,16 +35,20 @@ final class RealtimeConnection: Transport, @unchecked Sendable {
     func send(_ message: ServerMessage) {
         switch message {
         case .handshake(let serverTime):
-            outbound.push(RealtimeCodec.hello(serverTime: serverTime, host: host, session: session))
+            push(RealtimeCodec.hello(serverTime: serverTime, host: host, session: session))
         case .ack(let requestID, _):
-            outbound.push(RealtimeCodec.encode(message, okPayload: okPayloads.removeValue(forKey: requestID) ?? .emptyString))
+            outbound.push(outbox.frames(for: message, okPayload: okPayloads.removeValue(forKey: requestID) ?? .emptyString), via: outbox)
         default:
-            outbound.push(RealtimeCodec.encode(message))
+            outbound.push(outbox.frames(for: message), via: outbox)
         }
     }
 
     func close() {
-        outbound.finish()
+        outbound.close(via: outbox)
+    }
+
+    private func push(_ text: String) {
+        outbound.push(RealtimeOutbox.frames(text), via: outbox)
     }
 
     // MARK: From the socket
@@ -67,17 +74,24 @@ final class RealtimeConnection: Transport, @unchecked Sendable {
             }
             onEvent?(.received(message))
         case .acknowledgeOnly(let requestID):
-            outbound.push(RealtimeCodec.encode(.ack(requestID: requestID, status: .ok)))
+            push(RealtimeCodec.encode(.ack(requestID: requestID, status: .ok)))
         case .ping:
-            outbound.push(RealtimeCodec.pong)
+            push(RealtimeCodec.pong)
         case .ignored:
             break
         case .refused(let requestID?, let error):
-            outbound.push(RealtimeCodec.encode(.ack(requestID: requestID, status: .failed(error))))
+            push(RealtimeCodec.encode(.ack(requestID: requestID, status: .failed(error))))
         case .refused(nil, let error):
-            outbound.push(RealtimeCodec.error(error.message))
-            outbound.finish()
+            push(RealtimeCodec.error(error.message))
+            outbound.close(via: outbox)
         }
+    }
+
+    /// The client sent a message larger than `limit` bytes: it is told so, and the connection
+    /// closes.
+    func messageTooLarge(limit: Int) {
+        push(RealtimeCodec.error("The specified payload is too large (more than \(limit) bytes)."))
+        outbound.close(via: outbox)
     }
 
     /// The socket ended: the server runs the connection's onDisconnect operations.

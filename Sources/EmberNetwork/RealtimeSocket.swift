@@ -3,34 +3,61 @@ import EmberServer
 import EmberWire
 import HummingbirdWebSocket
 import Logging
+import NIOCore
 import NIOWebSocket
 
-/// Serves one WebSocket speaking the realtime protocol v5: a reader that reassembles and decodes
-/// the client's frames and submits them to the database's engine thread, and a writer that
-/// sends what the server queued (``OutboundFrames``), split into frames as the protocol wants.
-/// The socket closes when the client leaves, the server closes the connection, the client
-/// stops reading (its unsent data passes the limit), or it stays silent past the idle timeout.
+/// Serves one WebSocket speaking the realtime protocol v5.
+///
+/// The hot path has no task in it: a ``RealtimeFrameHandler`` in the channel's pipeline decodes
+/// the client's messages on the event loop and submits them to the database's engine thread;
+/// the engine queues its answers on ``OutboundFrames`` and its ``RealtimeOutbox`` writes them
+/// to the channel at the end of the tick. So a write and its acknowledgement cost two thread
+/// hand-offs (event loop → engine → event loop), not four.
+///
+/// The task that runs here keeps hummingbird-websocket's side going (pings, the closing
+/// handshake, frames sent before the handler was added), closes the WebSocket when the stream
+/// ends, and enforces the idle timeout. The socket closes when the client leaves, the server
+/// closes the connection, the client stops reading (its unsent data passes the limit: the
+/// connection is cut at once), or it stays silent past the idle timeout.
 enum RealtimeSocket {
     static func serve(
-        inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, frames: OutboundFrames, database: ServedDatabase, host: String,
-        session: String, limits: NetworkLimits, logger: Logger
+        inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, channel: any Channel, frames: OutboundFrames,
+        database: ServedDatabase, host: String, session: String, limits: NetworkLimits, logger: Logger
     ) async throws {
-        let connection = RealtimeConnection(outbound: frames, host: host, session: session)
-        database.submit { access in access.server.accept(connection) }
+        let connection = RealtimeConnection(outbound: frames, outbox: database.outbox, host: host, session: session)
         let activity = Activity()
+        activity.heard()
+        // The handler goes in before the hello is sent: every message a client sends after the
+        // hello reaches it.
+        let maxMessageSize = limits.maxMessageSize
+        let handler: NIOLoopBound<RealtimeFrameHandler>? = try? await channel.eventLoop.submit {
+            let handler = RealtimeFrameHandler(
+                maxMessageSize: maxMessageSize, activity: activity,
+                events: .init(
+                    message: { frame in database.submit { _ in connection.receive(frame) } },
+                    tooLarge: { database.submit { _ in connection.messageTooLarge(limit: maxMessageSize) } }))
+            let pipeline = channel.pipeline.syncOperations
+            let decoder = try pipeline.handler(type: ByteToMessageHandler<WebSocketFrameDecoder>.self)
+            try pipeline.addHandler(handler, position: .after(decoder))
+            return NIOLoopBound(handler, eventLoop: channel.eventLoop)
+        }.get()
+        database.submit { access in access.server.accept(connection) }
         await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
-                for await text in frames.stream {
-                    if frames.ending == .overflowed { break }
-                    for frame in RealtimeCodec.frames(text) { try await outbound.write(.text(frame)) }
-                    frames.sent(text)
-                }
-                switch frames.ending {
-                case .overflowed:
-                    logger.warning("closing a connection that stopped reading (more than \(limits.maxUnsentBytes) bytes unsent)")
-                    try? await outbound.close(.policyViolation, reason: "too much unsent data")
-                default:
-                    try? await outbound.close(.normalClosure, reason: nil)
+                // Closes the WebSocket when the stream ends (after what the engine handed the
+                // event loop: the close is queued behind it).
+                for await ending in frames.endings {
+                    switch ending {
+                    case .overflowed:
+                        logger.warning("closing a connection that stopped reading (more than \(limits.maxUnsentBytes) bytes unsent)")
+                        // It does not read: a close frame would wait behind the data.
+                        try? await channel.close()
+                    case .closed, .open:
+                        try? await outbound.close(.normalClosure, reason: nil)
+                        // A client that does not answer the close is cut off.
+                        try await Task.sleep(for: .seconds(5))
+                        try? await channel.close()
+                    }
                 }
             }
             group.addTask {
@@ -45,22 +72,13 @@ enum RealtimeSocket {
                     }
                 }
             }
-            var assembler = FrameAssembler(maxMessageSize: limits.maxMessageSize)
             do {
+                // Data frames stop at the handler; any that come here arrived before it was
+                // added, and go to it on the event loop, in order.
                 for try await message in inbound.messages(maxSize: limits.maxMessageSize) {
-                    activity.heard()
-                    guard case .text(let text) = message else { continue }
-                    switch assembler.take(text) {
-                    case .incomplete:
-                        continue
-                    case .tooLarge:
-                        frames.push(RealtimeCodec.error("The specified payload is too large (more than \(limits.maxMessageSize) bytes)."))
-                        frames.finish()
-                    case .message(let text):
-                        let frame = RealtimeCodec.decodeClientFrame(text)
-                        database.submit { _ in connection.receive(frame) }
-                    }
-                    if frames.ending != .open { break }
+                    // (Without the handler the channel had closed already.)
+                    guard case .text(let text) = message, let handler else { continue }
+                    channel.eventLoop.execute { handler.value.take(message: text) }
                 }
             } catch {
                 logger.debug("a connection's reader ended: \(error)")

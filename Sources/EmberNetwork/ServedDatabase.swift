@@ -20,6 +20,8 @@ public final class ServedDatabase: @unchecked Sendable {
     public let namespace: String
     private let ember: Ember
     private let runner: Runner
+    /// What its WebSockets send, written at the end of each engine tick (the engine's).
+    let outbox = RealtimeOutbox()
     /// Push ids for REST `POST`s.
     private let pushIDs = Mutex(PushIDGenerator())
 
@@ -40,6 +42,7 @@ public final class ServedDatabase: @unchecked Sendable {
         let thread = EngineThread(engine: ember.engine)
         runner = .ownThread(thread)
         thread.start()
+        addOutbox()
     }
 
     /// Serves the server of `ember`, which its owner runs and closes (a shell's instance).
@@ -48,6 +51,13 @@ public final class ServedDatabase: @unchecked Sendable {
         self.namespace = namespace
         self.ember = ember
         runner = .owner(ember.engine)
+        addOutbox()
+    }
+
+    /// The outbox ends its tick after the server's (added after it), so that what the server
+    /// held back for a commit goes out in the same tick.
+    private func addOutbox() {
+        schedule { [self] in ember.engine.add(outbox) }
     }
 
     /// Runs `body` on the engine's thread, in order with all other work.
@@ -71,11 +81,20 @@ public final class ServedDatabase: @unchecked Sendable {
     }
 
     /// Commits, closes the store and stops the engine thread (a database its owner runs is left
-    /// to its owner). Any thread but the engine's.
+    /// to its owner: only the outbox leaves its engine). Any thread but the engine's.
     /// - Throws: ``StoreError`` when the last commit fails.
     func close() throws(StoreError) {
-        guard case .ownThread(let thread) = runner else { return }
+        guard case .ownThread(let thread) = runner else {
+            // Captures self until it has run: the engine holds the outbox unretained.
+            schedule { [self] in ember.engine.remove(outbox) }
+            return
+        }
         let result: Result<Void, StoreError> = thread.perform { [self] in
+            defer {
+                // What the last commit released goes out, then the outbox leaves.
+                outbox.endTick()
+                ember.engine.remove(outbox)
+            }
             do throws(StoreError) {
                 try ember.close()
                 return .success(())

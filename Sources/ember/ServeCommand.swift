@@ -49,6 +49,24 @@ struct ServeCommand: ParsableCommand {
         completion: .list(ShellOptions.durabilityNames))
     var durability = "normal"
 
+    @Option(name: .customLong("max-connections"), help: ArgumentHelp("Open WebSockets and event streams at most.", valueName: "N"))
+    var maxConnections = NetworkLimits().maxConnections
+
+    @Option(
+        name: .customLong("max-message"),
+        help: ArgumentHelp("The largest WebSocket message and HTTP body taken, in bytes.", valueName: "BYTES"))
+    var maxMessage = NetworkLimits().maxMessageSize
+
+    @Option(
+        name: .customLong("max-unsent"),
+        help: ArgumentHelp("Bytes a connection may leave unread before it is cut off.", valueName: "BYTES"))
+    var maxUnsent = NetworkLimits().maxUnsentBytes
+
+    @Option(
+        name: .customLong("idle-timeout"),
+        help: ArgumentHelp("Seconds a silent WebSocket stays open (Firebase's clients speak every 45).", valueName: "S"))
+    var idleTimeout = NetworkLimits().idleTimeout
+
     @Flag(name: [.customShort("q"), .customLong("quiet")], help: "Log warnings and errors only (no line per connection and request).")
     var quiet = false
 
@@ -58,6 +76,16 @@ struct ServeCommand: ParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535, not \(port)") }
         options.port = port
         options.defaultNamespace = defaultNamespace
+        for (name, value) in [
+            ("--max-connections", maxConnections), ("--max-message", maxMessage), ("--max-unsent", maxUnsent), ("--idle-timeout", idleTimeout),
+        ] where value < 1 {
+            throw ValidationError("\(name) must be at least 1, not \(value)")
+        }
+        options.limits.maxConnections = maxConnections
+        options.limits.maxMessageSize = maxMessage
+        options.limits.maxBodySize = maxMessage
+        options.limits.maxUnsentBytes = maxUnsent
+        options.limits.idleTimeout = idleTimeout
         // The shell's rules for --db, --memory, the default directory and --durability.
         var shell = ShellOptions(environment: ProcessInfo.processInfo.environment)
         do {

@@ -1,0 +1,137 @@
+import EmberWire
+import NIOCore
+import NIOWebSocket
+
+/// Reads the realtime protocol on the channel's event loop: it reassembles the client's
+/// WebSocket messages (fragmented frames) and the protocol's own multi-frame messages
+/// (``FrameAssembler``), decodes them, and hands each to ``Events/message`` (which submits it to
+/// the database's engine), without a task between the event loop and the engine.
+///
+/// It sits in the pipeline after the WebSocket frame decoder, ahead of hummingbird-websocket's
+/// handler: data frames stop here; control frames (ping, pong, close) go on to
+/// hummingbird-websocket, which answers pings and runs the closing handshake. A frame that
+/// reached hummingbird-websocket before this handler was added (sent before the server's
+/// hello) comes back through ``take(message:)``.
+///
+/// Bad input closes the connection: a message larger than the limit is answered with the
+/// protocol's error first (``Events/tooLarge``); interleaved or stray fragments, and text that is
+/// not UTF-8, close it at once (as hummingbird-websocket would: RFC 6455 §5.4, §8.1).
+final class RealtimeFrameHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = WebSocketFrame
+    typealias InboundOut = WebSocketFrame
+
+    /// Where the handler's results go (called on the event loop).
+    struct Events {
+        /// A whole, decoded message, in the order the client sent them.
+        let message: (ClientFrame) -> Void
+        /// A message passed the size limit; nothing more is read.
+        let tooLarge: () -> Void
+    }
+
+    /// The WebSocket message being reassembled from fragments.
+    private enum Fragments {
+        case none
+        case text(ByteBuffer)
+        /// A binary message (the protocol has none: skipped), of this many bytes so far.
+        case binary(Int)
+    }
+
+    private var fragments = Fragments.none
+    private var assembler: FrameAssembler
+    private let maxMessageSize: Int
+    private let activity: Activity
+    private let events: Events
+    /// Set once the connection is being closed for bad input: nothing more is read.
+    private var refusing = false
+
+    init(maxMessageSize: Int, activity: Activity, events: Events) {
+        self.maxMessageSize = maxMessageSize
+        assembler = FrameAssembler(maxMessageSize: maxMessageSize)
+        self.activity = activity
+        self.events = events
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        activity.heard()
+        switch frame.opcode {
+        case .text, .binary, .continuation:
+            guard !refusing else { return }
+            read(frame, context: context)
+        default:
+            context.fireChannelRead(data)
+        }
+    }
+
+    /// A data frame: part or all of a WebSocket message.
+    private func read(_ frame: WebSocketFrame, context: ChannelHandlerContext) {
+        switch (frame.opcode, fragments) {
+        case (.text, .none):
+            let data = frame.unmaskedData
+            if frame.fin {
+                take(bytes: data, context: context)
+            } else if data.readableBytes > maxMessageSize {
+                refuseTooLarge()
+            } else {
+                fragments = .text(data)
+            }
+        case (.binary, .none):
+            if frame.fin { return }
+            fragments = .binary(frame.length)
+        case (.continuation, .text(var buffer)):
+            fragments = .none
+            guard buffer.readableBytes + frame.length <= maxMessageSize else {
+                refuseTooLarge()
+                return
+            }
+            var data = frame.unmaskedData
+            buffer.writeBuffer(&data)
+            if frame.fin {
+                take(bytes: buffer, context: context)
+            } else {
+                fragments = .text(buffer)
+            }
+        case (.continuation, .binary(let size)):
+            guard size + frame.length <= maxMessageSize else {
+                fragments = .none
+                refuseTooLarge()
+                return
+            }
+            fragments = frame.fin ? .none : .binary(size + frame.length)
+        default:
+            // A continuation with no message begun, or a new message inside another.
+            refuse(context: context)
+        }
+    }
+
+    private func take(bytes: ByteBuffer, context: ChannelHandlerContext) {
+        guard let text = String(validating: bytes.readableBytesView, as: UTF8.self) else {
+            refuse(context: context)
+            return
+        }
+        take(message: text)
+    }
+
+    /// Takes one whole WebSocket text message: a protocol message, or part of one.
+    func take(message text: String) {
+        guard !refusing else { return }
+        switch assembler.take(text) {
+        case .incomplete:
+            break
+        case .tooLarge:
+            refuseTooLarge()
+        case .message(let text):
+            events.message(RealtimeCodec.decodeClientFrame(text))
+        }
+    }
+
+    private func refuseTooLarge() {
+        refusing = true
+        events.tooLarge()
+    }
+
+    private func refuse(context: ChannelHandlerContext) {
+        refusing = true
+        context.close(promise: nil)
+    }
+}

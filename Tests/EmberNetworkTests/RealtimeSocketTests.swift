@@ -1,0 +1,30 @@
+import Foundation
+import Testing
+
+/// The WebSocket edges of `ember serve` that a browser's WebSocket cannot produce, driven by a
+/// raw RFC 6455 client (`Scenarios/frames.py`, Python's standard library) against a real
+/// server process: fragmented messages with pings between the fragments, stray and interleaved
+/// fragments, text that is not UTF-8, messages past `--max-message`, and a client that stops
+/// reading (cut off past `--max-unsent` while the others go on).
+@Suite(.serialized)
+struct RealtimeSocketTests {
+    static let scenarios: [(name: String, arguments: [String])] = [
+        ("fragments", []),
+        ("tooLarge", ["--max-message", "100000"]),
+        ("slowReader", ["--max-unsent", "2000000"]),
+    ]
+
+    @Test("raw WebSocket edges: fragments, bad frames, size limits, a client that stops reading", arguments: [0, 1, 2])
+    func scenario(_ index: Int) throws {
+        let (name, arguments) = Self.scenarios[index]
+        let server = try ServeProcess(arguments)
+        defer { server.stop() }
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Scenarios/frames.py")
+        let result = ProcessRun.run(["python3", script.path, String(server.port), name], timeout: 120)
+        #expect(result.status == 0, "scenario \(name) failed:\n\(result.output)\nserver log:\n\(server.log.suffix(3000))")
+        #expect(result.output.contains("ok \(name)"), "\(result.output)")
+        if name == "slowReader" {
+            #expect(server.log.contains("stopped reading"), "\(server.log.suffix(3000))")
+        }
+    }
+}

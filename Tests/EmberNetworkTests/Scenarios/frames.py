@@ -1,0 +1,274 @@
+"""WebSocket edges of `ember serve` that browsers' WebSocket cannot reach: fragmented messages,
+control frames between fragments, stray continuations, text that is not UTF-8, messages past
+the size limit, and a client that stops reading. A raw RFC 6455 client on the standard library.
+
+Usage: frames.py PORT SCENARIO   (prints "ok SCENARIO" when it passes)
+"""
+import base64
+import json
+import os
+import socket
+import sys
+import threading
+import time
+
+PORT = int(sys.argv[1])
+SCENARIO = sys.argv[2]
+
+
+class Closed(Exception):
+    pass
+
+
+class Socket:
+    """A client WebSocket speaking the realtime protocol v5 to ember serve."""
+
+    def __init__(self, receive_buffer=None):
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        if receive_buffer:
+            self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+        self.sock.settimeout(10)
+        self.sock.connect(("127.0.0.1", PORT))
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.sock.sendall((
+            f"GET /.ws?v=5&ns=frames HTTP/1.1\r\nHost: 127.0.0.1:{PORT}\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+        self.buffer = b""
+        while b"\r\n\r\n" not in self.buffer:
+            self.buffer += self.read_some()
+        head, self.buffer = self.buffer.split(b"\r\n\r\n", 1)
+        if not head.startswith(b"HTTP/1.1 101"):
+            raise AssertionError(f"no upgrade: {head!r}")
+        self.pending = []  # messages read ahead
+        self.parts = None
+        hello = self.message()
+        if json.loads(hello)["d"]["t"] != "h":
+            raise AssertionError(f"no hello: {hello}")
+
+    def read_some(self):
+        data = self.sock.recv(65536)
+        if not data:
+            raise Closed()
+        return data
+
+    def frame(self, opcode, payload, fin=True):
+        """Sends one frame (masked, as a client must)."""
+        if isinstance(payload, str):
+            payload = payload.encode()
+        header = bytes([(0x80 if fin else 0) | opcode])
+        length = len(payload)
+        if length < 126:
+            header += bytes([0x80 | length])
+        elif length < 65536:
+            header += bytes([0x80 | 126]) + length.to_bytes(2, "big")
+        else:
+            header += bytes([0x80 | 127]) + length.to_bytes(8, "big")
+        mask = os.urandom(4)
+        self.sock.sendall(header + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+
+    def send(self, request):
+        self.frame(1, json.dumps({"t": "d", "d": request}))
+
+    def read_frame(self):
+        """The next frame from the server: (opcode, payload)."""
+        while True:
+            if len(self.buffer) >= 2:
+                length = self.buffer[1] & 0x7F
+                start = 2
+                if length == 126:
+                    if len(self.buffer) < 4:
+                        self.buffer += self.read_some()
+                        continue
+                    length, start = int.from_bytes(self.buffer[2:4], "big"), 4
+                elif length == 127:
+                    if len(self.buffer) < 10:
+                        self.buffer += self.read_some()
+                        continue
+                    length, start = int.from_bytes(self.buffer[2:10], "big"), 10
+                if len(self.buffer) >= start + length:
+                    opcode = self.buffer[0] & 0x0F
+                    payload = self.buffer[start:start + length]
+                    self.buffer = self.buffer[start + length:]
+                    return opcode, payload
+            self.buffer += self.read_some()
+
+    def message(self):
+        """The next protocol message (multi-frame ones joined); raises Closed on a close frame."""
+        while True:
+            opcode, payload = self.read_frame()
+            if opcode == 8:
+                raise Closed(int.from_bytes(payload[:2], "big") if len(payload) >= 2 else None)
+            if opcode in (9, 10):
+                self.pending.append(("pong" if opcode == 10 else "ping", payload))
+                continue
+            text = payload.decode()
+            if self.parts is not None:
+                self.parts[1].append(text)
+                if len(self.parts[1]) == self.parts[0]:
+                    text, self.parts = "".join(self.parts[1]), None
+                    return text
+                continue
+            if text.isdigit() and len(text) <= 6:
+                self.parts = (int(text), [])
+                continue
+            return text
+
+    def control(self, kind, payload):
+        """Reads frames until the control frame `kind` ("ping" or "pong") with `payload`."""
+        while (kind, payload) not in self.pending:
+            opcode, data = self.read_frame()
+            if opcode in (9, 10):
+                self.pending.append(("pong" if opcode == 10 else "ping", data))
+            elif opcode == 8:
+                raise Closed()
+        return True
+
+    def answer(self, request_id):
+        """Reads until the answer to request `request_id`; returns its body."""
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            message = json.loads(self.message())
+            if message.get("t") == "d" and message["d"].get("r") == request_id:
+                return message["d"]["b"]
+        raise AssertionError(f"no answer to {request_id}")
+
+    def closes(self):
+        """Whether the server ends the connection (a close frame, EOF or a reset) within 10 s."""
+        deadline = time.time() + 10
+        try:
+            while time.time() < deadline:
+                self.message()
+        except (Closed, ConnectionResetError, BrokenPipeError):
+            return True
+        except socket.timeout:
+            return False
+        return False
+
+
+def same(actual, expected, what):
+    if actual != expected:
+        raise AssertionError(f"{what}: expected {expected!r}, got {actual!r}")
+
+
+def fragments():
+    """A message in WebSocket fragments, with a ping between them, is one message."""
+    ws = Socket()
+    text = json.dumps({"t": "d", "d": {"r": 1, "a": "p", "b": {"p": "/frag", "d": "abc" * 1000}}})
+    ws.frame(1, text[:100], fin=False)
+    ws.frame(9, b"between")
+    ws.frame(0, text[100:2000], fin=False)
+    ws.frame(0, text[2000:], fin=True)
+    same(ws.answer(1)["s"], "ok", "the fragmented write")
+    same(ws.control("pong", b"between"), True, "the pong to the ping between fragments")
+    # The protocol's own split (a count, then the parts), each part itself fragmented.
+    long = json.dumps({"t": "d", "d": {"r": 2, "a": "p", "b": {"p": "/long", "d": "é" * 30000}}})
+    parts = [long[i:i + 16384] for i in range(0, len(long), 16384)]
+    ws.frame(1, str(len(parts)))
+    for part in parts:
+        ws.frame(1, part[:10], fin=False)
+        ws.frame(0, part[10:], fin=True)
+    same(ws.answer(2)["s"], "ok", "the long write")
+    ws.send({"r": 3, "a": "g", "b": {"p": "/long", "q": {}}})
+    same(ws.answer(3)["d"], "é" * 30000, "the long value read back")
+    # A fragmented binary message is skipped; the connection goes on.
+    ws.frame(2, b"\x00\x01", fin=False)
+    ws.frame(0, b"\x02", fin=True)
+    ws.send({"r": 4, "a": "g", "b": {"p": "/frag", "q": {}}})
+    same(ws.answer(4)["d"], "abc" * 1000, "the fragmented value read back")
+    # A continuation with no message begun closes the connection.
+    ws.frame(0, b"stray", fin=True)
+    same(ws.closes(), True, "closed after a stray continuation")
+    # A new message inside a fragmented one closes it too.
+    ws = Socket()
+    ws.frame(1, '{"t":"d",', fin=False)
+    ws.frame(1, '{"t":"d"}', fin=True)
+    same(ws.closes(), True, "closed after a message inside another")
+    # Text that is not UTF-8 closes it.
+    ws = Socket()
+    ws.frame(1, b'{"t":"d","d":{"r":1,"a":"p","b":{"p":"/x","d":"\xff\xfe"}}}')
+    same(ws.closes(), True, "closed after text that is not UTF-8")
+    # Everyone else is still served.
+    ws = Socket()
+    ws.send({"r": 1, "a": "g", "b": {"p": "/frag", "q": {}}})
+    same(ws.answer(1)["d"], "abc" * 1000, "a new connection reads")
+
+
+def too_large():
+    """Past --max-message (100,000 bytes here): the protocol's error, then the close."""
+    ws = Socket()
+    chunk = "x" * 40000
+    ws.frame(1, chunk, fin=False)
+    ws.frame(0, chunk, fin=False)
+    ws.frame(0, chunk, fin=True)
+    error = json.loads(ws.message())
+    same((error["t"], error["d"]["t"]), ("c", "e"), "the error message")
+    if "too large" not in error["d"]["d"]:
+        raise AssertionError(f"the error: {error}")
+    same(ws.closes(), True, "closed after the error")
+    # The protocol's split counts too.
+    ws = Socket()
+    ws.frame(1, "3")
+    for _ in range(3):
+        ws.frame(1, chunk)
+    error = json.loads(ws.message())
+    same(error["d"]["t"], "e", "the error for a split message")
+    same(ws.closes(), True, "closed after the split message's error")
+    ws = Socket()
+    ws.send({"r": 1, "a": "p", "b": {"p": "/fine", "d": "y" * 50000}})
+    same(ws.answer(1)["s"], "ok", "a message under the limit")
+
+
+def slow_reader():
+    """A client that stops reading is cut off once it has more than --max-unsent (2 MB here)
+    waiting; the writer and another listener go on at full speed."""
+    slow = Socket(receive_buffer=4096)
+    slow.send({"r": 1, "a": "q", "b": {"p": "/big", "h": ""}})
+    listener = Socket()
+    listener.send({"r": 1, "a": "q", "b": {"p": "/big", "h": ""}})
+    same(listener.answer(1)["s"], "ok", "the listener's listen")
+    value = "v" * 200000
+    count = 80  # 16 MB to each listener: more than the kernel's buffers and the limit
+    seen = set()
+
+    def listen():
+        deadline = time.time() + 60
+        while len(seen) < count and time.time() < deadline:
+            message = json.loads(listener.message())
+            if message.get("t") == "d" and message["d"].get("a") == "d":
+                seen.add(message["d"]["b"]["d"]["n"])
+
+    reader = threading.Thread(target=listen)
+    reader.start()
+    writer = Socket()
+    started = time.time()
+    for i in range(count):
+        writer.send({"r": i + 1, "a": "p", "b": {"p": "/big", "d": {"n": i, "v": value}}})
+        same(writer.answer(i + 1)["s"], "ok", f"write {i}")
+    elapsed = time.time() - started
+    reader.join(60)
+    same(len(seen), count, "updates the reading listener received")
+    if elapsed > 30:
+        raise AssertionError(f"the writer was slowed down: {elapsed:.1f} s for {count} writes")
+    # The slow client's socket was cut: what the kernel holds, then the end.
+    slow.sock.settimeout(10)
+    got = 0
+    ended = False
+    try:
+        while True:
+            data = slow.sock.recv(1 << 20)
+            if not data:
+                ended = True
+                break
+            got += len(data)
+    except ConnectionResetError:
+        ended = True
+    except socket.timeout:
+        pass
+    same(ended, True, f"the slow reader's connection ended (after {got} bytes)")
+    if got >= count * len(value):
+        raise AssertionError(f"the slow reader was sent everything ({got} bytes)")
+
+
+SCENARIOS = {"fragments": fragments, "tooLarge": too_large, "slowReader": slow_reader}
+SCENARIOS[SCENARIO]()
+print(f"ok {SCENARIO}")
