@@ -55,7 +55,7 @@ public struct NetworkServer: Sendable {
         let tcp = Self.application(
             address: .hostname(configuration.host, port: configuration.port),
             publicHost: "\(Self.displayHost(configuration.host)):\(configuration.port)", registry: registry,
-            limits: configuration.limits, connections: connections, sessions: sessions, logger: logger,
+            limits: configuration.limits, verifier: configuration.tokenVerifier, connections: connections, sessions: sessions, logger: logger,
             onListening: { port in onListening(port) })
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: tcp)]
         var socketPath: String?
@@ -66,6 +66,7 @@ public struct NetworkServer: Sendable {
                 try LocalSocket.prepare(path)
                 services.append(.init(service: Self.application(
                     address: .unixDomainSocket(path: path), publicHost: "localhost", registry: registry, limits: configuration.limits,
+                    verifier: configuration.tokenVerifier,
                     connections: connections, sessions: sessions, logger: logger,
                     onListening: { _ in LocalSocket.restrict(path) })))
             } catch {
@@ -126,10 +127,11 @@ public struct NetworkServer: Sendable {
     /// The HTTP server of one address: the realtime protocol over WebSocket, REST, event
     /// streams.
     private static func application(
-        address: BindAddress, publicHost: String, registry: DatabaseRegistry, limits: NetworkLimits, connections: ConnectionCounter,
+        address: BindAddress, publicHost: String, registry: DatabaseRegistry, limits: NetworkLimits, verifier: TokenVerifier? = nil,
+        connections: ConnectionCounter,
         sessions: SessionIDs, logger: Logger, onListening: @escaping @Sendable (Int) -> Void
     ) -> some Service {
-        let responder = RESTResponder(registry: registry, limits: limits, logger: logger, connections: connections)
+        let responder = RESTResponder(registry: registry, limits: limits, verifier: verifier, logger: logger, connections: connections)
         return Application(
             responder: responder,
             server: .http1WebSocketUpgrade(
@@ -158,7 +160,7 @@ public struct NetworkServer: Sendable {
                     logger.info("connection \(session) opened (ns=\(database.namespace))")
                     try await RealtimeSocket.serve(
                         inbound: inbound, outbound: outbound, channel: channel, frames: frames, database: database, host: host, session: session,
-                        limits: limits, logger: logger)
+                        limits: limits, verifier: verifier, logger: logger)
                     logger.info("connection \(session) closed")
                 }
             },

@@ -12,36 +12,59 @@ enum RESTIdentity: Sendable, Equatable {
     /// rules do not apply, or who acts as the user of an override.
     case admin(AuthOverride)
 
-    /// Reads the credential of a request.
-    /// - Throws: 401 "Could not parse auth token." for a token that is not one, or one that has
-    ///   expired; 400 for an `auth_variable_override` that is not JSON, or given by a non-admin.
-    init(query: QueryString, authorization: String?, now: Int64) throws(NetworkError) {
+    /// Reads the credential of a request, checking a token's signature with `verifier` when a
+    /// project is configured (`ember serve --project`).
+    /// - Throws: 401 "Could not parse auth token." for a token that is not one, has expired, or
+    ///   does not verify; 400 for an `auth_variable_override` that is not JSON, 403 for one
+    ///   given by a non-admin.
+    static func of(query: QueryString, authorization: String?, verifier: TokenVerifier?, now: Int64) async throws(NetworkError) -> RESTIdentity {
+        guard let verifier, let text = credential(query: query, authorization: authorization), text != "owner" else {
+            return try read(query: query, authorization: authorization, now: now, verified: nil)
+        }
+        switch await verifier.verify(text) {
+        case .success(let token): return try read(query: query, authorization: authorization, now: now, verified: token)
+        case .failure: throw NetworkError(.unauthorized, "Could not parse auth token.")
+        }
+    }
+
+    /// The credential a request presents, if any.
+    private static func credential(query: QueryString, authorization: String?) -> String? {
         var credential = query["auth"] ?? query["access_token"]
         if credential == nil, let authorization {
             let parts = authorization.split(separator: " ", maxSplits: 1)
             if parts.count == 2, parts[0].lowercased() == "bearer" { credential = String(parts[1]) }
         }
-        switch credential {
+        return credential
+    }
+
+    private static func read(query: QueryString, authorization: String?, now: Int64, verified: AuthToken?) throws(NetworkError) -> RESTIdentity {
+        var identity: RESTIdentity
+        switch credential(query: query, authorization: authorization) {
         case nil, ""?:
-            self = .anonymous
+            identity = .anonymous
         case "owner"?:
-            self = .admin(.none)
+            identity = .admin(.none)
         case let text?:
-            guard let token = try? AuthToken(parsing: text), !token.isExpired(at: now) else {
-                throw NetworkError(.unauthorized, "Could not parse auth token.")
+            if let verified {
+                identity = .user(verified)
+            } else {
+                guard let token = try? AuthToken(parsing: text), !token.isExpired(at: now) else {
+                    throw NetworkError(.unauthorized, "Could not parse auth token.")
+                }
+                identity = .user(token)
             }
-            self = .user(token)
         }
         if let override = query["auth_variable_override"] {
-            guard case .admin = self else {
+            guard case .admin = identity else {
                 throw NetworkError(.forbidden, "auth_variable_override needs an administrator's credential")
             }
             switch try? JSONParser.parse(override) {
-            case .null?: self = .admin(.unauthenticated)
-            case .object(let members)?: self = .admin(.variable(.object(members)))
+            case .null?: identity = .admin(.unauthenticated)
+            case .object(let members)?: identity = .admin(.variable(.object(members)))
             default: throw NetworkError(.badRequest, "auth_variable_override must be a JSON object or null")
             }
         }
+        return identity
     }
 
     /// Whether the rules do not apply.

@@ -21,6 +21,8 @@ struct RESTResponder: HTTPResponder {
 
     let registry: DatabaseRegistry
     let limits: NetworkLimits
+    /// Checks signed ID tokens (`--project`), if configured.
+    let verifier: TokenVerifier?
     let logger: Logger
     /// Counts the open event streams (against ``NetworkLimits/maxConnections``).
     let connections: ConnectionCounter
@@ -34,8 +36,19 @@ struct RESTResponder: HTTPResponder {
         } catch {
             response = Self.failure(error)
         }
-        logger.info("\(request.method.rawValue) \(target) \(response.status.code)")
+        logger.info("\(request.method.rawValue) \(Self.redacted(target)) \(response.status.code)")
         return response
+    }
+
+    /// `target` with the values of its credentials (`auth`, `access_token`) left out: tokens
+    /// do not go in logs.
+    static func redacted(_ target: String) -> String {
+        guard let query = target.firstIndex(of: "?") else { return target }
+        let parameters = target[target.index(after: query)...].split(separator: "&", omittingEmptySubsequences: false).map { parameter in
+            let name = parameter.split(separator: "=", maxSplits: 1).first ?? ""
+            return name == "auth" || name == "access_token" ? "\(name)=…" : String(parameter)
+        }
+        return target[..<query] + "?" + parameters.joined(separator: "&")
     }
 
     private func handle(_ request: inout Request, target: String) async throws(NetworkError) -> Response {
@@ -58,7 +71,8 @@ struct RESTResponder: HTTPResponder {
             return Self.json(JSONValue.array(names).serialized())
         }
         let database = try registry.database(named: query["ns"])
-        let identity = try RESTIdentity(query: query, authorization: request.headers[.authorization], now: SystemClock().now())
+        let identity = try await RESTIdentity.of(
+            query: query, authorization: request.headers[.authorization], verifier: verifier, now: SystemClock().now())
         if pathText == "/.settings/rules" || pathText == "/.settings/rules/" {
             return try await rules(&request, method: method, query: query, database: database, identity: identity)
         }

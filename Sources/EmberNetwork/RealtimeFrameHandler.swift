@@ -43,11 +43,17 @@ final class RealtimeFrameHandler: ChannelInboundHandler, RemovableChannelHandler
     private let events: Events
     /// Set once the connection is being closed for bad input: nothing more is read.
     private var refusing = false
+    /// Checks the signatures of the tokens of `auth` requests (`ember serve --project`).
+    private let verifier: TokenVerifier?
+    /// While the verifier fetches its keys for a token: the `auth` request and every message
+    /// after it, held so that they reach the server in order and as the token's user.
+    private var held: [ClientFrame]?
 
-    init(maxMessageSize: Int, activity: Activity, events: Events) {
+    init(maxMessageSize: Int, activity: Activity, verifier: TokenVerifier?, events: Events) {
         self.maxMessageSize = maxMessageSize
         assembler = FrameAssembler(maxMessageSize: maxMessageSize)
         self.activity = activity
+        self.verifier = verifier
         self.events = events
     }
 
@@ -121,8 +127,60 @@ final class RealtimeFrameHandler: ChannelInboundHandler, RemovableChannelHandler
         case .tooLarge:
             refuseTooLarge()
         case .message(let text):
-            events.message(RealtimeCodec.decodeClientFrame(text))
+            deliver(RealtimeCodec.decodeClientFrame(text))
         }
+    }
+
+    /// Hands `frame` on, after checking the token of an `auth` request when a project is
+    /// configured: a token that does not verify is refused here, with the verifier's reason.
+    private func deliver(_ frame: ClientFrame) {
+        if held != nil {
+            held?.append(frame)
+            return
+        }
+        guard let verifier, case .request(.auth(let requestID, let token)) = frame else {
+            events.message(frame)
+            return
+        }
+        switch verifier.check(token) {
+        case .verified:
+            events.message(frame)
+        case .refused(let error):
+            events.message(.refused(requestID: requestID, error: error))
+        case .needsKeys:
+            held = [frame]
+            let loop = context?.eventLoop
+            let handler = loop.map { NIOLoopBound(self, eventLoop: $0) }
+            Task {
+                await verifier.refresh()
+                guard let loop, let handler else { return }
+                loop.execute { handler.value.keysFetched() }
+            }
+        }
+    }
+
+    /// The verifier's keys came (or could not): the held `auth` request is answered, and what
+    /// followed it goes on.
+    private func keysFetched() {
+        guard let verifier, let frames = held, let first = frames.first else { return }
+        held = nil
+        if case .request(.auth(let requestID, let token)) = first, case .failure(let error) = verifier.checkAfterFetching(token) {
+            events.message(.refused(requestID: requestID, error: error))
+        } else {
+            events.message(first)
+        }
+        for frame in frames.dropFirst() { deliver(frame) }
+    }
+
+    /// The handler's context, once added to a pipeline (for its event loop).
+    private var context: ChannelHandlerContext?
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
     }
 
     private func refuseTooLarge() {

@@ -22,7 +22,7 @@ import NIOWebSocket
 enum RealtimeSocket {
     static func serve(
         inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, channel: any Channel, frames: OutboundFrames,
-        database: ServedDatabase, host: String, session: String, limits: NetworkLimits, logger: Logger
+        database: ServedDatabase, host: String, session: String, limits: NetworkLimits, verifier: TokenVerifier?, logger: Logger
     ) async throws {
         let connection = RealtimeConnection(outbound: frames, outbox: database.outbox, host: host, session: session)
         let activity = Activity()
@@ -32,7 +32,7 @@ enum RealtimeSocket {
         let maxMessageSize = limits.maxMessageSize
         let handler: NIOLoopBound<RealtimeFrameHandler>? = try? await channel.eventLoop.submit {
             let handler = RealtimeFrameHandler(
-                maxMessageSize: maxMessageSize, activity: activity,
+                maxMessageSize: maxMessageSize, activity: activity, verifier: verifier,
                 events: .init(
                     message: { frame in database.submit { _ in connection.receive(frame) } },
                     tooLarge: { database.submit { _ in connection.messageTooLarge(limit: maxMessageSize) } }))

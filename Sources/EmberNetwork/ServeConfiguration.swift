@@ -13,6 +13,9 @@ public struct ServeConfiguration: Sendable {
     /// The namespace of requests that name none (`ns`), and the one a database directory holds.
     public var defaultNamespace = "default"
     public var limits = NetworkLimits()
+    /// Verifies signed Firebase ID tokens (`--project`): with none, tokens are taken unverified
+    /// and unsigned ones too, as the emulator does.
+    public var tokenVerifier: TokenVerifier?
 
     public init() {}
 

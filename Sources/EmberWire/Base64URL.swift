@@ -1,10 +1,10 @@
 /// Base64url without padding (RFC 4648 §5), the encoding of a JSON Web Token's parts.
-enum Base64URL {
+public enum Base64URL {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     /// `bytes` encoded, without `=` padding.
     /// - Complexity: O(n).
-    static func encode(_ bytes: some Collection<UInt8>) -> String {
+    public static func encode(_ bytes: some Collection<UInt8>) -> String {
         let bytes = Array(bytes)
         var output: [UInt8] = []
         output.reserveCapacity((bytes.count * 4 + 2) / 3)
@@ -33,7 +33,7 @@ enum Base64URL {
     /// The bytes of `text` (base64url, padding optional; the standard alphabet's `+` and `/`
     /// are accepted too), or `nil` when it is not base64.
     /// - Complexity: O(n).
-    static func decode(_ text: Substring) -> [UInt8]? {
+    public static func decode(_ text: Substring) -> [UInt8]? {
         var bits: UInt32 = 0
         var count = 0
         var output: [UInt8] = []

@@ -49,6 +49,18 @@ struct ServeCommand: ParsableCommand {
         completion: .list(ShellOptions.durabilityNames))
     var durability = "normal"
 
+    @Option(
+        name: .customLong("project"),
+        help: ArgumentHelp("Verify signed Firebase ID tokens of this project (unsigned ones are then refused).", valueName: "ID"))
+    var project: String?
+
+    @Option(
+        name: .customLong("certs"),
+        help: ArgumentHelp(
+            "Keys for --project: a file or http(s) URL of Google's certificates or a JSON Web Key Set (default: Google's).",
+            valueName: "FILE|URL"))
+    var certs: String?
+
     @Option(name: .customLong("max-connections"), help: ArgumentHelp("Open WebSockets and event streams at most.", valueName: "N"))
     var maxConnections = NetworkLimits().maxConnections
 
@@ -86,6 +98,26 @@ struct ServeCommand: ParsableCommand {
         options.limits.maxBodySize = maxMessage
         options.limits.maxUnsentBytes = maxUnsent
         options.limits.idleTimeout = idleTimeout
+        if let certs, project == nil { throw ValidationError("--certs needs --project: the project whose ID tokens they verify") }
+        if let project {
+            guard !project.isEmpty, project.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) else {
+                throw ValidationError("--project takes a Firebase project id (letters, digits and '-'), not '\(project)'")
+            }
+            let source: TokenVerifier.KeySource
+            if let certs, certs.hasPrefix("http://") || certs.hasPrefix("https://") {
+                guard let url = URL(string: certs) else { throw ValidationError("--certs: '\(certs)' is not a URL") }
+                source = .url(url)
+            } else if let certs {
+                source = .file(certs)
+            } else {
+                source = .url(TokenVerifier.googleCertificates)
+            }
+            do {
+                options.tokenVerifier = try TokenVerifier(projectID: project, source: source)
+            } catch {
+                throw ValidationError(error.message)
+            }
+        }
         // The shell's rules for --db, --memory, the default directory and --durability.
         var shell = ShellOptions(environment: ProcessInfo.processInfo.environment)
         do {
@@ -134,6 +166,13 @@ struct ServeCommand: ParsableCommand {
                         "  Admin SDK: FIREBASE_DATABASE_EMULATOR_HOST=\(display):\(port)",
                         "  another ember: ember --connect ws://\(display):\(port)/?ns=\(namespace)",
                     ]
+                    if let verifier = configuration.tokenVerifier {
+                        let keys = switch verifier.source {
+                        case .file(let path): path
+                        case .url(let url): url.absoluteString
+                        }
+                        lines.append("  ID tokens: signed tokens of project \(verifier.projectID) only, verified with the keys of \(keys)")
+                    }
                     if open {
                         lines.append("warning: listening beyond this machine with open rules: anyone who reaches the port can read and write everything")
                     }

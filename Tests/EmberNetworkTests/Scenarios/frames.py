@@ -2,7 +2,8 @@
 control frames between fragments, stray continuations, text that is not UTF-8, messages past
 the size limit, and a client that stops reading. A raw RFC 6455 client on the standard library.
 
-Usage: frames.py PORT SCENARIO   (prints "ok SCENARIO" when it passes)
+Usage: frames.py PORT SCENARIO   (prints "ok SCENARIO" when it passes). `Socket` is also what
+tokens.py speaks with.
 """
 import base64
 import json
@@ -12,8 +13,7 @@ import sys
 import threading
 import time
 
-PORT = int(sys.argv[1])
-SCENARIO = sys.argv[2]
+PORT = 0  # the server's, set by the caller
 
 
 class Closed(Exception):
@@ -23,7 +23,7 @@ class Closed(Exception):
 class Socket:
     """A client WebSocket speaking the realtime protocol v5 to ember serve."""
 
-    def __init__(self, receive_buffer=None):
+    def __init__(self, receive_buffer=None, ns="frames"):
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         if receive_buffer:
             self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
@@ -31,7 +31,7 @@ class Socket:
         self.sock.connect(("127.0.0.1", PORT))
         key = base64.b64encode(os.urandom(16)).decode()
         self.sock.sendall((
-            f"GET /.ws?v=5&ns=frames HTTP/1.1\r\nHost: 127.0.0.1:{PORT}\r\nUpgrade: websocket\r\n"
+            f"GET /.ws?v=5&ns={ns} HTTP/1.1\r\nHost: 127.0.0.1:{PORT}\r\nUpgrade: websocket\r\n"
             f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
         self.buffer = b""
         while b"\r\n\r\n" not in self.buffer:
@@ -270,5 +270,8 @@ def slow_reader():
 
 
 SCENARIOS = {"fragments": fragments, "tooLarge": too_large, "slowReader": slow_reader}
-SCENARIOS[SCENARIO]()
-print(f"ok {SCENARIO}")
+
+if __name__ == "__main__":
+    PORT = int(sys.argv[1])
+    SCENARIOS[sys.argv[2]]()
+    print(f"ok {sys.argv[2]}")

@@ -1,0 +1,145 @@
+"""Signed Firebase ID tokens against `ember serve --project demo-ember --certs ...`: RS256 tokens
+made here with our own key (as Firebase Auth makes them with Google's), checked by the server
+over the realtime protocol and REST. Needs `cryptography` and `PyJWT` (firebase-admin's
+dependencies, in the test's virtual environment).
+
+Usage:
+  tokens.py keys DIR        writes DIR/key.pem, DIR/certs.json (Google's format), DIR/jwks.json
+  tokens.py check PORT DIR  the scenario (prints "ok tokens" when it passes)
+"""
+import base64
+import datetime
+import json
+import os
+import sys
+import time
+import urllib.error
+import urllib.request
+
+import jwt
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import rsa
+from cryptography.x509.oid import NameOID
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import frames  # noqa: E402
+
+PROJECT = "demo-ember"
+KID = "key-1"
+
+
+def b64url(number):
+    data = number.to_bytes((number.bit_length() + 7) // 8, "big")
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def make_keys(directory):
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "securetoken.system.gserviceaccount.com")])
+    now = datetime.datetime.now(datetime.timezone.utc)
+    certificate = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
+                   .serial_number(x509.random_serial_number()).not_valid_before(now - datetime.timedelta(days=1))
+                   .not_valid_after(now + datetime.timedelta(days=1)).sign(key, hashes.SHA256()))
+    with open(os.path.join(directory, "key.pem"), "wb") as f:
+        f.write(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
+    with open(os.path.join(directory, "certs.json"), "w") as f:
+        json.dump({KID: certificate.public_bytes(serialization.Encoding.PEM).decode()}, f)
+    numbers = key.public_key().public_numbers()
+    with open(os.path.join(directory, "jwks.json"), "w") as f:
+        json.dump({"keys": [{"kid": KID, "kty": "RSA", "alg": "RS256", "use": "sig", "n": b64url(numbers.n), "e": b64url(numbers.e)}]}, f)
+
+
+def token(key, uid, kid=KID, audience=PROJECT, issued=None, expires=None, **claims):
+    now = int(time.time())
+    issued = now - 10 if issued is None else issued
+    payload = {"iss": f"https://securetoken.google.com/{audience}", "aud": audience, "auth_time": issued, "user_id": uid,
+               "sub": uid, "iat": issued, "exp": issued + 3600 if expires is None else expires,
+               "firebase": {"identities": {}, "sign_in_provider": "password"}}
+    payload.update(claims)
+    return jwt.encode(payload, key, algorithm="RS256", headers={"kid": kid})
+
+
+def unsigned(uid):
+    def part(value):
+        return base64.urlsafe_b64encode(json.dumps(value).encode()).rstrip(b"=").decode()
+    now = int(time.time())
+    return part({"alg": "none", "type": "JWT"}) + "." + part(
+        {"iss": f"https://securetoken.google.com/{PROJECT}", "aud": PROJECT, "iat": now, "exp": now + 3600, "sub": uid, "user_id": uid}) + "."
+
+
+def same(actual, expected, what):
+    if actual != expected:
+        raise AssertionError(f"{what}: expected {expected!r}, got {actual!r}")
+
+
+def check(port, directory):
+    frames.PORT = port
+    with open(os.path.join(directory, "key.pem"), "rb") as f:
+        key = serialization.load_pem_private_key(f.read(), password=None)
+    other = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    now = int(time.time())
+
+    # Over the realtime protocol: a good token signs in as its user, whom the rules see. The
+    # first token makes a server with a URL fetch its keys: alice's write, sent right behind her
+    # auth, waits for it and is handled as hers.
+    ws = frames.Socket(ns="tokens")
+    ws.send({"r": 1, "a": "auth", "b": {"cred": token(key, "alice")}})
+    ws.send({"r": 2, "a": "p", "b": {"p": "/users/alice", "d": {"name": "Alice"}}})
+    answer = ws.answer(1)
+    same(answer["s"], "ok", f"a signed token's auth: {answer}")
+    same(answer["d"]["auth"]["uid"], "alice", "the auth the server answers with")
+    same(ws.answer(2)["s"], "ok", "alice writes her own")
+    ws.send({"r": 3, "a": "p", "b": {"p": "/users/bob", "d": {"name": "not Bob"}}})
+    same(ws.answer(3)["s"], "permission_denied", "alice writes bob's")
+
+    # Every other token is refused, each saying why; the connection stays signed out.
+    refusals = [
+        ("an unsigned (emulator) token", unsigned("alice"), "invalid_token", "kid"),
+        ("a token signed by another key", token(other, "alice"), "invalid_token", "signature"),
+        ("a token for another project", token(key, "alice", audience="someone-else"), "invalid_token", "aud"),
+        ("a token whose key is unknown", token(key, "alice", kid="key-9"), "invalid_token", "kid"),
+        ("an expired token", token(key, "alice", issued=now - 7200, expires=now - 3600), "expired_token", "expired"),
+        ("a token from the future", token(key, "alice", issued=now + 600), "invalid_token", "future"),
+        ("a token with an empty subject", token(key, ""), "invalid_token", "sub"),
+    ]
+    for number, (what, text, status, reason) in enumerate(refusals, start=10):
+        ws = frames.Socket(ns="tokens")
+        ws.send({"r": number, "a": "auth", "b": {"cred": text}})
+        answer = ws.answer(number)
+        same(answer["s"], status, f"{what}: {answer}")
+        if reason not in answer["d"]:
+            raise AssertionError(f"{what}: the reason does not say '{reason}': {answer['d']}")
+        ws.send({"r": number + 100, "a": "p", "b": {"p": "/users/alice", "d": {"name": "Mallory"}}})
+        same(ws.answer(number + 100)["s"], "permission_denied", f"a write after {what}")
+
+    # Messages sent right behind the auth are handled after it, as its user.
+    ws = frames.Socket(ns="tokens")
+    ws.send({"r": 1, "a": "auth", "b": {"cred": token(key, "carol")}})
+    ws.send({"r": 2, "a": "p", "b": {"p": "/users/carol", "d": {"name": "Carol"}}})
+    same(ws.answer(1)["s"], "ok", "carol's auth")
+    same(ws.answer(2)["s"], "ok", "carol's write right behind her auth")
+
+    # REST: auth= and Authorization: Bearer take signed tokens only; owner is the administrator.
+    def get(path, query="", headers=None):
+        request = urllib.request.Request(f"http://127.0.0.1:{port}{path}.json?ns=tokens{query}", headers=headers or {})
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read())
+
+    same(get("/users/alice", "&auth=" + token(key, "alice")), (200, {"name": "Alice"}), "REST auth= with alice's token")
+    same(get("/users/alice", headers={"Authorization": "Bearer " + token(key, "alice")}), (200, {"name": "Alice"}), "REST Bearer")
+    same(get("/users/alice", "&auth=" + token(key, "bob")), (401, {"error": "Permission denied"}), "REST as bob")
+    same(get("/users/alice", "&auth=" + unsigned("alice")), (401, {"error": "Could not parse auth token."}), "REST with an unsigned token")
+    same(get("/users/alice", "&auth=" + token(other, "alice")), (401, {"error": "Could not parse auth token."}), "REST with a forged token")
+    same(get("/users", headers={"Authorization": "Bearer owner"}), (200, {"alice": {"name": "Alice"}, "carol": {"name": "Carol"}}), "REST as owner")
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "keys":
+        make_keys(sys.argv[2])
+    else:
+        check(int(sys.argv[2]), sys.argv[3])
+        print("ok tokens")

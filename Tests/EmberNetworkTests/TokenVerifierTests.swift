@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+
+/// `ember serve --project`: signed Firebase ID tokens verified as Firebase's servers do, with
+/// keys from a file in Google's certificate format and from a URL serving a JSON Web Key Set
+/// (`Scenarios/tokens.py` makes the key and the tokens, in the Admin SDK's virtual environment).
+@Suite(.serialized)
+struct TokenVerifierTests {
+    static let rules = #"{"rules": {"users": {"$uid": {".read": "auth.uid === $uid", ".write": "auth.uid === $uid"}}}}"#
+
+    @Test("signed ID tokens: good ones sign in as their user; unsigned, forged, foreign, unknown-key, expired and future ones are refused (realtime and REST)", arguments: ["file", "url"])
+    func signedTokens(_ source: String) throws {
+        let python = try AdminSDKTests.python.get()
+        let scenarios = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Scenarios")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ember-tokens-\(getpid())-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let made = ProcessRun.run([python, "tokens.py", "keys", directory.path], directory: scenarios, timeout: 60)
+        try #require(made.status == 0, "tokens.py keys: \(made.output)")
+        let rules = directory.appendingPathComponent("rules.json")
+        try Self.rules.write(to: rules, atomically: true, encoding: .utf8)
+        var keys = directory.appendingPathComponent("certs.json").path
+        var web: Process?
+        if source == "url" {
+            let port = try Self.freePort()
+            let (process, _) = try ProcessRun.start(["python3", "-m", "http.server", String(port), "--bind", "127.0.0.1", "--directory", directory.path])
+            web = process
+            keys = "http://127.0.0.1:\(port)/jwks.json"
+            // Until it listens.
+            let deadline = Date().addingTimeInterval(10)
+            while Date() < deadline, !Self.listens(port) { usleep(50_000) }
+        }
+        defer {
+            if let web {
+                kill(web.processIdentifier, SIGKILL)
+                let deadline = Date().addingTimeInterval(10)
+                while web.isRunning, Date() < deadline { usleep(20_000) }
+            }
+        }
+        let server = try ServeProcess(["--project", "demo-ember", "--certs", keys, "--rules", rules.path])
+        defer { server.stop() }
+        let result = ProcessRun.run([python, "tokens.py", "check", String(server.port), directory.path], directory: scenarios, timeout: 120)
+        #expect(result.status == 0, "tokens.py check (\(source)) failed:\n\(result.output)\nserver log:\n\(server.log.suffix(3000))")
+        #expect(result.output.contains("ok tokens"), "\(result.output)")
+    }
+
+    @Test("--project checks its arguments: --certs alone, a bad project id, a keys file that is not one")
+    func badArguments() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ember-tokens-bad-\(getpid())-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let junk = directory.appendingPathComponent("junk.json")
+        try #"{"key-1": "not a certificate"}"#.write(to: junk, atomically: true, encoding: .utf8)
+        let cases: [([String], String)] = [
+            (["--certs", junk.path], "--certs needs --project"),
+            (["--project", "no spaces"], "--project takes a Firebase project id"),
+            (["--project", "demo", "--certs", directory.appendingPathComponent("missing.json").path], "cannot read the keys file"),
+            (["--project", "demo", "--certs", junk.path], "not an RSA public key"),
+        ]
+        for (arguments, expected) in cases {
+            let result = ProcessRun.run([ServeProcess.executable.path, "serve", "--memory", "--port", "0"] + arguments, timeout: 30)
+            #expect(result.status != 0, "\(arguments): \(result.output)")
+            #expect(result.output.contains(expected), "\(arguments): \(result.output)")
+        }
+    }
+
+    /// Whether something accepts connections on 127.0.0.1:`port`.
+    static func listens(_ port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+    }
+
+    /// A port nothing listens on now.
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw ServeProcessError(message: "no free port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
