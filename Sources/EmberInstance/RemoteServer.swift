@@ -1,3 +1,4 @@
+import EmberCore
 import EmberEngine
 import EmberWire
 
@@ -12,6 +13,12 @@ public protocol RemoteServer: AnyObject {
 
     /// Opens a connection for one client. Its events arrive on `engine`'s thread, in order.
     func connect(on engine: Engine) -> any RemoteConnection
+
+    /// Reads (`nil`) or replaces (`text`) the server's rules document, as an administrator
+    /// (Firebase's REST `/.settings/rules.json`). `completion` runs on `engine`'s thread with
+    /// the document in force after the request; until then the request counts as a message in
+    /// flight on `engine`.
+    func rules(_ text: String?, on engine: Engine, completion: @escaping (Result<String, DatabaseError>) -> Void)
 }
 
 /// One client's connection to a ``RemoteServer``.

@@ -1,5 +1,6 @@
 import EmberClient
 import EmberCore
+import EmberEngine
 import EmberInstance
 import EmberQL
 import EmberRules
@@ -117,6 +118,12 @@ extension Shell {
 
     /// `rules show | load FILE | open | trace on|off | coverage`.
     func rules(_ action: RulesAction) throws(ShellError) -> CommandResult {
+        if ember.embeddedServer == nil, let remote = ember.remoteServer {
+            switch action {
+            case .show, .load, .open: return try remoteRules(action, on: remote)
+            case .trace, .coverage: break
+            }
+        }
         let server = try embeddedServer(for: "rules")
         switch action {
         case .show:
@@ -147,6 +154,62 @@ extension Shell {
         case .coverage:
             return coverage(of: server)
         }
+    }
+
+    /// `rules show | load FILE | open` on a server in another process, over its REST API
+    /// (`/.settings/rules.json`), as the session's administrator. A file is compiled here
+    /// first, so that its errors name `FILE:line:column` as they do embedded.
+    private func remoteRules(_ action: RulesAction, on remote: any RemoteServer) throws(ShellError) -> CommandResult {
+        var text: String?
+        var position: SourcePosition?
+        var loaded: (file: String, rules: Ruleset)?
+        switch action {
+        case .load(let file):
+            position = file.position
+            let source: String
+            do {
+                source = try FileAccess.readText(file.text)
+            } catch {
+                throw .command(error.code, "\(error.message); the rules in force are unchanged", at: file.position)
+            }
+            do {
+                loaded = (file.text, try Ruleset(text: source))
+            } catch {
+                throw .command(error.code, "\(file.text):\(error.message); the rules in force are unchanged", at: file.position)
+            }
+            text = source
+        case .open:
+            text = Self.openRulesText
+        default:
+            break
+        }
+        let answer = Pending<Result<String, DatabaseError>>()
+        remote.rules(text, on: engine, completion: answer.filler)
+        try wait(for: answer, interrupted: text == nil ? "rules show stopped waiting" : "the server may or may not have taken the rules")
+        let document: String
+        switch answer.value {
+        case .success(let received)?:
+            document = received
+        case .failure(let error)?:
+            throw .command(error.code, text == nil ? error.message : "\(error.message); the rules in force are unchanged", at: position)
+        case nil:
+            throw .command(ErrorCode.disconnected, "\(remote.url) did not answer")
+        }
+        settle()
+        let isOpen = (try? Ruleset(text: document))?.isOpen ?? false
+        if let loaded {
+            let counts = RuleKind.allCases.map { kind in (kind, loaded.rules.entries.filter { $0.kind == kind }.count) }
+            return .report(
+                text: "loaded \(loaded.file) on \(remote.url): " + counts.map { "\($0.1) \($0.0.rawValue)" }.joined(separator: ", "),
+                json: .object([("ok", .bool(true)), ("open", .bool(loaded.rules.isOpen)), ("rules", .int(Int64(loaded.rules.entries.count)))]))
+        }
+        if text != nil {
+            return .report(
+                text: "the rules of \(remote.url) are open: everyone may read and write",
+                json: .object([("ok", .bool(true)), ("open", .bool(true)), ("rules", .int(0))]))
+        }
+        let shown = document.hasSuffix("\n") ? String(document.dropLast()) : document
+        return .report(text: shown, json: .object([("open", .bool(isOpen)), ("rules", .string(document))]))
     }
 
     /// The rules document in `file`, compiled (`--rules FILE`, `rules load FILE`).

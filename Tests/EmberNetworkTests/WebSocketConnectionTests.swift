@@ -152,13 +152,41 @@ struct WebSocketConnectionTests {
     func serverOnlyCommandsRefused() throws {
         let server = try ServeProcess()
         defer { server.stop() }
-        for command in ["server latency 5", "server timeout 100", "server clock skew 1000", "rules show", "explain"] {
+        for command in ["server latency 5", "server timeout 100", "server clock skew 1000", "rules trace on", "rules coverage", "explain"] {
             let run = ember(url(server), ["--memory", "--json", "-c", command])
             #expect(run.status == 1, "\(command): \(run.output)")
             #expect(run.output.contains("needs_embedded_server"), "\(command): \(run.output)")
         }
         let lua = ember(url(server), ["--memory", "-e", "print(pcall(ember.rules))"])
         #expect(lua.output.contains("needs an embedded server"), "\(lua.output)")
+    }
+
+    @Test("rules show, load and open reach a remote server's rules over REST, as its administrator; a bad file names its line and changes nothing")
+    func remoteRules() throws {
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        let rules = home.appendingPathComponent("chat.json")
+        try "// users write their own\n{\"rules\": {\"users\": {\"$uid\": {\".write\": \"auth.uid === $uid\", \".read\": true}}}}\n"
+            .write(to: rules, atomically: true, encoding: .utf8)
+        let bad = home.appendingPathComponent("bad.json")
+        try "{\"rules\": {\n  \".read\": tru\n}}\n".write(to: bad, atomically: true, encoding: .utf8)
+        let server = try ServeProcess()
+        defer { server.stop() }
+        let anonymous = ember(url(server), ["--memory", "--json", "-c", "rules show"])
+        #expect(anonymous.status == 1 && anonymous.output.contains("permission_denied"), "\(anonymous.output)")
+        let owner = ember(url(server), ["--memory", "--auth", "owner", "-c", "rules load \(rules.path)", "-c", "rules show"])
+        #expect(owner.status == 0, "\(owner.output)")
+        #expect(owner.output.contains("loaded \(rules.path) on \(url(server)): 1 .read, 1 .write, 0 .validate"), "\(owner.output)")
+        #expect(owner.output.contains("// users write their own"), "the document as loaded, comments and all: \(owner.output)")
+        // In force on the server: an anonymous write is refused now.
+        let refused = ember(url(server), ["--memory", "--json", "-c", "set /users/alice 1"])
+        #expect(refused.status == 1 && refused.output.contains("permission_denied"), "\(refused.output)")
+        let broken = ember(url(server), ["--memory", "--auth", "owner", "--json", "-c", "rules load \(bad.path)"])
+        #expect(broken.status == 1 && broken.output.contains("\(bad.path):2:"), "\(broken.output)")
+        #expect(broken.output.contains("unchanged"), "\(broken.output)")
+        let shown = ember(url(server), ["--memory", "--auth", "owner", "--json", "-c", "rules show"])
+        #expect(shown.output.contains(#""open":false"#) && shown.output.contains("auth.uid === $uid"), "\(shown.output)")
+        let opened = ember(url(server), ["--memory", "--auth", "owner", "-c", "rules open", "-c", "set /users/alice 1"])
+        #expect(opened.status == 0 && opened.output.contains("are open"), "\(opened.output)")
     }
 
     @Test("--auth: owner passes rules that refuse everyone; an ID token signs in as its user")
@@ -195,6 +223,12 @@ struct WebSocketConnectionTests {
         #expect(run.status == 0, "\(run.output)")
         #expect(run.output.contains("open in another ember: connected to it through unix:"), "\(run.output)")
         #expect(ProcessRun.run(["curl", "-s", "\(server.url)/shared.json"]).output == #""yes""#)
+        // Through the local socket (which only the directory's owner can open) the rules are
+        // the second terminal's to read and set.
+        let rules = ProcessRun.run(
+            [ServeProcess.executable.path, "--db", directory, "--no-rc", "-c", "rules open", "-c", "rules show"],
+            environment: ["HOME": home.path], timeout: 60)
+        #expect(rules.status == 0 && rules.output.contains("are open") && rules.output.contains(#"".write": true"#), "\(rules.output)")
         // Stopped, the server removes its socket; the directory opens directly again, with the data.
         #expect(server.stop() == 0)
         #expect(!FileManager.default.fileExists(atPath: directory + "/ember.sock"))
