@@ -153,6 +153,9 @@ public struct NetworkServer: Sendable {
                     logger.warning("refused a WebSocket: \(limits.maxConnections) connections are open, or the server is stopping")
                     return .dontUpgrade
                 }
+                // Counted until the channel closes, whether or not the upgrade completes (a
+                // client that hangs up in between would otherwise hold its place for ever).
+                channel.closeFuture.whenComplete { _ in connections.close(number) }
                 let host = head.authority ?? publicHost
                 let session = sessions.next()
                 return .upgrade([:]) { inbound, outbound, _ in

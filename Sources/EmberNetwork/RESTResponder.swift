@@ -98,13 +98,40 @@ struct RESTResponder: HTTPResponder {
 
     // MARK: Reads
 
+    /// The read time limit of `timeout=<n>ms|<n>s|<n>min`, in milliseconds (at most 15 minutes,
+    /// as Firebase's REST reference says); `nil` without one.
+    /// - Throws: 400 for a value that is not one.
+    static func timeout(_ text: String?) throws(NetworkError) -> Int64? {
+        guard let text else { return nil }
+        let units: [(suffix: String, milliseconds: Int64)] = [("ms", 1), ("min", 60_000), ("s", 1000)]
+        for (suffix, scale) in units where text.hasSuffix(suffix) {
+            if let count = Int64(text.dropLast(suffix.count)), count > 0, count <= 15 * 60_000 / scale {
+                return count * scale
+            }
+        }
+        throw NetworkError(.badRequest, "timeout must be a positive number followed by ms, s or min, at most 15min (not '\(text)')")
+    }
+
+    /// Checks `writeSizeLimit=tiny|small|medium|large|unlimited`. Firebase aborts writes it
+    /// estimates would take longer than 1 s, 10 s, 30 s or 60 s; every write Ember takes (its
+    /// body at most `maxBodySize`) is applied well within 1 s, so a valid value refuses nothing.
+    /// - Throws: 400 for a value that is not one of those.
+    static func checkWriteSizeLimit(_ text: String?) throws(NetworkError) {
+        guard let text, !["tiny", "small", "medium", "large", "unlimited"].contains(text) else { return }
+        throw NetworkError(.badRequest, "writeSizeLimit must be tiny, small, medium, large or unlimited (not '\(text)')")
+    }
+
     private func get(_ path: Path, request: Request, query: QueryString, database: ServedDatabase, identity: RESTIdentity)
         async throws(NetworkError) -> Response
     {
         // A limit of 0 reads nothing, but the rules still decide whether it may.
         let params = try Self.queryParams(query)
-        let answer = await database.answer(
-            .get(requestID: 2, query: QuerySpec(path: path, params: params ?? .default)), signingIn: identity.signIn)
+        let limit = try Self.timeout(query["timeout"])
+        let message = ClientMessage.get(requestID: 2, query: QuerySpec(path: path, params: params ?? .default))
+        let signIn = identity.signIn
+        guard let answer = await Deadline.race(milliseconds: limit, { await database.answer(message, signingIn: signIn) }) else {
+            throw NetworkError(.badRequest, "The read took longer than the specified timeout (\(query["timeout"] ?? "")).")
+        }
         let data = try Self.data(of: answer)
         var node = params == nil ? Node.empty : data
         let wantsETag = request.headers[.firebaseETag] == "true" || request.headers[.ifNoneMatch] != nil
@@ -142,6 +169,7 @@ struct RESTResponder: HTTPResponder {
         _ path: Path, method: HTTPRequest.Method, request: inout Request, query: QueryString, database: ServedDatabase,
         identity: RESTIdentity
     ) async throws(NetworkError) -> Response {
+        try Self.checkWriteSizeLimit(query["writeSizeLimit"])
         let body: JSONValue?
         if method == .delete {
             body = nil

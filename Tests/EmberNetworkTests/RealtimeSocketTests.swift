@@ -5,16 +5,18 @@ import Testing
 /// raw RFC 6455 client (`Scenarios/frames.py`, Python's standard library) against a real
 /// server process: fragmented messages with pings between the fragments, stray and interleaved
 /// fragments, text that is not UTF-8, messages past `--max-message`, and a client that stops
-/// reading (cut off past `--max-unsent` while the others go on).
+/// reading (cut off past `--max-unsent` while the others go on), and clients that hang up during
+/// the upgrade (they do not keep their place under `--max-connections`).
 @Suite(.serialized)
 struct RealtimeSocketTests {
     static let scenarios: [(name: String, arguments: [String])] = [
         ("fragments", []),
         ("tooLarge", ["--max-message", "100000"]),
         ("slowReader", ["--max-unsent", "2000000"]),
+        ("hangUps", ["--max-connections", "5"]),
     ]
 
-    @Test("raw WebSocket edges: fragments, bad frames, size limits, a client that stops reading", arguments: [0, 1, 2])
+    @Test("raw WebSocket edges: fragments, bad frames, size limits, a client that stops reading", arguments: [0, 1, 2, 3])
     func scenario(_ index: Int) throws {
         let (name, arguments) = Self.scenarios[index]
         let server = try ServeProcess(arguments)

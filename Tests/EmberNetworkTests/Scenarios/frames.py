@@ -269,7 +269,34 @@ def slow_reader():
         raise AssertionError(f"the slow reader was sent everything ({got} bytes)")
 
 
-SCENARIOS = {"fragments": fragments, "tooLarge": too_large, "slowReader": slow_reader}
+def hang_ups():
+    """Clients that hang up during the upgrade do not keep their place: with --max-connections 5,
+    60 of them, then 5 that stay, and a normal client still gets in once those leave."""
+    for _ in range(60):
+        sock = socket.create_connection(("127.0.0.1", PORT), timeout=10)
+        key = base64.b64encode(os.urandom(16)).decode()
+        sock.sendall((
+            f"GET /.ws?v=5&ns=frames HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+        sock.close()
+    time.sleep(1)
+    staying = [Socket() for _ in range(5)]
+    for ws in staying:
+        ws.sock.close()
+    deadline = time.time() + 10
+    while True:
+        try:
+            ws = Socket()
+            break
+        except (AssertionError, Closed, ConnectionResetError):
+            if time.time() > deadline:
+                raise AssertionError("no connection is taken after clients hung up")
+            time.sleep(0.2)
+    ws.send({"r": 1, "a": "g", "b": {"p": "/", "q": {}}})
+    same(ws.answer(1)["s"], "ok", "a read on the connection that got in")
+
+
+SCENARIOS = {"fragments": fragments, "tooLarge": too_large, "slowReader": slow_reader, "hangUps": hang_ups}
 
 if __name__ == "__main__":
     PORT = int(sys.argv[1])

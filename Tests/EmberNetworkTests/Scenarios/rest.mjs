@@ -67,6 +67,11 @@ const scenarios = {
         same((await call('PATCH', '/x.json', { body: [1, 2] })).status, 400, 'PATCH with an array');
         same((await call('GET', '/.settings/rules.json')).json, { error: 'Permission denied' }, 'rules need an administrator');
         same((await call('PUT', '/x.json', { body: 'x'.repeat(17 << 20) })).status, 413, 'a body past the limit');
+        // timeout= (reads) and writeSizeLimit= (writes): good values work, bad ones are refused.
+        for (const good of ['1s', '250ms', '15min']) same((await call('GET', '/x.json', { params: `&timeout=${good}` })).status, 200, `timeout=${good}`);
+        for (const bad of ['abc', '0s', '16min', '5h', '-1ms']) same((await call('GET', '/x.json', { params: `&timeout=${bad}` })).status, 400, `timeout=${bad}`);
+        for (const good of ['tiny', 'small', 'medium', 'large', 'unlimited']) same((await call('PUT', '/x.json', { body: 1, params: `&writeSizeLimit=${good}` })).status, 200, `writeSizeLimit=${good}`);
+        same((await call('PUT', '/x.json', { body: 1, params: '&writeSizeLimit=huge' })).status, 400, 'writeSizeLimit=huge');
         // The server goes on after all that.
         same((await call('PUT', '/x.json', { body: 1 })).status, 200, 'still serving');
     },
