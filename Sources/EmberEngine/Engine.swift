@@ -227,7 +227,7 @@ public final class Engine: @unchecked Sendable {
             switch turn(condition, deadline: deadline) {
             case .done(let outcome): return outcome
             case .worked: continue
-            case .idle(let target): sleep(until: target)
+            case .idle(let target): letTimePass(until: target)
             }
         }
     }
@@ -290,6 +290,63 @@ public final class Engine: @unchecked Sendable {
         guard outcome == .timedOut else { return outcome }
         return runDue()
     }
+
+    // MARK: Drivers that sleep themselves
+
+    /// Runs turns until nothing is due now (callbacks, tasks, messages and timers due, the end
+    /// of the tick), without letting time pass, and says when something is next due: for a
+    /// driver that sleeps itself (``EngineThread``). An interrupt is forgotten (nothing waits
+    /// for it here).
+    /// - Returns: when the next scheduled item is due; `nil` when none is.
+    /// - Precondition: not inside the engine's own work.
+    public func runUntilIdle() -> Int64? {
+        precondition(phase == .idle, "runUntilIdle inside the engine's own work")
+        while true {
+            switch turn({ false }, deadline: nil) {
+            case .worked: continue
+            case .idle(let target): return target
+            case .done(.interrupted): continue
+            case .done: return queue.nextTime
+            }
+        }
+    }
+
+    /// Runs what was submitted before, then `work` as an operation, then everything due, on the
+    /// calling thread: a driver's way of running a submission at once when the engine is idle
+    /// and the caller holds the driver's lock (``EngineThread/run(_:)``), instead of waking the
+    /// engine's thread. The order is the same as ``submit(_:)``'s.
+    /// - Returns: when the next scheduled item is due; `nil` when none is.
+    public func runNow(_ work: () -> Void) -> Int64? {
+        precondition(phase == .idle, "runNow inside the engine's own work")
+        let submissions = inbox.takeSubmissions()
+        operation {
+            for earlier in submissions { earlier() }
+            work()
+        }
+        return runUntilIdle()
+    }
+
+    /// Sleeps until `target` (milliseconds since 1970; at most a second without one), or until
+    /// work is submitted or ``wake()`` is called: a driver's sleep.
+    public func sleep(until target: Int64?) {
+        let delay = max(0, min(target.map { $0 - clock.now() } ?? 1_000, 1_000))
+        guard delay > 0 else { return }
+        inbox.sleep(until: Date().addingTimeInterval(Double(delay) / 1000))
+    }
+
+    /// Submits `work` without waking the engine's thread: for a driver whose lock is held by
+    /// someone who checks for submissions before letting go of it (``EngineThread/run(_:)``).
+    /// Any thread.
+    public func submitQuietly(_ work: @escaping @Sendable () -> Void) {
+        inbox.submit(work, waking: false)
+    }
+
+    /// Whether work submitted from other threads waits to run. Any thread.
+    public var hasSubmissions: Bool { inbox.hasSubmissions }
+
+    /// Ends a driver's ``sleep(until:)`` early (something it did not know of is due sooner). Any
+    /// thread.
+    public func wake() { inbox.poke() }
 
     // MARK: The loop
 
@@ -355,7 +412,7 @@ public final class Engine: @unchecked Sendable {
     }
 
     /// Lets time pass until `target` (or until woken, without one).
-    private func sleep(until target: Int64?) {
+    private func letTimePass(until target: Int64?) {
         if case .virtualTime(let manual) = driver, let target {
             manual.advance(to: target)
             return

@@ -18,16 +18,22 @@ final class EngineInbox: @unchecked Sendable {
     /// made it (-1 before); whether a byte is in it. Guarded by `condition`.
     private var wakePipe: (read: Int32, write: Int32) = (-1, -1)
     private var wakeSignalled = false
+    /// Set by ``poke()`` to end the current sleep. Guarded by `condition`.
+    private var poked = false
 
-    /// Adds `work` and wakes the engine.
-    func submit(_ work: @escaping @Sendable () -> Void) {
+    /// Adds `work` and wakes the engine (unless `waking` is false: whoever runs the engine now
+    /// takes it before letting go).
+    func submit(_ work: @escaping @Sendable () -> Void, waking: Bool = true) {
         condition.lock()
         submissions.append(work)
         hasMail.store(true, ordering: .releasing)
         signalWake()
-        condition.signal()
+        if waking { condition.signal() }
         condition.unlock()
     }
+
+    /// Whether submissions wait to run.
+    var hasSubmissions: Bool { hasMail.load(ordering: .acquiring) }
 
     /// A descriptor that is readable while submitted work waits (made on first use, kept while
     /// the inbox lives): for a thread that polls for input between turns of the engine.
@@ -94,13 +100,23 @@ final class EngineInbox: @unchecked Sendable {
         interruptFlag.store(false, ordering: .releasing)
     }
 
-    /// Sleeps until `date`, or until work is submitted or an interrupt requested (at once if
-    /// either is waiting already: both are checked under the lock their senders take).
+    /// Sleeps until `date`, or until work is submitted, an interrupt requested or ``poke()``
+    /// called (at once if any is waiting already: all are checked under the lock their
+    /// senders take).
     func sleep(until date: Date) {
         condition.lock()
         defer { condition.unlock() }
-        while submissions.isEmpty && !isInterruptRequested {
+        while submissions.isEmpty && !isInterruptRequested && !poked {
             if !condition.wait(until: date) { break }
         }
+        poked = false
+    }
+
+    /// Ends the current sleep (or the next one) without submitting anything.
+    func poke() {
+        condition.lock()
+        poked = true
+        condition.signal()
+        condition.unlock()
     }
 }

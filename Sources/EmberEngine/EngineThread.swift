@@ -2,9 +2,18 @@ import Foundation
 import Synchronization
 
 /// The real-time driver's run loop on a thread of its own: the engine runs there until
-/// ``stop()``, sleeping when idle, and other threads hand it work with ``submit(_:)`` or
-/// ``perform(_:)``. What the network server stands on: its event loops never touch the engine's
-/// state, they submit.
+/// ``stop()``, sleeping when idle, and other threads hand it work with ``submit(_:)``,
+/// ``run(_:)`` or ``perform(_:)``. What the network server stands on: its event loops never
+/// touch the engine's state unless they hold the engine, they submit.
+///
+/// One lock says who runs the engine: its thread holds it while it works and lets go while it
+/// sleeps. ``run(_:)`` takes it when it is free and runs the work on the caller's thread at
+/// once (the engine's turn, then everything due, then the end of the tick), instead of waking
+/// the engine's thread to do it: a message from a socket is handled on the event loop that read
+/// it, with no thread hand-off, as a single-threaded server would. When the engine is busy,
+/// ``run(_:)`` submits, and the order is the same either way (what was submitted before runs
+/// first). If the work scheduled something sooner than the sleeping thread meant to wake, the
+/// thread is woken.
 ///
 /// ```swift
 /// let thread = EngineThread(engine: Engine(clock: SystemClock()))
@@ -16,6 +25,11 @@ public final class EngineThread: Sendable {
     /// The engine it runs.
     public let engine: Engine
     private let state = ThreadState()
+    /// Held by whoever runs the engine: its thread, or a caller of ``run(_:)``.
+    private let turns = NSLock()
+    /// When the sleeping thread wakes by itself (milliseconds; `Int64.max`: when woken).
+    /// Written under `turns`.
+    private let sleepsUntil = Atomic<Int64>(.max)
 
     /// A run loop for `engine` (not started).
     public init(engine: Engine) {
@@ -27,14 +41,22 @@ public final class EngineThread: Sendable {
         guard state.begin() else { return }
         let engine = engine
         let state = state
-        // Declared before the thread starts, so that the first wait sleeps instead of ending.
+        let turns = turns
+        // Declared before the thread starts, so that a turn with nothing scheduled sleeps.
         engine.submit { engine.addExternalSource() }
-        let thread = Thread {
+        let thread = Thread { [self] in
             while !state.stopRequested {
-                _ = engine.wait(until: { state.stopRequested })
+                turns.lock()
+                let target = engine.runUntilIdle()
+                sleepsUntil.store(target ?? .max, ordering: .releasing)
+                turns.unlock()
+                if state.stopRequested { break }
+                engine.sleep(until: target)
             }
+            turns.lock()
             engine.removeExternalSource()
             engine.endTick()
+            turns.unlock()
             state.finished()
         }
         thread.name = "ember-engine"
@@ -44,6 +66,35 @@ public final class EngineThread: Sendable {
     /// Runs `work` on the engine's thread, in order with other submissions. Any thread.
     public func submit(_ work: @escaping @Sendable () -> Void) {
         engine.submit(work)
+    }
+
+    /// Runs `work` at once on the calling thread when the engine is idle (nobody runs it: the
+    /// caller takes the engine's lock), else submits it (``submit(_:)``); in order with other
+    /// submissions either way. Any thread; from inside the engine's own work it submits.
+    public func run(_ work: @escaping @Sendable () -> Void) {
+        guard state.isLive else {
+            engine.submit(work)
+            return
+        }
+        guard turns.try() else {
+            // Whoever holds the engine takes it before letting go (the engine's thread looks for
+            // submissions before it sleeps; a caller of run, below, before it returns): no need
+            // to wake the thread.
+            engine.submitQuietly(work)
+            return
+        }
+        var target = engine.runNow(work)
+        while true {
+            if let due = target, due < sleepsUntil.load(ordering: .acquiring) {
+                sleepsUntil.store(due, ordering: .releasing)
+                engine.wake()
+            }
+            turns.unlock()
+            // What was submitted quietly while this ran: taken here, unless someone else holds
+            // the engine now (they will take it).
+            guard engine.hasSubmissions, turns.try() else { return }
+            target = engine.runUntilIdle()
+        }
     }
 
     /// Runs `body` on the engine's thread and returns its result, blocking the calling thread
@@ -69,6 +120,8 @@ private final class ThreadState: @unchecked Sendable {
     private var started = false
     /// Read by the engine's thread on every turn: an atomic, not the lock.
     private let stopping = Atomic<Bool>(false)
+    /// Started and not asked to stop: ``EngineThread/run(_:)`` may run work at once.
+    private let live = Atomic<Bool>(false)
     private var done = false
 
     /// Marks the thread started; `false` if it already was.
@@ -77,6 +130,7 @@ private final class ThreadState: @unchecked Sendable {
         defer { condition.unlock() }
         if started { return false }
         started = true
+        live.store(true, ordering: .releasing)
         return true
     }
 
@@ -88,7 +142,12 @@ private final class ThreadState: @unchecked Sendable {
 
     var stopRequested: Bool { stopping.load(ordering: .acquiring) }
 
-    func requestStop() { stopping.store(true, ordering: .releasing) }
+    var isLive: Bool { live.load(ordering: .acquiring) }
+
+    func requestStop() {
+        live.store(false, ordering: .releasing)
+        stopping.store(true, ordering: .releasing)
+    }
 
     func finished() {
         condition.lock()

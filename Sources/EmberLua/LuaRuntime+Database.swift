@@ -130,9 +130,10 @@ extension LuaRuntime {
                 // ember.rules(text): compiles text and puts it in force.
                 let ember = call.runtime.ember
                 guard let server = ember.embeddedServer else {
-                    throw call.failure(
-                        code: ErrorCode.needsEmbeddedServer,
-                        "ember.rules needs an embedded server: the clients are connected to \(ember.remoteServer?.url ?? "another process")")
+                    guard let remote = ember.remoteServer else {
+                        throw call.failure(code: ErrorCode.needsEmbeddedServer, "ember.rules needs a server")
+                    }
+                    return try call.runtime.remoteRules(call, on: remote)
                 }
                 guard !call.isAbsent(1) else {
                     if let source = server.rules.source { call.push(source) } else { lua_pushnil(call.state) }
@@ -153,6 +154,38 @@ extension LuaRuntime {
                 return call.runtime.deliveringFirst(0, on: call.state)
             }),
         ]
+    }
+
+    /// `ember.rules([text])` on a server in another process: its rules over REST, as the
+    /// session's administrator (``RemoteServer/rules(_:on:completion:)``). A document is
+    /// compiled here first, so that its errors are the same as embedded. Waits (a coroutine
+    /// suspends; elsewhere the engine runs meanwhile).
+    func remoteRules(_ call: LuaCall, on remote: any RemoteServer) throws(LuaBindingError) -> LuaCallResult {
+        var text: String?
+        if !call.isAbsent(1) {
+            let document = try call.string(at: 1, expected: "a rules document {\"rules\": {...}}")
+            do throws(RulesError) {
+                _ = try Ruleset(text: document)
+            } catch {
+                throw call.failure(code: error.code, error.message)
+            }
+            text = document
+        }
+        try call.requireWaiting()
+        let answer = Pending<Result<String, DatabaseError>>()
+        remote.rules(text, on: engine, completion: answer.filler)
+        let reads = text == nil
+        return suspend(call, on: LuaWait(isReady: { answer.isFilled }) { call, outcome throws(LuaBindingError) in
+            if case .failed(let error) = outcome { throw call.failure(error) }
+            switch answer.value! {
+            case .success(let document):
+                guard reads else { return .values(0) }
+                call.push(document)
+                return .values(1)
+            case .failure(let error):
+                throw call.failure(error)
+            }
+        })
     }
 
     /// `ember.command{ name =, args =, help =, run = }`.

@@ -57,7 +57,11 @@ final class RealtimeOutbox: TickParticipant {
         let batch = connection.takeBatch()
         guard !batch.frames.isEmpty else { return }
         let write = Batch(connection: connection, frames: batch.frames, bytes: batch.bytes)
-        connection.channel.eventLoop.execute { write.write() }
+        if connection.channel.eventLoop.inEventLoop {
+            write.write()
+        } else {
+            connection.channel.eventLoop.execute { write.write() }
+        }
     }
 
     // MARK: TickParticipant
@@ -83,8 +87,14 @@ final class RealtimeOutbox: TickParticipant {
             }
         }
         for (loop, batches) in loops {
-            loop.execute {
+            // Run on an event loop (a message handled where it was read), its own channels are
+            // written at once.
+            if loop.inEventLoop {
                 for batch in batches { batch.write() }
+            } else {
+                loop.execute {
+                    for batch in batches { batch.write() }
+                }
             }
         }
     }

@@ -27,8 +27,9 @@ public final class ServedDatabase: @unchecked Sendable {
 
     /// Who runs the engine.
     private enum Runner: Sendable {
-        /// A thread of the database's own, stopped when it closes.
-        case ownThread(EngineThread)
+        /// A thread of the database's own, stopped when it closes; `inline`: a submission runs
+        /// at once on the submitting thread when the engine is idle (``EngineThread/run(_:)``).
+        case ownThread(EngineThread, inline: Bool)
         /// Its owner (an interactive shell), which closes it too.
         case owner(Engine)
     }
@@ -40,7 +41,11 @@ public final class ServedDatabase: @unchecked Sendable {
         self.namespace = namespace
         ember = try Ember(persistence: persistence, rules: rules)
         let thread = EngineThread(engine: ember.engine)
-        runner = .ownThread(thread)
+        // In memory, the work a message causes is short: it runs on the event loop that read
+        // the message when the engine is idle. With a store, the end of a tick commits (and may
+        // wait for the disk), which an event loop must not: the engine's thread does it.
+        let inline = if case .memory = persistence { true } else { false }
+        runner = .ownThread(thread, inline: inline)
         thread.start()
         addOutbox()
     }
@@ -75,7 +80,8 @@ public final class ServedDatabase: @unchecked Sendable {
 
     private func schedule(_ work: @escaping @Sendable () -> Void) {
         switch runner {
-        case .ownThread(let thread): thread.submit(work)
+        case .ownThread(let thread, inline: true): thread.run(work)
+        case .ownThread(let thread, inline: false): thread.submit(work)
         case .owner(let engine): engine.submit(work)
         }
     }
@@ -84,7 +90,7 @@ public final class ServedDatabase: @unchecked Sendable {
     /// to its owner: only the outbox leaves its engine). Any thread but the engine's.
     /// - Throws: ``StoreError`` when the last commit fails.
     func close() throws(StoreError) {
-        guard case .ownThread(let thread) = runner else {
+        guard case .ownThread(let thread, _) = runner else {
             // Captures self until it has run: the engine holds the outbox unretained.
             schedule { [self] in ember.engine.remove(outbox) }
             return

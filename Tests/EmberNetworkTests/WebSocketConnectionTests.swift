@@ -157,8 +157,6 @@ struct WebSocketConnectionTests {
             #expect(run.status == 1, "\(command): \(run.output)")
             #expect(run.output.contains("needs_embedded_server"), "\(command): \(run.output)")
         }
-        let lua = ember(url(server), ["--memory", "-e", "print(pcall(ember.rules))"])
-        #expect(lua.output.contains("needs an embedded server"), "\(lua.output)")
     }
 
     @Test("rules show, load and open reach a remote server's rules over REST, as its administrator; a bad file names its line and changes nothing")
@@ -187,6 +185,15 @@ struct WebSocketConnectionTests {
         #expect(shown.output.contains(#""open":false"#) && shown.output.contains("auth.uid === $uid"), "\(shown.output)")
         let opened = ember(url(server), ["--memory", "--auth", "owner", "-c", "rules open", "-c", "set /users/alice 1"])
         #expect(opened.status == 0 && opened.output.contains("are open"), "\(opened.output)")
+        // ember.rules from Lua: the same, waiting for the server's answer.
+        let lua = ember(url(server), [
+            "--memory", "--auth", "owner", "-e",
+            #"ember.rules('{"rules": {".read": true, ".write": false}}'); print(ember.rules()); print(pcall(ember.rules, '{"rules": 5'))"#,
+        ])
+        #expect(lua.output.contains(#"{"rules": {".read": true, ".write": false}}"#), "\(lua.output)")
+        #expect(lua.output.contains("false"), "a bad document is an error: \(lua.output)")
+        let anonymousLua = ember(url(server), ["--memory", "-e", "print(pcall(ember.rules))"])
+        #expect(anonymousLua.output.contains("Permission denied"), "\(anonymousLua.output)")
     }
 
     @Test("--auth: owner passes rules that refuse everyone; an ID token signs in as its user")
