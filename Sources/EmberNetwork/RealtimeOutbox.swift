@@ -86,17 +86,20 @@ final class RealtimeOutbox: TickParticipant {
                 loops.append((loop, [write]))
             }
         }
+        // Run on an event loop (a message handled where it was read), its own channels are
+        // written at once, after the other loops have been handed theirs (so that they write
+        // meanwhile).
+        var own: [Batch] = []
         for (loop, batches) in loops {
-            // Run on an event loop (a message handled where it was read), its own channels are
-            // written at once.
             if loop.inEventLoop {
-                for batch in batches { batch.write() }
+                own = batches
             } else {
                 loop.execute {
                     for batch in batches { batch.write() }
                 }
             }
         }
+        for batch in own { batch.write() }
     }
 
     /// One connection's frames of one tick, written on its channel's event loop.

@@ -12,7 +12,8 @@ import NIOWebSocket
 /// the client's messages on the event loop and submits them to the database's engine thread;
 /// the engine queues its answers on ``OutboundFrames`` and its ``RealtimeOutbox`` writes them
 /// to the channel at the end of the tick. So a write and its acknowledgement cost two thread
-/// hand-offs (event loop → engine → event loop), not four.
+/// hand-offs (event loop → engine → event loop) at most, and none for a database in memory
+/// whose engine is idle (the event loop runs the engine itself: ``EngineThread/run(_:)``).
 ///
 /// The task that runs here keeps hummingbird-websocket's side going (pings, the closing
 /// handshake, frames sent before the handler was added), closes the WebSocket when the stream
