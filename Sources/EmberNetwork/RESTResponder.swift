@@ -7,6 +7,7 @@ import EmberWire
 import HTTPTypes
 import Hummingbird
 import Logging
+import NIOCore
 
 /// Firebase's REST API and its event streams over the served databases
 /// (`../shared/reference/firebase-network.md` §1 and §2): `PATH.json` with GET, PUT, POST,
@@ -17,7 +18,7 @@ import Logging
 /// exactly as a realtime client's request does: the same rules, validation, server values,
 /// and a write's answer only once it is committed.
 struct RESTResponder: HTTPResponder {
-    typealias Context = BasicRequestContext
+    typealias Context = ServeRequestContext
 
     let registry: DatabaseRegistry
     let limits: NetworkLimits
@@ -27,12 +28,12 @@ struct RESTResponder: HTTPResponder {
     /// Counts the open event streams (against ``NetworkLimits/maxConnections``).
     let connections: ConnectionCounter
 
-    func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
+    func respond(to request: Request, context: ServeRequestContext) async throws -> Response {
         var request = request
         let target = request.head.path ?? "/"
         let response: Response
         do {
-            response = try await handle(&request, target: target)
+            response = try await handle(&request, target: target, channel: context.channel)
         } catch {
             response = Self.failure(error)
         }
@@ -51,7 +52,7 @@ struct RESTResponder: HTTPResponder {
         return target[..<query] + "?" + parameters.joined(separator: "&")
     }
 
-    private func handle(_ request: inout Request, target: String) async throws(NetworkError) -> Response {
+    private func handle(_ request: inout Request, target: String, channel: any Channel) async throws(NetworkError) -> Response {
         if request.method == .options { return Self.preflight() }
         let query = QueryString(target: target)
         var method = request.method
@@ -86,7 +87,7 @@ struct RESTResponder: HTTPResponder {
         switch method {
         case .get:
             if request.headers[.accept]?.contains("text/event-stream") == true {
-                return try stream(path, query: query, database: database, identity: identity)
+                return try stream(path, query: query, database: database, identity: identity, channel: channel)
             }
             return try await get(path, request: request, query: query, database: database, identity: identity)
         case .put, .post, .patch, .delete:
@@ -265,7 +266,9 @@ struct RESTResponder: HTTPResponder {
 
     // MARK: Event streams
 
-    private func stream(_ path: Path, query: QueryString, database: ServedDatabase, identity: RESTIdentity) throws(NetworkError) -> Response {
+    private func stream(
+        _ path: Path, query: QueryString, database: ServedDatabase, identity: RESTIdentity, channel: any Channel
+    ) throws(NetworkError) -> Response {
         guard let params = try Self.queryParams(query) else { throw NetworkError(.badRequest, "a stream's limit must be positive") }
         let format: JSONFormat = query["format"] == "export" ? .export : .normal
         let events = EventStream(location: path, format: format)
@@ -274,6 +277,11 @@ struct RESTResponder: HTTPResponder {
         }
         let handle = database.listen(QuerySpec(path: path, params: params), signingIn: identity.signIn) { message in
             events.take(message)
+        }
+        // A client that goes away ends its stream (and its listen) at once.
+        channel.closeFuture.whenComplete { _ in events.finish() }
+        channel.eventLoop.execute {
+            try? channel.pipeline.syncOperations.addHandler(HangUpWatcher { events.finish() }, position: .first)
         }
         let connections = connections
         let logger = logger
@@ -285,6 +293,7 @@ struct RESTResponder: HTTPResponder {
                 handle.close()
                 events.finish()
                 connections.close(number)
+                logger.info("stream of \(path) closed")
             }
             logger.info("stream of \(path) opened")
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -301,7 +310,6 @@ struct RESTResponder: HTTPResponder {
                 group.cancelAll()
             }
             try await writer.finish(nil)
-            logger.info("stream of \(path) closed")
         })
     }
 

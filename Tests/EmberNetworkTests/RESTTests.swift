@@ -76,6 +76,30 @@ struct RESTTests {
         #expect(read.output == "false", "the onDisconnect write after the restart: \(read.output)")
     }
 
+    @Test("an event stream whose client goes away ends at once (its listen closed), not at its next write")
+    func abandonedStreamEndsAtOnce() throws {
+        let server = try ServeProcess(["--max-connections", "1"])
+        defer { server.stop() }
+        for round in 0..<3 {
+            let stream = Process()
+            stream.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            stream.arguments = ["curl", "-s", "-N", "-H", "Accept: text/event-stream", "\(server.url)/quiet.json"]
+            stream.standardOutput = FileHandle.nullDevice
+            try stream.run()
+            var deadline = Date().addingTimeInterval(10)
+            while server.log.components(separatedBy: "stream of /quiet opened").count <= round + 1, Date() < deadline { usleep(20_000) }
+            kill(stream.processIdentifier, SIGKILL)
+            stream.waitUntilExit()
+            // Nothing is written to /quiet: the server learns of it from the closed connection.
+            deadline = Date().addingTimeInterval(3)
+            while server.log.components(separatedBy: "stream of /quiet closed").count <= round + 1, Date() < deadline { usleep(20_000) }
+            #expect(server.log.components(separatedBy: "stream of /quiet closed").count == round + 2, "round \(round): \(server.log.suffix(1500))")
+        }
+        // With --max-connections 1, a stream still opens: the abandoned ones gave their place back.
+        let check = ProcessRun.run(["curl", "-s", "-m", "2", "-N", "-H", "Accept: text/event-stream", "\(server.url)/quiet.json"], timeout: 10)
+        #expect(check.output.contains("event: put"), "\(check.output)")
+    }
+
     @Test("README's ember serve block: its curl commands give what it says")
     func readmeServeBlock() throws {
         let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
