@@ -31,12 +31,15 @@ enum RealtimeSocket {
         // The handler goes in before the hello is sent: every message a client sends after the
         // hello reaches it.
         let maxMessageSize = limits.maxMessageSize
+        // Messages read in one turn of the event loop, from every socket, go to the engine
+        // together.
+        let batch = database.inboundBatch(for: channel.eventLoop)
         let handler: NIOLoopBound<RealtimeFrameHandler>? = try? await channel.eventLoop.submit {
             let handler = RealtimeFrameHandler(
                 maxMessageSize: maxMessageSize, activity: activity, verifier: verifier,
                 events: .init(
-                    message: { frame in database.submit { _ in connection.receive(frame) } },
-                    tooLarge: { database.submit { _ in connection.messageTooLarge(limit: maxMessageSize) } }))
+                    message: { frame in batch.add { connection.receive(frame) } },
+                    tooLarge: { batch.add { connection.messageTooLarge(limit: maxMessageSize) } }))
             let pipeline = channel.pipeline.syncOperations
             let decoder = try pipeline.handler(type: ByteToMessageHandler<WebSocketFrameDecoder>.self)
             try pipeline.addHandler(handler, position: .after(decoder))
@@ -84,7 +87,10 @@ enum RealtimeSocket {
             } catch {
                 logger.debug("a connection's reader ended: \(error)")
             }
-            database.submit { _ in connection.socketEnded() }
+            // After the messages the event loop read before the end (its batch is handed over
+            // first): a write sent just before the socket closed is applied before the
+            // connection's onDisconnect operations run.
+            channel.eventLoop.execute { batch.add { connection.socketEnded() } }
             frames.finish()
             group.cancelAll()
         }

@@ -5,6 +5,7 @@ import EmberRules
 import EmberServer
 import EmberStorage
 import EmberWire
+import NIOCore
 import Synchronization
 
 /// One namespace's database as the network serves it: an ``Ember``'s server, run by an engine
@@ -22,6 +23,8 @@ public final class ServedDatabase: @unchecked Sendable {
     private let runner: Runner
     /// What its WebSockets send, written at the end of each engine tick (the engine's).
     let outbox = RealtimeOutbox()
+    /// Each event loop's batch of the messages it read this turn (made on first use).
+    private let batches = Mutex<[ObjectIdentifier: InboundBatch]>([:])
     /// Push ids for REST `POST`s.
     private let pushIDs = Mutex(PushIDGenerator())
 
@@ -68,6 +71,17 @@ public final class ServedDatabase: @unchecked Sendable {
     /// Runs `body` on the engine's thread, in order with all other work.
     public func submit(_ body: @escaping @Sendable (ServedDatabase.Access) -> Void) {
         schedule { [self] in body(Access(database: self)) }
+    }
+
+    /// The batch of `loop`'s messages for this database (``InboundBatch``). Any thread; use it on
+    /// `loop`.
+    func inboundBatch(for loop: any EventLoop) -> InboundBatch {
+        batches.withLock { batches in
+            if let batch = batches[ObjectIdentifier(loop)] { return batch }
+            let batch = InboundBatch(loop: loop, database: self)
+            batches[ObjectIdentifier(loop)] = batch
+            return batch
+        }
     }
 
     /// Runs `body` on the engine's thread and returns its result, without blocking the caller's
