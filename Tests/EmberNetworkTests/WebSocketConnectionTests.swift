@@ -218,6 +218,20 @@ struct WebSocketConnectionTests {
         #expect(alice.output.contains("ok"), "\(alice.output)")
         #expect(alice.output.contains("permission_denied"), "\(alice.output)")
         #expect(ProcessRun.run(["curl", "-s", "\(server.url)/users/alice.json?ns=demo&auth=owner"]).output == #""mine""#)
+        // Lua clients of a session signed in with --auth: one given its own auth is that user;
+        // the others are the session's.
+        let lua = ember(url(server), [
+            "--memory", "--auth", token, "-e",
+            """
+            local bob = ember.client("bob", {auth = {uid = "bob"}})
+            local own = bob:ref("users/bob"):set("b"):wait()
+            local _, other = bob:ref("users/alice"):set("x"):wait()
+            local carol = ember.client("carol")
+            local asAlice = carol:ref("users/alice"):set("by alice"):wait()
+            print("bob own " .. tostring(own) .. ", bob other " .. tostring(other and other.code) .. ", carol as alice " .. tostring(asAlice))
+            """,
+        ])
+        #expect(lua.output.contains("bob own true, bob other permission_denied, carol as alice true"), "\(lua.output)")
     }
 
     @Test("ember serve --db DIR serves DIR's local socket: ember --db DIR connects to it instead of being refused")
