@@ -227,7 +227,7 @@ public final class Engine: @unchecked Sendable {
             switch turn(condition, deadline: deadline) {
             case .done(let outcome): return outcome
             case .worked: continue
-            case .idle(let target): letTimePass(until: target)
+            case .idle(let target): sleep(until: target)
             }
         }
     }
@@ -326,14 +326,6 @@ public final class Engine: @unchecked Sendable {
         return runUntilIdle()
     }
 
-    /// Sleeps until `target` (milliseconds since 1970; at most a second without one), or until
-    /// work is submitted or ``wake()`` is called: a driver's sleep.
-    public func sleep(until target: Int64?) {
-        let delay = max(0, min(target.map { $0 - clock.now() } ?? 1_000, 1_000))
-        guard delay > 0 else { return }
-        inbox.sleep(until: Date().addingTimeInterval(Double(delay) / 1000))
-    }
-
     /// Submits `work` without waking the engine's thread: for a driver whose lock is held by
     /// someone who checks for submissions before letting go of it (``EngineThread/run(_:)``).
     /// Any thread.
@@ -411,8 +403,11 @@ public final class Engine: @unchecked Sendable {
         phase = .idle
     }
 
-    /// Lets time pass until `target` (or until woken, without one).
-    private func letTimePass(until target: Int64?) {
+    /// Lets time pass until `target` (milliseconds since 1970): virtual time moves the clock
+    /// there; real time sleeps (at most a second, a tenth with Ctrl-C observed) until then, or
+    /// until work is submitted, an interrupt is requested or ``wake()`` is called. The loop's
+    /// own sleep, and a driver's that runs turns itself (``runUntilIdle()``).
+    public func sleep(until target: Int64?) {
         if case .virtualTime(let manual) = driver, let target {
             manual.advance(to: target)
             return

@@ -148,18 +148,17 @@ public struct NetworkServer: Sendable {
                     logger.warning("refused a WebSocket: \(error.message)")
                     return .dontUpgrade
                 }
-                let frames = OutboundFrames(channel: channel, limit: limits.maxUnsentBytes)
+                let frames = OutboundFrames(channel: channel, outbox: database.outbox, limit: limits.maxUnsentBytes)
                 guard let number = connections.open(limit: limits.maxConnections, close: { frames.finish() }) else {
                     logger.warning("refused a WebSocket: \(limits.maxConnections) connections are open, or the server is stopping")
                     return .dontUpgrade
                 }
-                // Counted until the channel closes, whether or not the upgrade completes (a
-                // client that hangs up in between would otherwise hold its place for ever).
+                // Counted until the channel closes (the one place that gives it back), whether or
+                // not the upgrade completes.
                 channel.closeFuture.whenComplete { _ in connections.close(number) }
                 let host = head.authority ?? publicHost
                 let session = sessions.next()
                 return .upgrade([:]) { inbound, outbound, _ in
-                    defer { connections.close(number) }
                     logger.info("connection \(session) opened (ns=\(database.namespace))")
                     try await RealtimeSocket.serve(
                         inbound: inbound, outbound: outbound, channel: channel, frames: frames, database: database, host: host, session: session,

@@ -26,6 +26,8 @@ final class OutboundFrames: @unchecked Sendable {
 
     /// The channel the frames go to.
     let channel: any Channel
+    /// The database's outbox, which writes the frames at the end of the engine's tick.
+    private let outbox: RealtimeOutbox
     /// Yields the ending once, to the socket's task, which closes the WebSocket.
     let endings: AsyncStream<Ending>
     private let endingsContinuation: AsyncStream<Ending>.Continuation
@@ -38,9 +40,11 @@ final class OutboundFrames: @unchecked Sendable {
     /// Whether the outbox holds this connection for the end of the tick.
     private var isScheduled = false
 
-    /// Frames for `channel`, which may hold at most `limit` unsent bytes.
-    init(channel: any Channel, limit: Int) {
+    /// Frames for `channel`, written by `outbox`; the channel may hold at most `limit` unsent
+    /// bytes.
+    init(channel: any Channel, outbox: RealtimeOutbox, limit: Int) {
         self.channel = channel
+        self.outbox = outbox
         self.limit = limit
         (endings, endingsContinuation) = AsyncStream<Ending>.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
@@ -48,7 +52,7 @@ final class OutboundFrames: @unchecked Sendable {
     /// Queues `frames` (one message, split as the protocol wants) for the end of the tick.
     /// Past the limit of unsent bytes the stream ends (overflowed). Engine thread.
     /// - Complexity: O(f) for f frames; the bytes are shared, not copied.
-    func push(_ frames: [ByteBuffer], via outbox: RealtimeOutbox) {
+    func push(_ frames: [ByteBuffer]) {
         guard state.load(ordering: .relaxed) == Ending.open.rawValue else { return }
         var size = 0
         for frame in frames { size += frame.readableBytes }
@@ -94,7 +98,7 @@ final class OutboundFrames: @unchecked Sendable {
 
     /// Sends what is queued now, then ends the stream (the server closed the connection).
     /// Engine thread.
-    func close(via outbox: RealtimeOutbox) {
+    func close() {
         outbox.flush(self)
         finish(.closed)
     }

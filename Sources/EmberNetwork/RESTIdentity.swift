@@ -18,26 +18,6 @@ enum RESTIdentity: Sendable, Equatable {
     ///   does not verify; 400 for an `auth_variable_override` that is not JSON, 403 for one
     ///   given by a non-admin.
     static func of(query: QueryString, authorization: String?, verifier: TokenVerifier?, now: Int64) async throws(NetworkError) -> RESTIdentity {
-        guard let verifier, let text = credential(query: query, authorization: authorization), text != "owner" else {
-            return try read(query: query, authorization: authorization, now: now, verified: nil)
-        }
-        switch await verifier.verify(text) {
-        case .success(let token): return try read(query: query, authorization: authorization, now: now, verified: token)
-        case .failure: throw NetworkError(.unauthorized, "Could not parse auth token.")
-        }
-    }
-
-    /// The credential a request presents, if any.
-    private static func credential(query: QueryString, authorization: String?) -> String? {
-        var credential = query["auth"] ?? query["access_token"]
-        if credential == nil, let authorization {
-            let parts = authorization.split(separator: " ", maxSplits: 1)
-            if parts.count == 2, parts[0].lowercased() == "bearer" { credential = String(parts[1]) }
-        }
-        return credential
-    }
-
-    private static func read(query: QueryString, authorization: String?, now: Int64, verified: AuthToken?) throws(NetworkError) -> RESTIdentity {
         var identity: RESTIdentity
         switch credential(query: query, authorization: authorization) {
         case nil, ""?:
@@ -45,14 +25,7 @@ enum RESTIdentity: Sendable, Equatable {
         case "owner"?:
             identity = .admin(.none)
         case let text?:
-            if let verified {
-                identity = .user(verified)
-            } else {
-                guard let token = try? AuthToken(parsing: text), !token.isExpired(at: now) else {
-                    throw NetworkError(.unauthorized, "Could not parse auth token.")
-                }
-                identity = .user(token)
-            }
+            identity = .user(try await token(text, verifier: verifier, now: now))
         }
         if let override = query["auth_variable_override"] {
             guard case .admin = identity else {
@@ -65,6 +38,29 @@ enum RESTIdentity: Sendable, Equatable {
             }
         }
         return identity
+    }
+
+    /// The user's token in `text`: verified when a project is configured, else read as the
+    /// emulator reads it (unsigned tokens taken).
+    private static func token(_ text: String, verifier: TokenVerifier?, now: Int64) async throws(NetworkError) -> AuthToken {
+        if let verifier {
+            guard case .success(let token) = await verifier.verify(text) else {
+                throw NetworkError(.unauthorized, "Could not parse auth token.")
+            }
+            return token
+        }
+        guard let token = try? AuthToken(parsing: text), !token.isExpired(at: now) else {
+            throw NetworkError(.unauthorized, "Could not parse auth token.")
+        }
+        return token
+    }
+
+    /// The credential a request presents, if any.
+    private static func credential(query: QueryString, authorization: String?) -> String? {
+        if let credential = query["auth"] ?? query["access_token"] { return credential }
+        guard let authorization else { return nil }
+        let parts = authorization.split(separator: " ", maxSplits: 1)
+        return parts.count == 2 && parts[0].lowercased() == "bearer" ? String(parts[1]) : nil
     }
 
     /// Whether the rules do not apply.

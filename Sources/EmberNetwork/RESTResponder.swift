@@ -279,9 +279,12 @@ struct RESTResponder: HTTPResponder {
             events.take(message)
         }
         // A client that goes away ends its stream (and its listen) at once.
-        channel.closeFuture.whenComplete { _ in events.finish() }
         channel.eventLoop.execute {
-            try? channel.pipeline.syncOperations.addHandler(HangUpWatcher { events.finish() }, position: .first)
+            do {
+                try channel.pipeline.syncOperations.addHandler(HangUpWatcher { events.finish() }, position: .first)
+            } catch {
+                events.finish()
+            }
         }
         let connections = connections
         let logger = logger

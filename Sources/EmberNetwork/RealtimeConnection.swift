@@ -15,6 +15,7 @@ final class RealtimeConnection: Transport, @unchecked Sendable {
 
     var onEvent: ((TransportEvent<ClientMessage>) -> Void)?
     private let outbound: OutboundFrames
+    /// Encodes what the server sends (an update once for many listeners).
     private let outbox: RealtimeOutbox
     /// The host the client reached (the hello's `h`) and the session's id (`s`).
     private let host: String
@@ -37,18 +38,18 @@ final class RealtimeConnection: Transport, @unchecked Sendable {
         case .handshake(let serverTime):
             push(RealtimeCodec.hello(serverTime: serverTime, host: host, session: session))
         case .ack(let requestID, _):
-            outbound.push(outbox.frames(for: message, okPayload: okPayloads.removeValue(forKey: requestID) ?? .emptyString), via: outbox)
+            outbound.push(outbox.frames(for: message, okPayload: okPayloads.removeValue(forKey: requestID) ?? .emptyString))
         default:
-            outbound.push(outbox.frames(for: message), via: outbox)
+            outbound.push(outbox.frames(for: message))
         }
     }
 
     func close() {
-        outbound.close(via: outbox)
+        outbound.close()
     }
 
     private func push(_ text: String) {
-        outbound.push(RealtimeOutbox.frames(text), via: outbox)
+        outbound.push(RealtimeOutbox.frames(text))
     }
 
     // MARK: From the socket
@@ -83,7 +84,7 @@ final class RealtimeConnection: Transport, @unchecked Sendable {
             push(RealtimeCodec.encode(.ack(requestID: requestID, status: .failed(error))))
         case .refused(nil, let error):
             push(RealtimeCodec.error(error.message))
-            outbound.close(via: outbox)
+            outbound.close()
         }
     }
 
@@ -91,7 +92,7 @@ final class RealtimeConnection: Transport, @unchecked Sendable {
     /// closes.
     func messageTooLarge(limit: Int) {
         push(RealtimeCodec.error("The specified payload is too large (more than \(limit) bytes)."))
-        outbound.close(via: outbox)
+        outbound.close()
     }
 
     /// The socket ended: the server runs the connection's onDisconnect operations.

@@ -49,8 +49,12 @@ final class RealtimeFrameHandler: ChannelInboundHandler, RemovableChannelHandler
     /// after it, held so that they reach the server in order and as the token's user.
     private var held: [ClientFrame]?
 
-    init(maxMessageSize: Int, activity: Activity, verifier: TokenVerifier?, events: Events) {
+    /// The channel's event loop, where the handler lives.
+    private let loop: any EventLoop
+
+    init(maxMessageSize: Int, activity: Activity, verifier: TokenVerifier?, loop: any EventLoop, events: Events) {
         self.maxMessageSize = maxMessageSize
+        self.loop = loop
         assembler = FrameAssembler(maxMessageSize: maxMessageSize)
         self.activity = activity
         self.verifier = verifier
@@ -149,11 +153,9 @@ final class RealtimeFrameHandler: ChannelInboundHandler, RemovableChannelHandler
             events.message(.refused(requestID: requestID, error: error))
         case .needsKeys:
             held = [frame]
-            let loop = context?.eventLoop
-            let handler = loop.map { NIOLoopBound(self, eventLoop: $0) }
-            Task {
+            let handler = NIOLoopBound(self, eventLoop: loop)
+            Task { [loop] in
                 await verifier.refresh()
-                guard let loop, let handler else { return }
                 loop.execute { handler.value.keysFetched() }
             }
         }
@@ -170,17 +172,6 @@ final class RealtimeFrameHandler: ChannelInboundHandler, RemovableChannelHandler
             events.message(first)
         }
         for frame in frames.dropFirst() { deliver(frame) }
-    }
-
-    /// The handler's context, once added to a pipeline (for its event loop).
-    private var context: ChannelHandlerContext?
-
-    func handlerAdded(context: ChannelHandlerContext) {
-        self.context = context
-    }
-
-    func handlerRemoved(context: ChannelHandlerContext) {
-        self.context = nil
     }
 
     private func refuseTooLarge() {

@@ -36,7 +36,7 @@ enum RealtimeSocket {
         let batch = database.inboundBatch(for: channel.eventLoop)
         let handler: NIOLoopBound<RealtimeFrameHandler>? = try? await channel.eventLoop.submit {
             let handler = RealtimeFrameHandler(
-                maxMessageSize: maxMessageSize, activity: activity, verifier: verifier,
+                maxMessageSize: maxMessageSize, activity: activity, verifier: verifier, loop: channel.eventLoop,
                 events: .init(
                     message: { frame in batch.add { connection.receive(frame) } },
                     tooLarge: { batch.add { connection.messageTooLarge(limit: maxMessageSize) } }))

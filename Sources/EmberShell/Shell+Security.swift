@@ -196,11 +196,9 @@ extension Shell {
             throw .command(ErrorCode.disconnected, "\(remote.url) did not answer")
         }
         settle()
-        let isOpen = (try? Ruleset(text: document))?.isOpen ?? false
         if let loaded {
-            let counts = RuleKind.allCases.map { kind in (kind, loaded.rules.entries.filter { $0.kind == kind }.count) }
             return .report(
-                text: "loaded \(loaded.file) on \(remote.url): " + counts.map { "\($0.1) \($0.0.rawValue)" }.joined(separator: ", "),
+                text: "loaded \(loaded.file) on \(remote.url): \(Self.ruleCounts(loaded.rules))",
                 json: .object([("ok", .bool(true)), ("open", .bool(loaded.rules.isOpen)), ("rules", .int(Int64(loaded.rules.entries.count)))]))
         }
         if text != nil {
@@ -209,7 +207,13 @@ extension Shell {
                 json: .object([("ok", .bool(true)), ("open", .bool(true)), ("rules", .int(0))]))
         }
         let shown = document.hasSuffix("\n") ? String(document.dropLast()) : document
+        let isOpen = (try? Ruleset(text: document))?.isOpen ?? false
         return .report(text: shown, json: .object([("open", .bool(isOpen)), ("rules", .string(document))]))
+    }
+
+    /// How many rules of each kind `rules` has: `1 .read, 2 .write, 0 .validate`.
+    static func ruleCounts(_ rules: Ruleset) -> String {
+        RuleKind.allCases.map { kind in "\(rules.entries.filter { $0.kind == kind }.count) \(kind.rawValue)" }.joined(separator: ", ")
     }
 
     /// The rules document in `file`, compiled (`--rules FILE`, `rules load FILE`).
@@ -243,8 +247,7 @@ extension Shell {
         settle()
         var text: String
         if let file {
-            let counts = RuleKind.allCases.map { kind in (kind, rules.entries.filter { $0.kind == kind }.count) }
-            text = "loaded \(file): " + counts.map { "\($0.1) \($0.0.rawValue)" }.joined(separator: ", ")
+            text = "loaded \(file): \(Self.ruleCounts(rules))"
         } else {
             text = "the rules are open: everyone may read and write"
         }

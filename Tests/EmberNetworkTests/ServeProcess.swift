@@ -1,3 +1,4 @@
+import EmberTestSupport
 import Foundation
 import Testing
 
@@ -29,19 +30,10 @@ final class ServeProcess: @unchecked Sendable {
         process.standardInput = FileHandle.nullDevice
         errors.fileHandleForReading.readabilityHandler = { [errorText] handle in errorText.append(handle.availableData) }
         try process.run()
-        let deadline = Date().addingTimeInterval(20)
-        var text = ""
-        let reader = output.fileHandleForReading
-        while Date() < deadline, process.isRunning {
-            let data = reader.availableData
-            if data.isEmpty { break }
-            text += String(decoding: data, as: UTF8.self)
-            if let line = text.split(separator: "\n").first(where: { $0.contains("listening on") }),
-                let port = line.split(separator: ":").last.flatMap({ Int($0) })
-            {
-                self.port = port
-                return
-            }
+        let (port, text) = ServeBanner.waitForPort(in: output.fileHandleForReading, of: process, timeout: 20)
+        if let port {
+            self.port = port
+            return
         }
         stop()
         Issue.record("ember serve did not start: \(text) \(errorText.value)")

@@ -1,3 +1,4 @@
+import EmberTestSupport
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -30,18 +31,10 @@ struct NetworkBenchmarks {
             process.standardError = FileHandle.nullDevice
             process.standardInput = FileHandle.nullDevice
             try process.run()
-            var text = ""
-            let deadline = Date().addingTimeInterval(30)
-            while Date() < deadline, process.isRunning {
-                let data = output.fileHandleForReading.availableData
-                if data.isEmpty { break }
-                text += String(decoding: data, as: UTF8.self)
-                if let line = text.split(separator: "\n").first(where: { $0.contains("listening on") }),
-                    let port = line.split(separator: ":").last.flatMap({ Int($0) })
-                {
-                    self.port = port
-                    return
-                }
+            let (port, text) = ServeBanner.waitForPort(in: output.fileHandleForReading, of: process, timeout: 30)
+            if let port {
+                self.port = port
+                return
             }
             stop()
             throw BenchSocket.Failure(description: "ember serve did not start: \(text)")
