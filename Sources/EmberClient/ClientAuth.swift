@@ -32,6 +32,14 @@ struct ClientAuth {
         problem = nil
     }
 
+    /// Whether writes wait for a new token at `now`: as ``state(at:)``'s
+    /// ``AuthState/holdsWrites``, without making the state (every write asks).
+    /// - Complexity: O(1).
+    func holdsWrites(at now: Int64) -> Bool {
+        guard let token else { return false }
+        return problem != nil || token.isExpired(at: now)
+    }
+
     /// The state at `now` (milliseconds, the client's clock).
     func state(at now: Int64) -> AuthState {
         guard let token else { return .signedOut }

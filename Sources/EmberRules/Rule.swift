@@ -42,6 +42,24 @@ public struct Rule: Sendable, Hashable {
         return evaluate(context, tracing: tracing, reads: &reads)
     }
 
+    /// Whether the rule holds at `path` (an error counts as false), with nothing traced: what a
+    /// check that builds no decision evaluates. The outcome is counted in `coverage`, the
+    /// locations read are added to `reads`.
+    func holds(
+        _ context: RuleContext, at path: Path, captures: RuleCaptures, reads: inout RuleReads, coverage: inout RuleCoverage
+    ) -> Bool {
+        if case .boolean(let constant) = expression {
+            coverage.count(id, constant)
+            return constant
+        }
+        var evaluator = RuleEvaluator(context: context, path: path, captures: captures, tracing: false, reads: reads)
+        reads = RuleReads()
+        defer { reads = evaluator.reads }
+        let allowed = try? evaluator.verdict(expression)
+        coverage.count(id, allowed)
+        return allowed ?? false
+    }
+
     /// Evaluates the rule, adding the locations whose data it read to `reads`.
     func evaluate(_ context: RuleContext, tracing: Bool, reads: inout RuleReads) -> RuleOutcome {
         var evaluator = RuleEvaluator(context: context, tracing: tracing, reads: reads)

@@ -24,18 +24,23 @@ public struct RuleCoverage: Sendable {
         counts = Array(repeating: Counts(), count: ruleCount)
     }
 
+    /// Counts one evaluation of the rule numbered `id`: `true`, `false`, or `nil` for an error.
+    /// - Complexity: O(1).
+    mutating func count(_ id: Int, _ result: Bool?) {
+        guard counts.indices.contains(id) else { return }
+        switch result {
+        case true?: counts[id].allowed += 1
+        case false?: counts[id].denied += 1
+        case nil: counts[id].errors += 1
+        }
+    }
+
     /// Counts every rule the decisions evaluated.
     /// - Complexity: O(rules evaluated).
     public mutating func record(_ decisions: [AccessDecision]) {
         for decision in decisions {
             for step in decision.steps {
-                let id = step.outcome.rule.id
-                guard counts.indices.contains(id) else { continue }
-                switch step.outcome.result {
-                case .success(true): counts[id].allowed += 1
-                case .success(false): counts[id].denied += 1
-                case .failure: counts[id].errors += 1
-                }
+                count(step.outcome.rule.id, try? step.outcome.result.get())
             }
         }
     }

@@ -7,7 +7,12 @@ import EmberCore
 /// of null is null but calling a method on it, comparing it with `<`, or adding it is an error).
 /// An error anywhere ends the evaluation: the rule is false, even under `||`.
 struct RuleEvaluator {
+    /// What every rule of one check shares: who, when, the data, the query.
     let context: RuleContext
+    /// The rule's location (`data`, `newData`).
+    let path: Path
+    /// The keys the wildcards above the rule matched.
+    let captures: RuleCaptures
     /// When set, each compound sub-expression's source range and value, in the order evaluated
     /// (what `explain` shows).
     var trace: [(range: Range<Int>, value: RuleValue)]?
@@ -18,7 +23,15 @@ struct RuleEvaluator {
     var reads: RuleReads
 
     init(context: RuleContext, tracing: Bool = false, reads: RuleReads = RuleReads()) {
+        self.init(context: context, path: context.path, captures: context.captures, tracing: tracing, reads: reads)
+    }
+
+    /// An evaluator of a rule at `path`, sharing `context` with the other rules of its check
+    /// (one context per check, not one per rule).
+    init(context: RuleContext, path: Path, captures: RuleCaptures, tracing: Bool, reads: RuleReads) {
         self.context = context
+        self.path = path
+        self.captures = captures
         self.reads = reads
         trace = tracing ? [] : nil
     }
@@ -46,7 +59,7 @@ struct RuleEvaluator {
         case .regex, .array: throw RuleRuntimeError("a regular expression or an array is not a value")
         case .variable(let name): return try variable(name)
         case .capture(let name):
-            guard let key = context.captures[name] else { throw RuleRuntimeError("\(name) matched nothing") }
+            guard let key = captures[name] else { throw RuleRuntimeError("\(name) matched nothing") }
             return .string(key)
         case .member(let base, let name, let range):
             return record(range, try member(name, of: try evaluate(base)))
@@ -79,10 +92,10 @@ struct RuleEvaluator {
         case "auth": return context.auth.map(RuleValue.init) ?? .null
         case "now": return .number(Double(context.now))
         case "root": return .snapshot(RuleSnapshot(context.root, .before, path: .root))
-        case "data": return .snapshot(RuleSnapshot(context.root, .before, path: context.path))
+        case "data": return .snapshot(RuleSnapshot(context.root, .before, path: path))
         case "newData":
             guard let newRoot = context.newRoot else { throw RuleRuntimeError("newData exists only when writing") }
-            return .snapshot(RuleSnapshot(newRoot, .after, path: context.path))
+            return .snapshot(RuleSnapshot(newRoot, .after, path: path))
         case "query": return .query(context.query)
         default: throw RuleRuntimeError("unknown variable \(name)")
         }
@@ -91,7 +104,7 @@ struct RuleEvaluator {
     /// The data of `snapshot`, noted as read. The rule's own location (`data`, `newData`) is
     /// looked up once per evaluation, however often the rule reads it.
     private mutating func read(_ snapshot: RuleSnapshot) -> Node {
-        let own = snapshot.path == context.path
+        let own = snapshot.path == path
         if own, let cached = snapshot.version == .before ? dataNode : newDataNode { return cached }
         let node = snapshot.node
         reads.record(node, at: snapshot.path, of: snapshot.version)

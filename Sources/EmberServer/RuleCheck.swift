@@ -2,20 +2,25 @@ import EmberCore
 import EmberRules
 
 /// One rules check the server made: for whom, under which rules, on what, and the outcome.
-/// ``traced()`` evaluates it again with every sub-expression recorded, for `explain`.
+/// The server's check builds no explanation; ``decisions`` and ``traced()`` evaluate the kept
+/// request again (over the data the check read, not today's) for `explain` and `rules trace`.
 public struct RuleCheck: Sendable {
     /// The connection whose operation was checked.
     public let connection: ConnectionID
     /// The rules in force then.
     public let ruleset: Ruleset
+    /// The operation, holding only the data its rules read.
     public let request: RuleRequest
-    /// One decision for a read, one per path checked for a write (ending at the first denial).
-    public let decisions: [AccessDecision]
+    /// The path refused, or `nil` when the operation was allowed.
+    public let refused: Path?
 
     /// Whether the operation was allowed.
-    public var allowed: Bool { decisions.allSatisfy(\.allowed) }
+    public var allowed: Bool { refused == nil }
 
-    /// The same decisions with each rule's sub-expressions traced (the data and rules of the
-    /// time, not today's).
+    /// The decisions: one for a read, one per path checked for a write (ending at the first
+    /// denial), evaluated again from the kept request.
+    public var decisions: [AccessDecision] { ruleset.decide(request) }
+
+    /// The same decisions with each rule's sub-expressions traced.
     public func traced() -> [AccessDecision] { ruleset.decide(request, tracing: true) }
 }

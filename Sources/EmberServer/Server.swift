@@ -36,8 +36,6 @@ public final class Server {
     public private(set) var rules: Ruleset
     /// How often each rule was evaluated, and how, since the rules were put in force.
     public private(set) var coverage: RuleCoverage
-    /// Whether checks record each rule's sub-expressions (`rules trace on`).
-    public var tracesRules = false
     /// Whether an administrator's credential (`gauth`) is taken. By default only `owner` is,
     /// the token Firebase's Admin SDKs send to an emulator (firebase-admin-node
     /// `EmulatorAdminTokenProvider`). The emulator takes any string; Ember deliberately does
@@ -342,13 +340,11 @@ public final class Server {
         let request = RuleRequest(
             operation, auth: auth.variable, now: now, data: .tree(root), newData: writes.isEmpty ? nil : .overlay(root, writes))
         var reads = RuleReads()
-        let decisions = rules.decide(request, tracing: tracesRules, reads: &reads)
-        coverage.record(decisions)
-        let check = RuleCheck(connection: id, ruleset: rules, request: request.keeping(reads), decisions: decisions)
+        let refused = rules.check(request, reads: &reads, coverage: &coverage)
+        let check = RuleCheck(connection: id, ruleset: rules, request: request.keeping(reads), refused: refused)
         connections[id]?.lastRuleCheck = check
         onRuleCheck?(check)
-        guard let denied = decisions.first(where: { !$0.allowed }) else { return nil }
-        return .permissionDenied(at: denied.path)
+        return refused.map(DatabaseError.permissionDenied(at:))
     }
 
     /// Answers a request that writes nothing now (an onDisconnect registration).

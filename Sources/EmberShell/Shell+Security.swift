@@ -148,7 +148,6 @@ extension Shell {
         case .open:
             return try putInForce(.open, from: nil, at: nil)
         case .trace(let on):
-            server.tracesRules = on
             ember.onRuleCheck = on ? { [unowned self] name, check in printRuleCheck(check, client: name) } : nil
             return .done(on ? "rules trace on: every rules check prints as it happens" : "rules trace off")
         case .coverage:
@@ -261,15 +260,17 @@ extension Shell {
         ]))
     }
 
-    /// Prints one rules check as it happens (`rules trace on`).
+    /// Prints one rules check as it happens (`rules trace on`), evaluated again with every
+    /// sub-expression traced.
     func printRuleCheck(_ check: RuleCheck, client: ClientName) {
         let who = Self.who(check.request.auth)
+        let decisions = check.traced()
         if isJSON {
-            output.writeEvent(JSONValue.object([("rules", Self.json(check.decisions, client: client, who: who))]).serialized() + "\n")
+            output.writeEvent(JSONValue.object([("rules", Self.json(decisions, client: client, who: who))]).serialized() + "\n")
             return
         }
         var lines: [String] = []
-        for decision in check.decisions {
+        for decision in decisions {
             let explanation = decision.explanation(as: who)
             lines.append(style.dim("[rules] \(client): ") + (decision.allowed ? explanation[0] : style.warning(explanation[0])))
             lines += explanation.dropFirst().map { style.dim("        " + $0) }

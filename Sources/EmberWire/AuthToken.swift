@@ -28,6 +28,9 @@ public struct AuthToken: Sendable, Hashable {
     /// `token` (Firebase's rules reference, "auth"). Made once: every rule evaluated for the
     /// token's connection reads it.
     public let auth: JSONValue
+    /// Whether the token never expires (an emulator mock token, ``isExpired(at:)``): decided
+    /// once, as every message of its connection asks.
+    private let neverExpires: Bool
 
     /// How long a token holds unless told otherwise: an hour, as Firebase ID tokens.
     public static let defaultLifetime: Int64 = 3_600_000
@@ -57,6 +60,7 @@ public struct AuthToken: Sendable, Hashable {
         if case .string(let name)? = claims["firebase"]?["sign_in_provider"] { provider = name } else { provider = "custom" }
         expiresAt = expiry * 1000
         auth = .object([("uid", .string(uid)), ("provider", .string(provider)), ("token", claims)])
+        if case .int(0)? = claims["iat"], text.hasSuffix(".") { neverExpires = true } else { neverExpires = false }
     }
 
     /// An unsigned token for the user `claims` describe, as the emulator's clients make them.
@@ -118,10 +122,8 @@ public struct AuthToken: Sendable, Hashable {
     /// `createMockUserToken` makes when the app gives no dates (`iat` 0, `exp` 3600: firebase-js-sdk
     /// `packages/util/src/emulator.ts`), and the Firebase emulator accepts it; Ember's own
     /// tokens carry the time they were made.
-    public func isExpired(at now: Int64) -> Bool {
-        if case .int(0)? = claims["iat"], text.hasSuffix(".") { return false }
-        return now >= expiresAt
-    }
+    /// - Complexity: O(1).
+    public func isExpired(at now: Int64) -> Bool { !neverExpires && now >= expiresAt }
 
     /// The claims a person set (the uid, and what is not one of the standard claims), to show
     /// who a client is: `{uid: "alice", email: "a@x"}`.
