@@ -4,9 +4,13 @@ import EmberWire
 /// The client's token, and whether the server stopped taking it. One owner, in ``Repo``.
 struct ClientAuth {
     /// The token the client signs in with, if any.
-    private(set) var token: AuthToken?
+    private(set) var token: AuthToken? { didSet { holdsFrom = Self.holdsFrom(token, problem) } }
     /// Why the server no longer takes ``token``: it refused it, or revoked it as expired.
-    private var problem: DatabaseError?
+    private var problem: DatabaseError? { didSet { holdsFrom = Self.holdsFrom(token, problem) } }
+    /// From when writes wait (milliseconds): at once when the server refused the token, from
+    /// its expiry, or never (signed out, or a token that never expires). Kept, so that
+    /// ``holdsWrites(at:)``, asked on every write, reads no token.
+    private var holdsFrom: Int64 = .max
 
     /// Signs in with `token` (any problem with the last one is forgotten).
     mutating func signIn(_ token: AuthToken) {
@@ -35,9 +39,11 @@ struct ClientAuth {
     /// Whether writes wait for a new token at `now`: as ``state(at:)``'s
     /// ``AuthState/holdsWrites``, without making the state (every write asks).
     /// - Complexity: O(1).
-    func holdsWrites(at now: Int64) -> Bool {
-        guard let token else { return false }
-        return problem != nil || token.isExpired(at: now)
+    func holdsWrites(at now: Int64) -> Bool { now >= holdsFrom }
+
+    private static func holdsFrom(_ token: AuthToken?, _ problem: DatabaseError?) -> Int64 {
+        guard let token else { return .max }
+        return problem != nil ? .min : token.expiry ?? .max
     }
 
     /// The state at `now` (milliseconds, the client's clock).

@@ -7,7 +7,7 @@ extension Repo {
     var authState: AuthState { auth.state(at: environment.clock.now()) }
 
     /// Whether writes wait for a new token (it expired, or the server refused it).
-    var writesHeld: Bool { auth.token != nil && auth.holdsWrites(at: environment.clock.now()) }
+    var writesHeld: Bool { auth.holdsWrites(at: environment.clock.now()) }
 
     /// Signs in with `token` (kept in the store, so that a restart signs in again): sent at
     /// once when connected, and on every connection from now on. Writes held for a new token

@@ -9,10 +9,31 @@ import EmberCore
 /// rule.evaluate(context).allowed   // true for alice writing under /users/alice
 /// ```
 public struct Rule: Sendable, Hashable {
+    /// What a rule is, made once: a class, so that a copy of a rule (taken from the rules
+    /// tree on every check) costs one reference count, not one per field.
+    private final class Compiled: Sendable {
+        let source: String
+        let kind: RuleKind
+        let expression: RuleExpression
+        /// The expression compiled (``RuleCompiler``): what is evaluated.
+        let code: RuleCode
+        /// The boolean of a rule that is one (`".read": true`): no code runs for it.
+        let constant: Bool?
+
+        init(source: String, kind: RuleKind, expression: RuleExpression) {
+            self.source = source
+            self.kind = kind
+            self.expression = expression
+            code = RuleCompiler.compile(expression)
+            if case .boolean(let value) = expression { constant = value } else { constant = nil }
+        }
+    }
+
+    private let compiled: Compiled
     /// The expression as written (`"true"` for a boolean `true`).
-    public let source: String
-    public let kind: RuleKind
-    let expression: RuleExpression
+    public var source: String { compiled.source }
+    public var kind: RuleKind { compiled.kind }
+    var expression: RuleExpression { compiled.expression }
     /// Its number in its rules document, in document order (what `rules coverage` counts by);
     /// -1 for a rule outside a document.
     public internal(set) var id = -1
@@ -23,16 +44,23 @@ public struct Rule: Sendable, Hashable {
     public init(_ source: String, kind: RuleKind, captures: Set<String> = []) throws(RuleSyntaxError) {
         let expression = try RuleParser.parse(source)
         try RuleChecker(variables: kind.variables, captures: captures).check(expression)
-        self.source = source
-        self.kind = kind
-        self.expression = expression
+        compiled = Compiled(source: source, kind: kind, expression: expression)
     }
 
     /// A rule that is a boolean (`".read": true`).
     public init(constant: Bool, kind: RuleKind) {
-        source = constant ? "true" : "false"
-        self.kind = kind
-        expression = .boolean(constant)
+        compiled = Compiled(source: constant ? "true" : "false", kind: kind, expression: .boolean(constant))
+    }
+
+    /// Two rules are equal when they are the same expression of the same kind, numbered alike.
+    public static func == (lhs: Rule, rhs: Rule) -> Bool {
+        lhs.id == rhs.id && (lhs.compiled === rhs.compiled || (lhs.source == rhs.source && lhs.kind == rhs.kind && lhs.expression == rhs.expression))
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(source)
+        hasher.combine(kind)
+        hasher.combine(id)
     }
 
     /// Evaluates the rule: true allows; false, or an error, does not.
@@ -45,17 +73,20 @@ public struct Rule: Sendable, Hashable {
     /// Whether the rule holds at `path` (an error counts as false), with nothing traced: what a
     /// check that builds no decision evaluates. The outcome is counted in `coverage`, the
     /// locations read are added to `reads`.
+    /// - Parameter newData: the new data at `path`, when the caller has it already.
     func holds(
-        _ context: RuleContext, at path: Path, captures: RuleCaptures, reads: inout RuleReads, coverage: inout RuleCoverage
+        _ context: RuleContext, at path: Path, captures: RuleCaptures, newData: Node? = nil, reads: inout RuleReads,
+        coverage: inout RuleCoverage
     ) -> Bool {
-        if case .boolean(let constant) = expression {
+        if let constant = compiled.constant {
             coverage.count(id, constant)
             return constant
         }
         var evaluator = RuleEvaluator(context: context, path: path, captures: captures, tracing: false, reads: reads)
+        if let newData { evaluator.knowing(newData) }
         reads = RuleReads()
         defer { reads = evaluator.reads }
-        let allowed = try? evaluator.verdict(expression)
+        let allowed = try? evaluator.verdict(compiled.code)
         coverage.count(id, allowed)
         return allowed ?? false
     }
@@ -66,7 +97,7 @@ public struct Rule: Sendable, Hashable {
         reads = RuleReads()
         defer { reads = evaluator.reads }
         do {
-            let allowed = try evaluator.verdict(expression)
+            let allowed = try evaluator.verdict(compiled.code)
             return RuleOutcome(rule: self, result: .success(allowed), steps: evaluator.trace ?? [])
         } catch {
             return RuleOutcome(rule: self, result: .failure(error), steps: evaluator.trace ?? [])

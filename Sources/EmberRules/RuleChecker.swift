@@ -54,7 +54,7 @@ struct RuleChecker {
         case .array: return .array
         case .variable(let name):
             guard variables.contains(name) else {
-                if RuleMethods.variables.contains(name) {
+                if RuleMethod.variables.contains(name) {
                     throw RuleSyntaxError("\(name) is not available in this rule", at: here)
                 }
                 throw RuleSyntaxError("unknown variable \(name)", at: here)
@@ -94,7 +94,7 @@ struct RuleChecker {
             case .snapshotMethod(let name): return try snapshotCall(name, arguments, at: here)
             case .stringMethod(let name): return try stringCall(name, arguments, at: here)
             case .anyMember(let name):
-                guard RuleMethods.stringMethods.contains(name) else {
+                guard RuleMethod.stringMethods.contains(name) else {
                     throw RuleSyntaxError(name.isEmpty ? "only methods can be called" : "no method \(name)", at: here)
                 }
                 return try stringCall(name, arguments, at: here)
@@ -129,17 +129,17 @@ struct RuleChecker {
     private func member(_ name: String, of baseType: RuleType, at offset: Int) throws(RuleSyntaxError) -> RuleType {
         switch baseType {
         case .snapshot:
-            guard RuleMethods.snapshotMethods.contains(name) else { throw RuleSyntaxError("a snapshot has no method \(name)", at: offset) }
+            guard RuleMethod.snapshotMethods.contains(name) else { throw RuleSyntaxError("a snapshot has no method \(name)", at: offset) }
             return .snapshotMethod(name)
         case .query:
-            guard RuleMethods.queryProperties.contains(name) else { throw RuleSyntaxError("query has no property \(name)", at: offset) }
+            guard RuleMethod.queryProperties.contains(name) else { throw RuleSyntaxError("query has no property \(name)", at: offset) }
             switch name {
             case "orderByKey", "orderByValue", "orderByPriority": return .boolean
             default: return .primitive
             }
         case .string, .primitive:
             if name == "length" { return .number }
-            guard RuleMethods.stringMethods.contains(name) else { throw RuleSyntaxError("a string has no member \(name)", at: offset) }
+            guard RuleMethod.stringMethods.contains(name) else { throw RuleSyntaxError("a string has no member \(name)", at: offset) }
             return .stringMethod(name)
         case .auth, .any, .anyMember:
             return .anyMember(name)

@@ -1,6 +1,7 @@
 import EmberCore
 
-/// Evaluates a checked rule expression against a ``RuleContext``.
+/// The state of one evaluation of a compiled rule (``RuleCompiler``), and the operations its
+/// code performs: reading variables and snapshots, members, methods, operators.
 ///
 /// JavaScript's semantics where Firebase keeps them (`+` joins strings and numbers, `===` and
 /// `==` compare strictly) and Firebase's where it differs (dividing by zero gives NaN; a member
@@ -36,86 +37,86 @@ struct RuleEvaluator {
         trace = tracing ? [] : nil
     }
 
+    /// Takes `node` as the new data at the rule's location (already read, and noted as read).
+    mutating func knowing(_ node: Node) { newDataNode = node }
+
     /// The rule's verdict.
     /// - Throws: ``RuleRuntimeError`` when the evaluation fails or the result is not a boolean.
-    mutating func verdict(_ expression: RuleExpression) throws(RuleRuntimeError) -> Bool {
-        guard case .boolean(let result) = try evaluate(expression) else {
+    mutating func verdict(_ code: RuleCode) throws(RuleRuntimeError) -> Bool {
+        guard case .boolean(let result) = try code(&self) else {
             throw RuleRuntimeError("the rule's value is not true or false")
         }
         return result
     }
 
-    private mutating func record(_ range: Range<Int>, _ value: RuleValue) -> RuleValue {
-        trace?.append((range, value))
+    /// Notes the value of the compound sub-expression at `range`, when tracing.
+    mutating func record(_ range: Range<Int>, _ value: RuleValue) -> RuleValue {
+        if trace != nil { trace!.append((range, value)) }
         return value
     }
 
-    mutating func evaluate(_ expression: RuleExpression) throws(RuleRuntimeError) -> RuleValue {
-        switch expression {
-        case .null: return .null
-        case .boolean(let value): return .boolean(value)
-        case .number(let value): return .number(value)
-        case .string(let value): return .string(value)
-        case .regex, .array: throw RuleRuntimeError("a regular expression or an array is not a value")
-        case .variable(let name): return try variable(name)
-        case .capture(let name):
-            guard let key = captures[name] else { throw RuleRuntimeError("\(name) matched nothing") }
-            return .string(key)
-        case .member(let base, let name, let range):
-            return record(range, try member(name, of: try evaluate(base)))
-        case .index(let base, let key, let range):
-            let baseValue = try evaluate(base)
-            guard case .string(let name) = try evaluate(key) else { throw RuleRuntimeError("a key must be a string") }
-            return record(range, try member(name, of: baseValue))
-        case .call(let callee, let arguments, let range):
-            let (base, name) = try method(callee)
-            return record(range, try call(name, on: base, arguments))
-        case .unary(let op, let operand, let range):
-            let value = try evaluate(operand)
-            switch (op, value) {
-            case ("!", .boolean(let bool)): return record(range, .boolean(!bool))
-            case ("-", .number(let number)): return record(range, .number(-number))
-            default: throw RuleRuntimeError("\(op) cannot apply to \(value.kind)")
-            }
-        case .binary(let op, let left, let right, let range):
-            return record(range, try binary(op, left, right))
-        case .conditional(let condition, let then, let otherwise, let range):
-            guard case .boolean(let holds) = try evaluate(condition) else {
-                throw RuleRuntimeError("the condition of ? : is not true or false")
-            }
-            return record(range, try evaluate(holds ? then : otherwise))
+    // MARK: Variables
+
+    /// `auth`: the claims, or null.
+    var auth: RuleValue { context.auth.map(RuleValue.init) ?? .null }
+
+    /// `auth.name`: a member of the claims (null when not signed in), without making `auth`.
+    func auth(_ name: String) throws(RuleRuntimeError) -> RuleValue {
+        switch context.auth {
+        case .object(let members)?: members.first { $0.key == name }.map { RuleValue($0.value) } ?? .null
+        case nil: try member(name, of: .null)
+        case let other?: try member(name, of: RuleValue(other))
         }
     }
 
-    private mutating func variable(_ name: String) throws(RuleRuntimeError) -> RuleValue {
-        switch name {
-        case "auth": return context.auth.map(RuleValue.init) ?? .null
-        case "now": return .number(Double(context.now))
-        case "root": return .snapshot(RuleSnapshot(context.root, .before, path: .root))
-        case "data": return .snapshot(RuleSnapshot(context.root, .before, path: path))
-        case "newData":
+    /// The key the wildcard `name` matched.
+    func capture(_ name: String) throws(RuleRuntimeError) -> RuleValue {
+        guard let key = captures[name] else { throw RuleRuntimeError("\(name) matched nothing") }
+        return .string(key)
+    }
+
+    /// `root`, `data` or `newData`.
+    func snapshot(_ version: RuleSnapshot.Version, atRoot: Bool) throws(RuleRuntimeError) -> RuleValue {
+        switch version {
+        case .before: return .snapshot(RuleSnapshot(context.root, .before, path: atRoot ? .root : path))
+        case .after:
             guard let newRoot = context.newRoot else { throw RuleRuntimeError("newData exists only when writing") }
             return .snapshot(RuleSnapshot(newRoot, .after, path: path))
-        case "query": return .query(context.query)
-        default: throw RuleRuntimeError("unknown variable \(name)")
         }
     }
 
-    /// The data of `snapshot`, noted as read. The rule's own location (`data`, `newData`) is
-    /// looked up once per evaluation, however often the rule reads it.
+    /// The data at the rule's own location (`data`, `newData`): looked up once per evaluation,
+    /// however often the rule reads it, and noted as read.
+    mutating func own(_ version: RuleSnapshot.Version) throws(RuleRuntimeError) -> Node {
+        switch version {
+        case .before:
+            if let dataNode { return dataNode }
+            let node = context.root.node(at: path)
+            reads.record(node, at: path, of: .before)
+            dataNode = node
+            return node
+        case .after:
+            if let newDataNode { return newDataNode }
+            guard let newRoot = context.newRoot else { throw RuleRuntimeError("newData exists only when writing") }
+            let node = newRoot.node(at: path)
+            reads.record(node, at: path, of: .after)
+            newDataNode = node
+            return node
+        }
+    }
+
+    /// The data of `snapshot`, noted as read.
     private mutating func read(_ snapshot: RuleSnapshot) -> Node {
-        let own = snapshot.path == path
-        if own, let cached = snapshot.version == .before ? dataNode : newDataNode { return cached }
+        if snapshot.path == path, let node = try? own(snapshot.version) { return node }
         let node = snapshot.node
         reads.record(node, at: snapshot.path, of: snapshot.version)
-        if own {
-            if snapshot.version == .before { dataNode = node } else { newDataNode = node }
-        }
         return node
     }
 
+    // MARK: Members and methods
+
     /// A member that is not called: a property of an object, a string's length, a query's.
-    private func member(_ name: String, of base: RuleValue) throws(RuleRuntimeError) -> RuleValue {
+    func member(_ name: String, of base: RuleValue) throws(RuleRuntimeError) -> RuleValue {
         switch base {
         case .object(.object(let members)):
             return members.first { $0.key == name }.map { RuleValue($0.value) } ?? .null
@@ -135,92 +136,74 @@ struct RuleEvaluator {
         }
     }
 
-    /// The value a method is called on, and the method's name.
-    private mutating func method(_ callee: RuleExpression) throws(RuleRuntimeError) -> (RuleValue, String) {
-        switch callee {
-        case .member(let base, let name, _):
-            return (try evaluate(base), name)
-        case .index(let base, let key, _):
-            let baseValue = try evaluate(base)
-            guard case .string(let name) = try evaluate(key) else { throw RuleRuntimeError("a method's name must be a string") }
-            return (baseValue, name)
-        default:
-            throw RuleRuntimeError("only methods can be called")
-        }
-    }
-
-    private mutating func call(_ name: String, on base: RuleValue, _ arguments: [RuleExpression]) throws(RuleRuntimeError) -> RuleValue {
+    /// Calls the method `name` (resolved as `method` when it is one) on `base`.
+    mutating func call(
+        _ method: RuleMethod?, named name: String, on base: RuleValue, _ arguments: [RuleCompiler.Argument]
+    ) throws(RuleRuntimeError) -> RuleValue {
         switch base {
-        case .snapshot(let snapshot): return try snapshotCall(name, on: snapshot, arguments)
-        case .string(let text): return try stringCall(name, on: text, arguments)
-        default: throw RuleRuntimeError("\(name)() cannot be called on \(base.kind)")
+        case .snapshot(let snapshot):
+            guard let method, method.isSnapshotMethod else { throw RuleRuntimeError("a snapshot has no method \(name)") }
+            switch method {
+            case .child:
+                return .snapshot(snapshot.descendant(try childPath(arguments[0], of: name)))
+            case .parent:
+                guard let parent = snapshot.parent else { throw RuleRuntimeError("the root has no parent") }
+                return .snapshot(parent)
+            default:
+                return try call(method, on: read(snapshot), arguments)
+            }
+        case .string(let text):
+            guard let method, !method.isSnapshotMethod else { throw RuleRuntimeError("a string has no method \(name)") }
+            return try call(method, on: text, arguments)
+        default:
+            throw RuleRuntimeError("\(name)() cannot be called on \(base.kind)")
         }
     }
 
-    private mutating func stringArgument(_ argument: RuleExpression, of name: String) throws(RuleRuntimeError) -> String {
-        guard case .string(let text) = try evaluate(argument) else { throw RuleRuntimeError("\(name) needs a string") }
-        return text
-    }
-
-    private mutating func childPath(_ argument: RuleExpression, of name: String) throws(RuleRuntimeError) -> Path {
-        let text = try stringArgument(argument, of: name)
-        // Firebase takes any text: a segment no key can have ("bob@example.com") names a
-        // location that cannot exist, not an error.
-        let keys = text.split(separator: "/").map { ChildKey(unchecked: String($0)) }
-        guard !keys.isEmpty else { throw RuleRuntimeError("\(name) needs a path, not \"\(text)\"") }
-        return Path(keys: keys)
-    }
-
-    private mutating func snapshotCall(_ name: String, on snapshot: RuleSnapshot, _ arguments: [RuleExpression]) throws(RuleRuntimeError) -> RuleValue {
-        switch name {
-        case "val":
-            let node = read(snapshot)
+    /// A snapshot method that reads the snapshot's data (`node`): not `child` or `parent`.
+    mutating func call(_ method: RuleMethod, on node: Node, _ arguments: [RuleCompiler.Argument]) throws(RuleRuntimeError) -> RuleValue {
+        switch method {
+        case .val:
             if node.isEmpty { return .null }
             if node.isLeaf { return RuleValue(node.leafValue) }
             return .object(node.jsonValue(.normal))
-        case "child":
-            let path = try childPath(arguments[0], of: name)
-            return .snapshot(snapshot.descendant(path))
-        case "parent":
-            guard let parent = snapshot.parent else { throw RuleRuntimeError("the root has no parent") }
-            return .snapshot(parent)
-        case "hasChild":
-            let path = try childPath(arguments[0], of: name)
-            return .boolean(!read(snapshot).child(at: path).isEmpty)
-        case "hasChildren":
-            let node = read(snapshot)
+        case .hasChild:
+            return .boolean(!node.child(at: try childPath(arguments[0], of: method.rawValue)).isEmpty)
+        case .hasChildren:
             guard let argument = arguments.first else { return .boolean(!node.isLeaf && node.childCount > 0) }
-            guard case .array(let elements, _) = argument else { throw RuleRuntimeError("hasChildren needs an array") }
-            for element in elements where node.child(at: try childPath(element, of: name)).isEmpty { return .boolean(false) }
+            guard case .array(let elements) = argument else { throw RuleRuntimeError("hasChildren needs an array") }
+            for element in elements where node.child(at: try childPath(.value(element), of: method.rawValue)).isEmpty {
+                return .boolean(false)
+            }
             return .boolean(true)
-        case "exists":
-            return .boolean(!read(snapshot).isEmpty)
-        case "getPriority":
-            return read(snapshot).priority.map { RuleValue($0.leafValue) } ?? .null
-        case "isNumber", "isString", "isBoolean":
-            let node = read(snapshot)
+        case .exists:
+            return .boolean(!node.isEmpty)
+        case .getPriority:
+            return node.priority.map { RuleValue($0.leafValue) } ?? .null
+        case .isNumber, .isString, .isBoolean:
             guard node.isLeaf, !node.isEmpty else { return .boolean(false) }
-            switch (name, node.leafValue) {
-            case ("isNumber", .int?), ("isNumber", .double?), ("isString", .string?), ("isBoolean", .bool?): return .boolean(true)
+            switch (method, node.leafValue) {
+            case (.isNumber, .int?), (.isNumber, .double?), (.isString, .string?), (.isBoolean, .bool?): return .boolean(true)
             default: return .boolean(false)
             }
         default:
-            throw RuleRuntimeError("a snapshot has no method \(name)")
+            throw RuleRuntimeError("a snapshot's data has no method \(method.rawValue)")
         }
     }
 
-    private mutating func stringCall(_ name: String, on text: String, _ arguments: [RuleExpression]) throws(RuleRuntimeError) -> RuleValue {
-        switch name {
-        case "contains": return .boolean(text.contains(try stringArgument(arguments[0], of: name)))
-        case "beginsWith": return .boolean(text.hasPrefix(try stringArgument(arguments[0], of: name)))
-        case "endsWith": return .boolean(text.hasSuffix(try stringArgument(arguments[0], of: name)))
-        case "replace":
-            let target = try stringArgument(arguments[0], of: name)
-            let replacement = try stringArgument(arguments[1], of: name)
+    private mutating func call(_ method: RuleMethod, on text: String, _ arguments: [RuleCompiler.Argument]) throws(RuleRuntimeError) -> RuleValue {
+        let name = method.rawValue
+        switch method {
+        case .contains: return .boolean(text.contains(try string(arguments[0], of: name)))
+        case .beginsWith: return .boolean(text.hasPrefix(try string(arguments[0], of: name)))
+        case .endsWith: return .boolean(text.hasSuffix(try string(arguments[0], of: name)))
+        case .replace:
+            let target = try string(arguments[0], of: name)
+            let replacement = try string(arguments[1], of: name)
             return .string(target.isEmpty ? text : text.replacing(target, with: replacement))
-        case "toLowerCase": return .string(text.lowercased())
-        case "toUpperCase": return .string(text.uppercased())
-        case "matches":
+        case .toLowerCase: return .string(text.lowercased())
+        case .toUpperCase: return .string(text.uppercased())
+        case .matches:
             guard case .regex(let regex)? = arguments.first else { throw RuleRuntimeError("matches needs a regular expression") }
             return .boolean(regex.matches(text))
         default:
@@ -228,61 +211,37 @@ struct RuleEvaluator {
         }
     }
 
-    private mutating func binary(_ op: String, _ leftExpression: RuleExpression, _ rightExpression: RuleExpression) throws(RuleRuntimeError) -> RuleValue {
-        let left = try evaluate(leftExpression)
-        if op == "&&" || op == "||" {
-            guard case .boolean(let leftHolds) = left else { throw RuleRuntimeError("\(op) needs true or false, not \(left.kind)") }
-            if op == "&&" && !leftHolds { return .boolean(false) }
-            if op == "||" && leftHolds { return .boolean(true) }
-            let right = try evaluate(rightExpression)
-            guard case .boolean(let rightHolds) = right else { throw RuleRuntimeError("\(op) needs true or false, not \(right.kind)") }
-            return .boolean(rightHolds)
+    private mutating func string(_ argument: RuleCompiler.Argument, of name: String) throws(RuleRuntimeError) -> String {
+        guard case .value(let code) = argument, case .string(let text) = try code(&self) else {
+            throw RuleRuntimeError("\(name) needs a string")
         }
-        let right = try evaluate(rightExpression)
-        switch op {
-        case "==", "===": return .boolean(Self.equal(left, right))
-        case "!=", "!==": return .boolean(!Self.equal(left, right))
-        case "<", "<=", ">", ">=":
-            switch (left, right) {
-            case (.number(let a), .number(let b)): return .boolean(Self.compare(op, a, b))
-            case (.string(let a), .string(let b)): return .boolean(Self.compare(op, a, b))
-            default: throw RuleRuntimeError("\(op) cannot compare \(left.kind) with \(right.kind)")
-            }
-        case "+":
-            switch (left, right) {
-            case (.number(let a), .number(let b)): return .number(a + b)
-            case (.string(let a), .string(let b)): return .string(a + b)
-            case (.string(let a), .number(let b)): return .string(a + RuleValue.format(b))
-            case (.number(let a), .string(let b)): return .string(RuleValue.format(a) + b)
-            default: throw RuleRuntimeError("+ cannot add \(left.kind) and \(right.kind)")
-            }
-        default:
-            guard case .number(let a) = left, case .number(let b) = right else {
-                throw RuleRuntimeError("\(op) needs numbers, not \(left.kind) and \(right.kind)")
-            }
-            switch op {
-            case "-": return .number(a - b)
-            case "*": return .number(a * b)
-            // Firebase: a division by zero gives NaN ("(1/0 + '') == 'NaN'" holds).
-            case "/": return .number(b == 0 ? .nan : a / b)
-            default: return .number(b == 0 ? .nan : a.truncatingRemainder(dividingBy: b))
-            }
-        }
+        return text
     }
 
-    private static func equal(_ left: RuleValue, _ right: RuleValue) -> Bool {
+    private mutating func childPath(_ argument: RuleCompiler.Argument, of name: String) throws(RuleRuntimeError) -> Path {
+        let text = try string(argument, of: name)
+        // Firebase takes any text: a segment no key can have ("bob@example.com") names a
+        // location that cannot exist, not an error.
+        let keys = text.split(separator: "/").map { ChildKey(unchecked: String($0)) }
+        guard !keys.isEmpty else { throw RuleRuntimeError("\(name) needs a path, not \"\(text)\"") }
+        return Path(keys: keys)
+    }
+
+    // MARK: Operators
+
+    static func equal(_ left: RuleValue, _ right: RuleValue) -> Bool {
         switch (left, right) {
         case (.number(let a), .number(let b)): a == b
         default: left == right
         }
     }
 
-    private static func compare<T: Comparable>(_ op: String, _ a: T, _ b: T) -> Bool {
+    static func compare<T: Comparable>(_ op: RuleCompiler.Comparison, _ a: T, _ b: T) -> Bool {
         switch op {
-        case "<": a < b
-        case "<=": a <= b
-        case ">": a > b
-        default: a >= b
+        case .less: a < b
+        case .lessOrEqual: a <= b
+        case .greater: a > b
+        case .greaterOrEqual: a >= b
         }
     }
 }

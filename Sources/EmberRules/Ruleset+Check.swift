@@ -55,28 +55,31 @@ extension Ruleset {
         var captures = RuleCaptures()
         var depth = 0
         var granted = false
-        var validations: [(rule: Rule, depth: Int, captures: RuleCaptures)] = []
+        var validations: [(level: Level, depth: Int, captures: RuleCaptures)] = []
         while true {
             if !granted, let rule = level.write {
                 granted = rule.holds(
                     context, at: Self.location(path, depth: depth), captures: captures, reads: &reads, coverage: &coverage)
             }
-            if let rule = level.validate { validations.append((rule, depth, captures)) }
+            if level.validate != nil { validations.append((level, depth, captures)) }
             guard depth < path.count, let next = level.child(path.keys[depth]) else { break }
             if let capture = next.capture { captures[capture] = path.keys[depth].name }
             level = next.level
             depth += 1
         }
         guard granted, let newData = context.newRoot else { return false }
-        var valid: [(rule: Rule, location: Path, captures: RuleCaptures)] = []
+        // Every location's new data is read before any `.validate` runs, as `decide` does.
+        var valid: [(rule: Rule, location: Path, captures: RuleCaptures, node: Node)] = []
         for validation in validations {
             let location = Self.location(path, depth: validation.depth)
             let node = newData.node(at: location)
             reads.record(node, at: location, of: .after)
-            if !node.isEmpty { valid.append((validation.rule, location, validation.captures)) }
+            if !node.isEmpty, let rule = validation.level.validate { valid.append((rule, location, validation.captures, node)) }
         }
         for validation in valid
-        where !validation.rule.holds(context, at: validation.location, captures: validation.captures, reads: &reads, coverage: &coverage) {
+        where !validation.rule.holds(
+            context, at: validation.location, captures: validation.captures, newData: validation.node, reads: &reads, coverage: &coverage)
+        {
             return false
         }
         guard depth == path.count, !level.named.isEmpty || level.wildcard != nil else { return true }

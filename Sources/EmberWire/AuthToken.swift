@@ -13,7 +13,7 @@ import EmberCore
 /// let token = try AuthToken.unsigned(claims: ["uid": "alice", "email": "a@x"], issuedAt: now, lifetime: 3_600_000)
 /// token.auth   // {"uid": "alice", "provider": "custom", "token": {... "email": "a@x", "sub": "alice" ...}}
 /// ```
-public struct AuthToken: Sendable, Hashable {
+public final class AuthToken: Sendable, Hashable {
     /// The token as sent on the wire: `header.payload.signature`.
     public let text: String
     /// The claims of its payload (an object).
@@ -39,6 +39,8 @@ public struct AuthToken: Sendable, Hashable {
     /// - Throws: `invalid_token` when it is not three base64url parts whose middle one is a JSON
     ///   object with a non-empty string `sub` (or `user_id`) and a numeric `exp`.
     public init(parsing text: String) throws(DatabaseError) {
+        // A class, not a struct: every message of a signed-in connection passes its token
+        // around, and a class is copied with one reference count, not one per field.
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 else { throw Self.invalid("a token has three parts separated by '.', this one has \(parts.count)") }
         guard let bytes = Base64URL.decode(parts[1]) else { throw Self.invalid("the token's claims are not base64url") }
@@ -125,6 +127,14 @@ public struct AuthToken: Sendable, Hashable {
     /// - Complexity: O(1).
     public func isExpired(at now: Int64) -> Bool { !neverExpires && now >= expiresAt }
 
+    /// Two tokens are equal when their text is.
+    public static func == (lhs: AuthToken, rhs: AuthToken) -> Bool { lhs === rhs || lhs.text == rhs.text }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(text) }
+
+    /// When the token expires (milliseconds), or `nil` when it never does.
+    public var expiry: Int64? { neverExpires ? nil : expiresAt }
+
     /// The claims a person set (the uid, and what is not one of the standard claims), to show
     /// who a client is: `{uid: "alice", email: "a@x"}`.
     public var shownClaims: JSONValue {
@@ -148,6 +158,4 @@ public struct AuthToken: Sendable, Hashable {
         .other(code: ErrorCode.invalidToken, message: "invalid token: \(reason)")
     }
 
-    public static func == (lhs: AuthToken, rhs: AuthToken) -> Bool { lhs.text == rhs.text }
-    public func hash(into hasher: inout Hasher) { hasher.combine(text) }
 }
