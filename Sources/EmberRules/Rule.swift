@@ -70,22 +70,15 @@ public struct Rule: Sendable, Hashable {
         return evaluate(context, tracing: tracing, reads: &reads)
     }
 
-    /// Whether the rule holds at `path` (an error counts as false), with nothing traced: what a
-    /// check that builds no decision evaluates. The outcome is counted in `coverage`, the
-    /// locations read are added to `reads`.
-    /// - Parameter newData: the new data at `path`, when the caller has it already.
-    func holds(
-        _ context: RuleContext, at path: Path, captures: RuleCaptures, newData: Node? = nil, reads: inout RuleReads,
-        coverage: inout RuleCoverage
-    ) -> Bool {
+    /// Whether the rule holds where `evaluator` stands (an error counts as false), with nothing
+    /// traced: what a check that builds no decision evaluates, with one evaluator for all its
+    /// rules (``RuleEvaluator/move(to:captures:newData:)`` between them). The outcome is
+    /// counted in `coverage`; the evaluator notes the locations read.
+    func holds(in evaluator: inout RuleEvaluator, coverage: inout RuleCoverage) -> Bool {
         if let constant = compiled.constant {
             coverage.count(id, constant)
             return constant
         }
-        var evaluator = RuleEvaluator(context: context, path: path, captures: captures, tracing: false, reads: reads)
-        if let newData { evaluator.knowing(newData) }
-        reads = RuleReads()
-        defer { reads = evaluator.reads }
         let allowed = try? evaluator.verdict(compiled.code)
         coverage.count(id, allowed)
         return allowed ?? false

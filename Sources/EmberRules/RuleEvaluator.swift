@@ -11,9 +11,9 @@ struct RuleEvaluator {
     /// What every rule of one check shares: who, when, the data, the query.
     let context: RuleContext
     /// The rule's location (`data`, `newData`).
-    let path: Path
+    private(set) var path: Path
     /// The keys the wildcards above the rule matched.
-    let captures: RuleCaptures
+    private(set) var captures: RuleCaptures
     /// When set, each compound sub-expression's source range and value, in the order evaluated
     /// (what `explain` shows).
     var trace: [(range: Range<Int>, value: RuleValue)]?
@@ -37,8 +37,16 @@ struct RuleEvaluator {
         trace = tracing ? [] : nil
     }
 
-    /// Takes `node` as the new data at the rule's location (already read, and noted as read).
-    mutating func knowing(_ node: Node) { newDataNode = node }
+    /// Makes the evaluator ready for a rule at `path`: a check evaluates all its rules with
+    /// one evaluator.
+    /// - Parameter newData: the new data at `path`, when the caller read it already (and
+    ///   noted it as read).
+    mutating func move(to path: Path, captures: RuleCaptures, newData: Node? = nil) {
+        self.path = path
+        self.captures = captures
+        dataNode = nil
+        newDataNode = newData
+    }
 
     /// The rule's verdict.
     /// - Throws: ``RuleRuntimeError`` when the evaluation fails or the result is not a boolean.

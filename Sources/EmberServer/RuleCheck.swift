@@ -4,7 +4,8 @@ import EmberRules
 /// One rules check the server made: for whom, under which rules, on what, and the outcome.
 /// The server's check builds no explanation; ``decisions`` and ``traced()`` evaluate the kept
 /// request again (over the data the check read, not today's) for `explain` and `rules trace`.
-public struct RuleCheck: Sendable {
+/// A class: each connection keeps its last check, and every guarded operation replaces it.
+public final class RuleCheck: Sendable {
     /// The connection whose operation was checked.
     public let connection: ConnectionID
     /// The rules in force then.
@@ -13,6 +14,13 @@ public struct RuleCheck: Sendable {
     public let request: RuleRequest
     /// The path refused, or `nil` when the operation was allowed.
     public let refused: Path?
+
+    public init(connection: ConnectionID, ruleset: Ruleset, request: RuleRequest, refused: Path?) {
+        self.connection = connection
+        self.ruleset = ruleset
+        self.request = request
+        self.refused = refused
+    }
 
     /// Whether the operation was allowed.
     public var allowed: Bool { refused == nil }
