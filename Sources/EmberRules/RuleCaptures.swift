@@ -1,12 +1,15 @@
 /// The keys the wildcards on the way to a location matched, by name with its `$`: a handful at
-/// most, kept in order in a small array (looked up faster than a dictionary is hashed).
+/// most, kept in order (the first apart, the others in a small array): looked up faster than a dictionary is hashed.
 public struct RuleCaptures: Sendable, Hashable, ExpressibleByDictionaryLiteral {
     private struct Capture: Sendable, Hashable {
         let name: String
         let key: String
     }
 
-    private var captures: [Capture] = []
+    /// The first capture, kept apart from the others so that the common case (one wildcard
+    /// on the way) allocates nothing.
+    private var first: Capture?
+    private var rest: [Capture] = []
 
     public init() {}
 
@@ -18,19 +21,35 @@ public struct RuleCaptures: Sendable, Hashable, ExpressibleByDictionaryLiteral {
         for (name, key) in elements { self[name] = key }
     }
 
+    /// Every capture, in the order bound.
+    private var all: [Capture] { (first.map { [$0] } ?? []) + rest }
+
     /// The key the wildcard `name` matched.
     /// - Complexity: O(captures).
     public subscript(name: String) -> String? {
-        get { captures.first { $0.name == name }?.key }
+        get {
+            if let first, first.name == name { return first.key }
+            return rest.first { $0.name == name }?.key
+        }
         set {
+            var captures = all
             captures.removeAll { $0.name == name }
             if let newValue { captures.append(Capture(name: name, key: newValue)) }
+            first = captures.first
+            rest = Array(captures.dropFirst())
         }
     }
 
+    /// Adds the key the wildcard `name` matched, `name` not being bound yet (a rules document
+    /// never reuses a wildcard below itself).
+    /// - Complexity: O(1) amortized.
+    mutating func bind(_ name: String, to key: String) {
+        if first == nil { first = Capture(name: name, key: key) } else { rest.append(Capture(name: name, key: key)) }
+    }
+
     /// Whether no wildcard matched.
-    public var isEmpty: Bool { captures.isEmpty }
+    public var isEmpty: Bool { first == nil }
 
     /// Each wildcard's name and key, sorted by name.
-    public var sorted: [(name: String, key: String)] { captures.sorted { $0.name < $1.name }.map { ($0.name, $0.key) } }
+    public var sorted: [(name: String, key: String)] { all.sorted { $0.name < $1.name }.map { ($0.name, $0.key) } }
 }

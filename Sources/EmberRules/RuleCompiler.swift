@@ -66,6 +66,15 @@ enum RuleCompiler {
                 guard case .number(let number) = value else { throw RuleRuntimeError("\(op) cannot apply to \(value.kind)") }
                 return e.record(range, .number(-number))
             }
+        case .binary(let op, .variable("auth"), .null, let range), .binary(let op, .null, .variable("auth"), let range):
+            // `auth != null`, the common case: no `auth` value made.
+            switch op {
+            case "==", "===", "!=", "!==":
+                let signedIn = op.hasPrefix("!")
+                return { (e: inout RuleEvaluator) throws(RuleRuntimeError) in e.record(range, .boolean(e.isSignedIn == signedIn)) }
+            default:
+                return binary(op, compile(.variable("auth")), compile(.null), range)
+            }
         case .binary(let op, let left, let right, let range):
             return binary(op, compile(left), compile(right), range)
         case .conditional(let condition, let then, let otherwise, let range):

@@ -68,6 +68,14 @@ struct RuleEvaluator {
     /// `auth`: the claims, or null.
     var auth: RuleValue { context.auth.map(RuleValue.init) ?? .null }
 
+    /// Whether `auth` is not null (no claims, or claims that are JSON's null).
+    var isSignedIn: Bool {
+        switch context.auth {
+        case .none, .null?: false
+        default: true
+        }
+    }
+
     /// `auth.name`: a member of the claims (null when not signed in), without making `auth`.
     func auth(_ name: String) throws(RuleRuntimeError) -> RuleValue {
         switch context.auth {

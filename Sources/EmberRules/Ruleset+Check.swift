@@ -47,7 +47,7 @@ extension Ruleset {
                 if rule.holds(in: &evaluator, coverage: &coverage) { return true }
             }
             guard depth < path.count, let next = level.child(path.keys[depth]) else { return false }
-            if let capture = next.capture { captures[capture] = path.keys[depth].name }
+            if let capture = next.capture { captures.bind(capture, to: path.keys[depth].name) }
             level = next.level
             depth += 1
         }
@@ -61,15 +61,21 @@ extension Ruleset {
         var captures = RuleCaptures()
         var depth = 0
         var granted = false
-        var validations: [(level: Level, depth: Int, captures: RuleCaptures)] = []
+        // The `.validate` rules on the way down, for after the walk: the first kept apart, so
+        // that the common case (one, or none) allocates nothing.
+        typealias Validation = (level: Level, depth: Int, captures: RuleCaptures)
+        var firstValidation: Validation?
+        var laterValidations: [Validation] = []
         while true {
             if !granted, let rule = level.write {
                 evaluator.move(to: Self.location(path, depth: depth), captures: captures)
                 granted = rule.holds(in: &evaluator, coverage: &coverage)
             }
-            if level.validate != nil { validations.append((level, depth, captures)) }
+            if level.validate != nil {
+                if firstValidation == nil { firstValidation = (level, depth, captures) } else { laterValidations.append((level, depth, captures)) }
+            }
             guard depth < path.count, let next = level.child(path.keys[depth]) else { break }
-            if let capture = next.capture { captures[capture] = path.keys[depth].name }
+            if let capture = next.capture { captures.bind(capture, to: path.keys[depth].name) }
             level = next.level
             depth += 1
         }
@@ -77,14 +83,16 @@ extension Ruleset {
         // `.validate` on the way down, where the new data exists, in order. (`decide` reads
         // every location's new data before it runs any; the outcome is the same, and what is
         // read here is still enough to explain the check.)
-        for validation in validations {
+        func holds(_ validation: Validation) -> Bool {
             let location = Self.location(path, depth: validation.depth)
             let node = newData.node(at: location)
             evaluator.reads.record(node, at: location, of: .after)
-            guard !node.isEmpty, let rule = validation.level.validate else { continue }
+            guard !node.isEmpty, let rule = validation.level.validate else { return true }
             evaluator.move(to: location, captures: validation.captures, newData: node)
-            if !rule.holds(in: &evaluator, coverage: &coverage) { return false }
+            return rule.holds(in: &evaluator, coverage: &coverage)
         }
+        if let firstValidation, !holds(firstValidation) { return false }
+        for validation in laterValidations where !holds(validation) { return false }
         guard depth == path.count, !level.named.isEmpty || level.wildcard != nil else { return true }
         let node = newData.node(at: path)
         evaluator.reads.record(node, at: path, of: .after)
@@ -112,7 +120,7 @@ extension Ruleset {
         if let wildcard = level.wildcard, let name = level.wildcardName {
             for child in node.children where level.named[child.key] == nil {
                 var below = captures
-                below[name] = child.key.name
+                below.bind(name, to: child.key.name)
                 let location = path.child(child.key)
                 if let rule = wildcard.validate {
                     evaluator.move(to: location, captures: below)
