@@ -139,6 +139,38 @@ if arguments.first == "throughput" {
     exit(0)
 }
 
+if arguments.first == "network" {
+    // One of issue 22's network workloads, once, against `--ember PATH` (for profiling the
+    // server): `ember-bench network writes1|writes10|fanout [--ember PATH]`.
+    let rest = Array(arguments.dropFirst())
+    let workload = rest.first(where: { !$0.hasPrefix("--") }) ?? "fanout"
+    let ember = rest.firstIndex(of: "--ember").flatMap { rest.indices.contains($0 + 1) ? rest[$0 + 1] : nil } ?? ".build/release/ember"
+    let bench = NetworkBenchmarks(ember: ember)
+    do {
+        switch workload {
+        case "writes1", "writes10":
+            let writers = workload == "writes1" ? 1 : 10
+            let count = quick ? 2_000 : 20_000
+            let time = try bench.writesOnce(writers: writers, count: count)
+            print("\(writers) writer(s): \(Int(Double(count) / time.seconds)) writes/s")
+        case "fanout":
+            let connections = quick ? 200 : 1_000
+            let messages = quick ? 50 : 500
+            let run = try bench.fanOutOnce(connections: connections, messages: messages)
+            print("fan-out to \(connections): \(Int(Double(messages * connections) / run.duration.seconds)) deliveries/s")
+            let paced = try bench.fanOutOnce(connections: connections, messages: messages, interval: run.duration * 2 / messages)
+            print("at half the peak: p50 \(paced.percentile(0.5) * 1000) ms, p99 \(paced.percentile(0.99) * 1000) ms")
+        default:
+            print("ember-bench network: unknown workload '\(workload)' (writes1, writes10 or fanout)")
+            exit(2)
+        }
+    } catch {
+        print("ember-bench network: \(error)")
+        exit(1)
+    }
+    exit(0)
+}
+
 /// Issue 5's durability workloads; `ember-bench durability writes` (or `reopen`, or `restart`)
 /// runs only one; `group-commit` (one writer, 100 unacknowledged, `normal`) and `waiting` (each
 /// write waits for its ack, `normal`) run one row of `writes`, for profiling.

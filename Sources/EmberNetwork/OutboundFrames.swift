@@ -7,10 +7,13 @@ import Synchronization
 /// the channel's event loop in one go (one wake-up, one flush), straight from the engine
 /// thread: no task between them.
 ///
-/// Unsent bytes are counted from the moment a frame is queued until the event loop has written
-/// it to the socket, so that a client that stops reading is cut off once it holds more than
-/// its limit instead of growing the server's memory; nobody else waits for it (the engine never
-/// blocks on a slow socket).
+/// Unsent bytes are counted from the moment a frame is queued until the socket has taken it, so
+/// that a client that stops reading is cut off once it holds more than its limit instead of
+/// growing the server's memory; nobody else waits for it (the engine never blocks on a slow
+/// socket). They are what the engine has handed the event loop and it has not written yet,
+/// plus what the channel still buffers: read from the channel after every write, and again
+/// whenever its writability changes (so that a buffer that drains is seen even when nothing
+/// more is written). No promise per write.
 ///
 /// The queue is the engine thread's; ``finish(_:)``, ``ending`` and ``endings`` are any
 /// thread's.
@@ -31,7 +34,10 @@ final class OutboundFrames: @unchecked Sendable {
     /// Yields the ending once, to the socket's task, which closes the WebSocket.
     let endings: AsyncStream<Ending>
     private let endingsContinuation: AsyncStream<Ending>.Continuation
-    private let unsent = Atomic<Int>(0)
+    /// Bytes handed to the event loop, not yet written to the channel.
+    private let inFlight = Atomic<Int>(0)
+    /// The bytes the channel buffered when last looked at (the event loop's reading).
+    private let buffered = Atomic<Int>(0)
     private let state = Atomic<Int>(Ending.open.rawValue)
     private let limit: Int
     // The engine thread's.
@@ -39,6 +45,9 @@ final class OutboundFrames: @unchecked Sendable {
     private var pendingBytes = 0
     /// Whether the outbox holds this connection for the end of the tick.
     private var isScheduled = false
+    /// The event loop's: the WebSocket encoder's context, found at the first write. Weak: the
+    /// pipeline holds it while the channel lives (and its handlers hold what holds this).
+    private weak var encoderContext: ChannelHandlerContext?
 
     /// Frames for `channel`, written by `outbox`; the channel may hold at most `limit` unsent
     /// bytes.
@@ -56,7 +65,7 @@ final class OutboundFrames: @unchecked Sendable {
         guard state.load(ordering: .relaxed) == Ending.open.rawValue else { return }
         var size = 0
         for frame in frames { size += frame.readableBytes }
-        if unsent.load(ordering: .relaxed) + pendingBytes + size > limit {
+        if unsent + pendingBytes + size > limit {
             pending = []
             pendingBytes = 0
             finish(.overflowed)
@@ -70,8 +79,11 @@ final class OutboundFrames: @unchecked Sendable {
         }
     }
 
+    /// Bytes not yet taken by the socket, as last known.
+    private var unsent: Int { inFlight.load(ordering: .relaxed) + buffered.load(ordering: .relaxed) }
+
     /// Takes the queued frames for the outbox to write, counting them as unsent until
-    /// ``written(_:)``; empty once the stream has ended. Engine thread.
+    /// ``wrote(_:)``; empty once the stream has ended. Engine thread.
     func takeBatch() -> (frames: [ByteBuffer], bytes: Int) {
         isScheduled = false
         defer {
@@ -79,13 +91,22 @@ final class OutboundFrames: @unchecked Sendable {
             pendingBytes = 0
         }
         guard state.load(ordering: .relaxed) == Ending.open.rawValue, !pending.isEmpty else { return ([], 0) }
-        unsent.add(pendingBytes, ordering: .relaxed)
+        inFlight.add(pendingBytes, ordering: .relaxed)
         return (pending, pendingBytes)
     }
 
-    /// Counts `bytes` as written to the socket (or dropped with it). The event loop's.
-    func written(_ bytes: Int) {
-        unsent.subtract(bytes, ordering: .relaxed)
+    /// Counts `bytes` as written to the channel (or dropped with it), and notes what the
+    /// channel still buffers. The event loop's.
+    func wrote(_ bytes: Int) {
+        inFlight.subtract(bytes, ordering: .relaxed)
+        noteBuffered()
+    }
+
+    /// Notes how many bytes the channel buffers now (after a write, or when its writability
+    /// changed). The event loop's.
+    func noteBuffered() {
+        let bytes = (try? channel.syncOptions?.getOption(.bufferedWritableBytes)) ?? 0
+        buffered.store(bytes, ordering: .relaxed)
     }
 
     /// Ends the stream: nothing more is taken, and the socket's task closes the WebSocket
@@ -101,6 +122,17 @@ final class OutboundFrames: @unchecked Sendable {
     func close() {
         outbox.flush(self)
         finish(.closed)
+    }
+
+    /// Where whole frames (``RealtimeOutbox/framed(_:)``) are written: the WebSocket
+    /// encoder's context, so that they pass no handler, the encoder's own included; `nil` once
+    /// the channel is closing. The event loop's.
+    func writingContext() -> ChannelHandlerContext? {
+        guard channel.isActive else { return nil }
+        if let encoderContext { return encoderContext }
+        let context = try? channel.pipeline.syncOperations.context(handlerType: WebSocketFrameEncoder.self)
+        encoderContext = context
+        return context
     }
 
     var ending: Ending { Ending(rawValue: state.load(ordering: .relaxed)) ?? .closed }

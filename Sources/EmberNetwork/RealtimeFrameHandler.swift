@@ -26,6 +26,9 @@ final class RealtimeFrameHandler: ChannelInboundHandler, RemovableChannelHandler
         let message: (ClientFrame) -> Void
         /// A message passed the size limit; nothing more is read.
         let tooLarge: () -> Void
+        /// The channel's writability changed: its unsent bytes went above its high mark, or
+        /// back below its low mark.
+        var writabilityChanged: () -> Void = {}
     }
 
     /// The WebSocket message being reassembled from fragments.
@@ -59,6 +62,11 @@ final class RealtimeFrameHandler: ChannelInboundHandler, RemovableChannelHandler
         self.activity = activity
         self.verifier = verifier
         self.events = events
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        events.writabilityChanged()
+        context.fireChannelWritabilityChanged()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {

@@ -13,6 +13,10 @@ import NIOWebSocket
 /// - One encoding per update: a write that reaches 1,000 listening connections is the same
 ///   ``ServerMessage`` 1,000 times in a row (same path, same data, same tag); it is encoded
 ///   once and its bytes shared (a `ByteBuffer` is copied on write, not on share).
+/// - Frames are made here, whole (the WebSocket header and the text in one buffer), and written
+///   from the WebSocket encoder's place in the channel's pipeline, so that they pass no handler:
+///   a delivery costs one buffer shared by all its listeners and one `write` each, not a frame
+///   encoded per connection by the pipeline.
 ///
 /// It ends its tick after the server's (it is added to the engine after the server), so that
 /// what the server held back for a commit goes out in the same tick. Confined to the engine's
@@ -42,9 +46,28 @@ final class RealtimeOutbox: TickParticipant {
         }
     }
 
-    /// `text` split into frames as the protocol wants (``RealtimeCodec/frames(_:)``).
+    /// `text` split into frames as the protocol wants (``RealtimeCodec/frames(_:)``), each a
+    /// whole WebSocket text frame (RFC 6455 §5.2: a server's frames are not masked).
     static func frames(_ text: String) -> [ByteBuffer] {
-        RealtimeCodec.frames(text).map { ByteBuffer(string: $0) }
+        RealtimeCodec.frames(text).map(framed)
+    }
+
+    /// `payload` as one unmasked, final WebSocket text frame: the header, then the text.
+    static func framed(_ payload: String) -> ByteBuffer {
+        let count = payload.utf8.count
+        var buffer = ByteBufferAllocator().buffer(capacity: count + 10)
+        buffer.writeInteger(UInt8(0x81))
+        if count < 126 {
+            buffer.writeInteger(UInt8(count))
+        } else if count <= 0xFFFF {
+            buffer.writeInteger(UInt8(126))
+            buffer.writeInteger(UInt16(count))
+        } else {
+            buffer.writeInteger(UInt8(127))
+            buffer.writeInteger(UInt64(count))
+        }
+        buffer.writeString(payload)
+        return buffer
     }
 
     /// Holds `connection` for the end of the tick (called once per tick by the connection).
@@ -108,18 +131,17 @@ final class RealtimeOutbox: TickParticipant {
         let frames: [ByteBuffer]
         let bytes: Int
 
-        /// Writes the frames and flushes; the bytes count as unsent until the last is written.
-        /// On the channel's event loop.
+        /// Writes the frames and flushes; what the socket did not take counts as unsent while
+        /// the channel buffers it. On the channel's event loop.
         func write() {
-            let channel = connection.channel
-            let done = channel.eventLoop.makePromise(of: Void.self)
-            for (index, frame) in frames.enumerated() {
-                channel.write(WebSocketFrame(fin: true, opcode: .text, data: frame), promise: index == frames.count - 1 ? done : nil)
+            guard let context = connection.writingContext() else {
+                // The channel is closing: its WebSocket handlers are gone.
+                connection.wrote(bytes)
+                return
             }
-            channel.flush()
-            let connection = connection
-            let bytes = bytes
-            done.futureResult.whenComplete { _ in connection.written(bytes) }
+            for frame in frames { context.write(NIOAny(frame), promise: nil) }
+            context.flush()
+            connection.wrote(bytes)
         }
     }
 }

@@ -39,7 +39,8 @@ enum RealtimeSocket {
                 maxMessageSize: maxMessageSize, activity: activity, verifier: verifier, loop: channel.eventLoop,
                 events: .init(
                     message: { frame in batch.add { connection.receive(frame) } },
-                    tooLarge: { batch.add { connection.messageTooLarge(limit: maxMessageSize) } }))
+                    tooLarge: { batch.add { connection.messageTooLarge(limit: maxMessageSize) } },
+                    writabilityChanged: { frames.noteBuffered() }))
             let pipeline = channel.pipeline.syncOperations
             let decoder = try pipeline.handler(type: ByteToMessageHandler<WebSocketFrameDecoder>.self)
             try pipeline.addHandler(handler, position: .after(decoder))

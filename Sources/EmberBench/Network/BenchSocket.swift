@@ -11,15 +11,59 @@ import Glibc
 ///
 /// Frames can be read blocking (``nextFrame()``) or, for many connections on one thread, from a
 /// `poll` loop: ``receiveAvailable()`` when ``socket`` is readable, then ``bufferedFrame()``
-/// until it gives `nil`.
+/// until it gives `nil`. The hot loops read payloads as bytes (``nextPayload()``,
+/// ``bufferedPayload()``) and search them with `memchr`/`memcmp`: input goes into one kept buffer, as
+/// the Redis peer's client (`RedisConnection`) reads, so that neither client spends the cores
+/// the servers need on copies, zeroed buffers or strings.
 final class BenchSocket: @unchecked Sendable {
     struct Failure: Error, CustomStringConvertible {
         let description: String
     }
 
+    /// A frame's payload, in the input buffer: valid until the next read.
+    struct Payload {
+        let bytes: UnsafeRawBufferPointer
+
+        /// Whether the payload contains `needle`.
+        func contains(_ needle: StaticString) -> Bool { find(needle) != nil }
+
+        /// Where `needle` ends in the payload.
+        func find(_ needle: StaticString) -> Int? {
+            // memchr for the first byte, memcmp for the rest (Glibc's module has no memmem).
+            let length = needle.utf8CodeUnitCount
+            guard let base = bytes.baseAddress, length > 0, bytes.count >= length else { return nil }
+            let first = Int32(needle.utf8Start.pointee)
+            var offset = 0
+            while offset + length <= bytes.count {
+                guard let found = memchr(base + offset, first, bytes.count - length + 1 - offset) else { return nil }
+                let at = base.distance(to: UnsafeRawPointer(found))
+                if memcmp(found, needle.utf8Start, length) == 0 { return at + length }
+                offset = at + 1
+            }
+            return nil
+        }
+
+        /// The decimal number right after `needle`.
+        func number(after needle: StaticString) -> Int? {
+            guard var index = find(needle) else { return nil }
+            var value = 0
+            var digits = 0
+            while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 {
+                value = value * 10 + Int(bytes[index] - 48)
+                index += 1
+                digits += 1
+            }
+            return digits > 0 ? value : nil
+        }
+
+        var text: String { String(decoding: bytes, as: UTF8.self) }
+    }
+
     let socket: Int32
-    private var input: [UInt8] = []
+    private var input: UnsafeMutablePointer<UInt8>
+    private var inputCapacity = 64 * 1024
     private var inputStart = 0
+    private var inputEnd = 0
     private var maskSeed: UInt32 = 0x9E37_79B9
 
     /// Connects to 127.0.0.1:`port`.
@@ -41,9 +85,13 @@ final class BenchSocket: @unchecked Sendable {
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
         socket = fd
+        input = .allocate(capacity: inputCapacity)
     }
 
-    deinit { Glibc.close(socket) }
+    deinit {
+        Glibc.close(socket)
+        input.deallocate()
+    }
 
     // MARK: Bytes
 
@@ -59,28 +107,44 @@ final class BenchSocket: @unchecked Sendable {
         }
     }
 
-    /// Reads what the socket has (blocking until something arrives).
+    /// Reads what the socket has (blocking until something arrives) into the input buffer.
     /// - Returns: how many bytes arrived (0: the server closed).
     @discardableResult
     func receiveAvailable() throws -> Int {
-        if inputStart > 0 && inputStart == input.count {
-            input.removeAll(keepingCapacity: true)
+        let minimumSpace = 16 * 1024
+        if inputStart == inputEnd {
             inputStart = 0
-        } else if inputStart > 65_536 {
-            input.removeFirst(inputStart)
-            inputStart = 0
+            inputEnd = 0
         }
-        var buffer = [UInt8](repeating: 0, count: 65_536)
+        if inputCapacity - inputEnd < minimumSpace {
+            // Move the unread bytes to the front, then grow if that did not free enough.
+            let pending = inputEnd - inputStart
+            if inputStart > 0 {
+                memmove(input, input + inputStart, pending)
+                inputStart = 0
+                inputEnd = pending
+            }
+            if inputCapacity - inputEnd < minimumSpace {
+                let capacity = inputCapacity * 2
+                let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+                grown.update(from: input, count: pending)
+                input.deallocate()
+                input = grown
+                inputCapacity = capacity
+            }
+        }
         while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(socket, $0.baseAddress, $0.count) }
+            let count = Glibc.read(socket, input + inputEnd, inputCapacity - inputEnd)
             if count < 0 {
                 if errno == EINTR { continue }
                 throw Failure(description: "read: \(String(cString: strerror(errno)))")
             }
-            input.append(contentsOf: buffer[0..<count])
+            inputEnd += count
             return count
         }
     }
+
+    private func byte(_ offset: Int) -> UInt8 { input[inputStart + offset] }
 
     // MARK: WebSocket
 
@@ -117,28 +181,35 @@ final class BenchSocket: @unchecked Sendable {
     }
 
     /// The next text frame, blocking.
-    func nextFrame() throws -> String {
+    func nextFrame() throws -> String { try nextPayload().text }
+
+    /// The next text frame's payload, blocking (valid until the next read).
+    func nextPayload() throws -> Payload {
         while true {
-            if let frame = try bufferedFrame() { return frame }
+            if let payload = try bufferedPayload() { return payload }
             guard try receiveAvailable() > 0 else { throw Failure(description: "the server closed the connection") }
         }
     }
 
     /// A whole text frame already received, if there is one (control frames are skipped).
-    func bufferedFrame() throws -> String? {
+    func bufferedFrame() throws -> String? { try bufferedPayload()?.text }
+
+    /// A whole text frame's payload already received, if there is one (control frames are
+    /// skipped); valid until the next read.
+    func bufferedPayload() throws -> Payload? {
         while true {
-            let available = input.count - inputStart
+            let available = inputEnd - inputStart
             guard available >= 2 else { return nil }
-            let opcode = input[inputStart] & 0x0F
-            var length = Int(input[inputStart + 1] & 0x7F)
+            let opcode = byte(0) & 0x0F
+            var length = Int(byte(1) & 0x7F)
             var header = 2
             if length == 126 {
                 guard available >= 4 else { return nil }
-                length = Int(input[inputStart + 2]) << 8 | Int(input[inputStart + 3])
+                length = Int(byte(2)) << 8 | Int(byte(3))
                 header = 4
             } else if length == 127 {
                 guard available >= 10 else { return nil }
-                length = (0..<8).reduce(0) { $0 << 8 | Int(input[inputStart + 2 + $1]) }
+                length = (0..<8).reduce(0) { $0 << 8 | Int(byte(2 + $1)) }
                 header = 10
             }
             guard available >= header + length else { return nil }
@@ -146,7 +217,7 @@ final class BenchSocket: @unchecked Sendable {
             inputStart = start + length
             if opcode == 0x8 { throw Failure(description: "the server closed the WebSocket") }
             guard opcode == 0x1 else { continue }
-            return String(decoding: input[start..<(start + length)], as: UTF8.self)
+            return Payload(bytes: UnsafeRawBufferPointer(start: input + start, count: length))
         }
     }
 
@@ -163,10 +234,10 @@ final class BenchSocket: @unchecked Sendable {
         for line in head.split(separator: "\r\n") where line.lowercased().hasPrefix("content-length:") {
             length = Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) ?? 0
         }
-        while input.count - inputStart < length {
+        while inputEnd - inputStart < length {
             guard try receiveAvailable() > 0 else { throw Failure(description: "the server closed the connection") }
         }
-        let text = String(decoding: input[inputStart..<(inputStart + length)], as: UTF8.self)
+        let text = String(decoding: UnsafeBufferPointer(start: input + inputStart, count: length), as: UTF8.self)
         inputStart += length
         return (status, text)
     }
@@ -174,21 +245,13 @@ final class BenchSocket: @unchecked Sendable {
     /// Reads up to the end of an HTTP head (`\r\n\r\n`) and returns it.
     private func readHead() throws -> String {
         while true {
-            if let end = Self.headEnd(input, from: inputStart) {
-                let head = String(decoding: input[inputStart..<end], as: UTF8.self)
-                inputStart = end + 4
+            let available = UnsafeRawBufferPointer(start: input + inputStart, count: inputEnd - inputStart)
+            if let end = Payload(bytes: available).find("\r\n\r\n") {
+                let head = String(decoding: UnsafeRawBufferPointer(rebasing: available[..<(end - 4)]), as: UTF8.self)
+                inputStart += end
                 return head
             }
             guard try receiveAvailable() > 0 else { throw Failure(description: "the server closed the connection") }
         }
-    }
-
-    private static func headEnd(_ bytes: [UInt8], from start: Int) -> Int? {
-        var index = start
-        while index + 3 < bytes.count {
-            if bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 { return index }
-            index += 1
-        }
-        return nil
     }
 }

@@ -107,15 +107,15 @@ struct NetworkBenchmarks {
                     // The listener: one update per write.
                     var seen = 0
                     while seen < perWriter * writers {
-                        if try socket.nextFrame().contains(#""a":"d""#) { seen += 1 }
+                        if try socket.nextPayload().contains(#""a":"d""#) { seen += 1 }
                     }
                     return seen
                 }
                 for sequence in 0..<perWriter {
                     let id = sequence + 2
                     try socket.send(Self.request(id, "p", #"{"p":"/bench/w\#(index)/k\#(sequence % 1_000)","d":\#(sequence)}"#))
-                    let answer = try socket.nextFrame()
-                    guard answer.contains(#""s":"ok""#) else { throw BenchSocket.Failure(description: "a write was refused: \(answer)") }
+                    let answer = try socket.nextPayload()
+                    guard answer.contains(#""s":"ok""#) else { throw BenchSocket.Failure(description: "a write was refused: \(answer.text)") }
                 }
                 return perWriter
             })
@@ -172,8 +172,8 @@ struct NetworkBenchmarks {
             }
             sent.set(index, (clock.now - origin).seconds)
             try writer.send(Self.request(index + 2, "p", #"{"p":"/room/message","d":{"n":\#(index)}}"#))
-            let answer = try writer.nextFrame()
-            guard answer.contains(#""s":"ok""#) else { throw BenchSocket.Failure(description: "a write was refused: \(answer)") }
+            let answer = try writer.nextPayload()
+            guard answer.contains(#""s":"ok""#) else { throw BenchSocket.Failure(description: "a write was refused: \(answer.text)") }
         }
         let result = try team.results()[0]
         return FanOut(duration: result.finished - start, latencies: result.output.sorted())
@@ -193,10 +193,8 @@ struct NetworkBenchmarks {
             for index in descriptors.indices where descriptors[index].revents != 0 {
                 let listener = listeners[index]
                 guard try listener.receiveAvailable() > 0 else { throw BenchSocket.Failure(description: "a listener was closed") }
-                while let frame = try listener.bufferedFrame() {
-                    guard let range = frame.range(of: #""n":"#) else { continue }
-                    let digits = frame[range.upperBound...].prefix { $0.isNumber }
-                    guard let number = Int(digits) else { continue }
+                while let frame = try listener.bufferedPayload() {
+                    guard let number = frame.number(after: #""n":"#) else { continue }
                     latencies.append(now - sent.get(number))
                     remaining -= 1
                 }
