@@ -165,7 +165,7 @@ public final class Server {
 
     private func connectionEnded(_ id: ConnectionID) {
         guard let connection = connections.removeValue(forKey: id) else { return }
-        for query in connection.listens.keys { removeListenRef(ListenRef(connection: id, query: query)) }
+        for query in connection.listens.keys { removeListenRef(connection: id, query: query) }
         let auth = currentAuth(of: connection, revoking: false)
         for operation in connection.onDisconnect {
             // Each runs as a write of its own, checked again now, rules included, as the
@@ -188,11 +188,13 @@ public final class Server {
                 send(.other(id, .ack(requestID: requestID, status: .failed(error))))
                 return
             }
-            var listen = ServerListen(query: query, tag: tag)
             let data = self.data(for: query)
-            if !query.params.loadsAllData { listen.sent = data }
+            // A listen sent again replaces the first (its tag, what was sent) in place.
+            let listen = connection.listens[query] ?? ServerListen(query: query, tag: tag)
+            listen.tag = tag
+            listen.sent = query.params.loadsAllData ? .empty : data
             if connection.listens.updateValue(listen, forKey: query) == nil {
-                addListenRef(ListenRef(connection: id, query: query))
+                addListenRef(ListenRef(connection: id, listen: listen))
             }
             // A client with nothing cached sends an empty hash: skip hashing the location then
             // (only empty data hashes to "").
@@ -202,7 +204,7 @@ public final class Server {
             send(.other(id, .ack(requestID: requestID, status: .ok)))
         case .unlisten(let requestID, let query, _):
             if connection.listens.removeValue(forKey: query) != nil {
-                removeListenRef(ListenRef(connection: id, query: query))
+                removeListenRef(connection: id, query: query)
             }
             send(.other(id, .ack(requestID: requestID, status: .ok)))
         case .put(let requestID, let path, let data, let hash, let writeKey):
@@ -313,7 +315,7 @@ public final class Server {
         for (query, listen) in connection.listens.sorted(by: { $0.key.description < $1.key.description })
         where denial(.read(query.path, RuleQuery(query.params)), as: connection.auth, by: connection.id, at: serverTime) != nil {
             connection.listens.removeValue(forKey: query)
-            removeListenRef(ListenRef(connection: connection.id, query: query))
+            removeListenRef(connection: connection.id, query: query)
             send(.other(connection.id, .listenRevoked(query: query, tag: listen.tag, error: .permissionDenied(at: query.path))))
             revoked += 1
         }
@@ -462,12 +464,9 @@ public final class Server {
         for case .update(let id, _) in ended.held { stale.insert(id) }
         for id in stale.sorted() {
             guard let connection = connections[id] else { continue }
-            for (query, var listen) in connection.listens {
+            for (query, listen) in connection.listens {
                 let data = data(for: query)
-                if !query.params.loadsAllData {
-                    listen.sent = data
-                    connection.listens[query] = listen
-                }
+                if !query.params.loadsAllData { listen.sent = data }
                 connection.send(.dataUpdate(path: query.path, data: data, tag: listen.tag))
             }
         }
@@ -637,10 +636,10 @@ public final class Server {
         listens = listens.setting(current + [ref], at: ref.query.path)
     }
 
-    private func removeListenRef(_ ref: ListenRef) {
-        var current = listens.value(at: ref.query.path) ?? []
-        current.removeAll { $0 == ref }
-        listens = current.isEmpty ? listens.removingValue(at: ref.query.path) : listens.setting(current, at: ref.query.path)
+    private func removeListenRef(connection: ConnectionID, query: QuerySpec) {
+        var current = listens.value(at: query.path) ?? []
+        current.removeAll { $0.connection == connection && $0.query == query }
+        listens = current.isEmpty ? listens.removingValue(at: query.path) : listens.setting(current, at: query.path)
     }
 
     /// The listens at, above and below `path`, each with whether it sits above (or at) `path`.
@@ -672,26 +671,29 @@ public final class Server {
     /// above `path` gets `message`, one below it its own location's new data, a filtered query
     /// its window's changes.
     private func broadcast(at path: Path, written: [Path], message: (Int?) -> ServerMessage) {
+        // The listen and its connection's id come with the reference: no lookup per listener
+        // (a write to a location 1,000 connections listen to reaches each of them).
         forEachListen(touching: path) { ref, above in
-            guard let connection = connections[ref.connection], let listen = connection.listens[ref.query] else { return }
+            let listen = ref.listen
             let location = listen.query.path
             if !above && !written.contains(where: { $0.contains(location) || location.contains($0) }) {
                 // Below the update's location, but none of its paths touches this listen.
                 return
             }
             if !listen.query.params.loadsAllData {
-                sendWindowChanges(to: connection, for: ref.query)
+                guard let connection = connections[ref.connection] else { return }
+                sendWindowChanges(to: connection, for: listen)
             } else if above {
-                send(.update(connection.id, message(listen.tag)))
+                send(.update(ref.connection, message(listen.tag)))
             } else {
-                send(.update(connection.id, .dataUpdate(path: location, data: root.child(at: location), tag: listen.tag)))
+                send(.update(ref.connection, .dataUpdate(path: location, data: root.child(at: location), tag: listen.tag)))
             }
         }
     }
 
     /// Sends a filtered query the children that entered, changed in or left its window.
-    private func sendWindowChanges(to connection: ServerConnection, for query: QuerySpec) {
-        guard var listen = connection.listens[query] else { return }
+    private func sendWindowChanges(to connection: ServerConnection, for listen: ServerListen) {
+        let query = listen.query
         let now = data(for: query)
         if now == listen.sent { return }
         var changes: [WireChange] = []
@@ -702,7 +704,6 @@ public final class Server {
             changes.append(WireChange(Path(keys: [child.key]), child.node))
         }
         listen.sent = now
-        connection.listens[query] = listen
         send(.update(connection.id, .mergeUpdate(path: query.path, changes: changes, tag: listen.tag)))
     }
 }
