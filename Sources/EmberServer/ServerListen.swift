@@ -13,6 +13,9 @@ final class ServerListen: @unchecked Sendable {
     var tag: Int?
     /// The children last sent, for a filtered query.
     var sent: Node = .empty
+    /// Whether the listen still stands: a listen that ended stays in its location's list
+    /// (skipped) until the list is compacted (``ListenRefs``).
+    var isListening = true
 
     init(query: QuerySpec, tag: Int?) {
         self.query = query
@@ -32,5 +35,36 @@ struct ListenRef: Hashable {
     func hash(into hasher: inout Hasher) {
         hasher.combine(connection)
         hasher.combine(query)
+    }
+}
+
+/// The listens at one location, in the order they began. A listen that ends is marked and
+/// skipped, and the list compacted once half of it has ended, so that ending one of n listens
+/// on one location costs O(1) amortized rather than a scan of the list.
+struct ListenRefs: Sendable {
+    private(set) var refs: [ListenRef]
+    private var ended = 0
+
+    init(_ ref: ListenRef) { refs = [ref] }
+
+    /// Whether no listen stands.
+    var isEmpty: Bool { ended == refs.count }
+
+    /// - Complexity: O(1) amortized.
+    mutating func append(_ ref: ListenRef) { refs.append(ref) }
+
+    /// Notes that one of the listens ended (its ``ServerListen/isListening`` is already false).
+    /// - Complexity: O(1) amortized.
+    mutating func noteEnded() {
+        ended += 1
+        if ended * 2 > refs.count {
+            refs.removeAll { !$0.listen.isListening }
+            ended = 0
+        }
+    }
+
+    /// Calls `body` with each listen that stands, in the order they began.
+    func forEach(_ body: (ListenRef) -> Void) {
+        for ref in refs where ref.listen.isListening { body(ref) }
     }
 }

@@ -107,6 +107,41 @@ struct ServerTests {
         #expect(watcher.take() == [#"data rooms/a/topic {"en":"hi","fr":"salut"}"#, #"data rooms/a/topic/en "hi""#])
     }
 
+    @Test("20,000 listens on one location: each hears a write; those that stop listening, or re-listen with another tag, or close, are kept right")
+    func manyListensOnOneLocation() throws {
+        let (network, server) = setUp()
+        let count = 20_000
+        let clients = (0..<count).map { _ in RawClient(network, server: server) }
+        for client in clients { client.send { .listen(requestID: $0, query: QuerySpec(path: "room"), tag: nil, hash: "") } }
+        network.engine.runDue()
+        for client in clients { _ = client.take() }
+        try server.put(json("1"), at: "room", hash: nil)
+        network.engine.runDue()
+        #expect(clients.allSatisfy { $0.take() == ["data room 1"] })
+        // Every third stops listening, every fifth listens again (a second listen of the same
+        // query replaces the first, its new tag included), and the last closes.
+        for (index, client) in clients.enumerated() where index % 3 == 0 {
+            client.send { .unlisten(requestID: $0, query: QuerySpec(path: "room"), tag: nil) }
+        }
+        for (index, client) in clients.enumerated() where index % 5 == 0 && index % 3 != 0 {
+            client.send { .listen(requestID: $0, query: QuerySpec(path: "room"), tag: 7, hash: "") }
+        }
+        network.engine.runDue()
+        server.close(try #require(server.connectionIDs.last))
+        network.engine.runDue()
+        for client in clients { _ = client.take() }
+        try server.put(json("2"), at: "room", hash: nil)
+        network.engine.runDue()
+        var heard = 0
+        for (index, client) in clients.enumerated() {
+            let expected: [String] =
+                index % 3 == 0 || index == count - 1 ? [] : index % 5 == 0 ? ["data room tag 7 2"] : ["data room 2"]
+            if client.take() == expected { heard += 1 } else { Issue.record("client \(index): not as expected") }
+        }
+        #expect(heard == count)
+        #expect(server.listenCount(of: try #require(server.connectionIDs.first)) == 0, "the first stopped listening")
+    }
+
     @Test("a filtered query gets tagged changes of its window only")
     func filteredWindow() throws {
         let (network, server) = setUp()

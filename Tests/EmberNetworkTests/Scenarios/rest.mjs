@@ -216,7 +216,7 @@ const scenarios = {
             socket.onerror = reject;
         });
         const wait = async (condition, what) => {
-            const deadline = Date.now() + 5000;
+            const deadline = Date.now() + 15000; // a bound, not a speed: a CI machine may be loaded
             while (!condition() && Date.now() < deadline) await new Promise(r => setTimeout(r, 10));
             if (!condition()) throw new Error(`timed out waiting for ${what}`);
         };
