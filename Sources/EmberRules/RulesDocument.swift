@@ -7,8 +7,15 @@ struct RulesDocument {
         let position: RulesPosition
     }
 
+    /// How deeply objects and arrays may nest: a path has at most 32 keys, so a rules tree
+    /// deeper than that guards nothing; reading one recurses once per level, and a document
+    /// nested thousands deep must be an error, not a crash.
+    static let maxNesting = 64
+
     private let characters: [Character]
     private var index = 0
+    /// How many objects and arrays are open.
+    private var nesting = 0
     private var line = 1
     private var column = 1
 
@@ -68,6 +75,14 @@ struct RulesDocument {
     private mutating func parseValue() throws(SyntaxError) -> RulesNode {
         guard index < characters.count else { throw error("the document ends where a value should be") }
         let start = position
+        let opens = characters[index] == "{" || characters[index] == "["
+        if opens {
+            nesting += 1
+            guard nesting <= Self.maxNesting else {
+                throw error("the document nests objects and arrays deeper than \(Self.maxNesting) levels (a path has at most 32 keys)")
+            }
+        }
+        defer { if opens { nesting -= 1 } }
         switch characters[index] {
         case "{":
             step()

@@ -65,4 +65,37 @@ struct RuleTests {
             "auth.uid → \"alice\"", "auth.uid === 'bob' → false", "data.exists() → false", "auth.uid === 'bob' || data.exists() → false",
         ])
     }
+
+    @Test("an expression nesting too deep is refused with an error, not a crash; at the limits it works")
+    func depthLimit() throws {
+        func refusal(_ source: String) -> RuleSyntaxError? {
+            do {
+                _ = try Rule(source, kind: .read)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        let limit = RuleParser.maxDepth
+        // Too deep, each way an expression nests: parentheses, !, a long chain, ? :, arguments.
+        for source in [
+            String(repeating: "(", count: 100_000) + "true" + String(repeating: ")", count: 100_000),
+            String(repeating: "!", count: 100_000) + "true",
+            Array(repeating: "false", count: 200_000).joined(separator: " || ") + " || true",
+            String(repeating: "true ? ", count: 5_000) + "true" + String(repeating: " : false", count: 5_000),
+            String(repeating: "root.child(", count: 5_000) + "'a'" + String(repeating: ")", count: 5_000) + ".exists()",
+        ] {
+            let error = try #require(refusal(source), "\(source.prefix(20))… is refused")
+            #expect(error.reason.contains("nests deeper than"), "\(error.reason)")
+        }
+        // At the limits: 127 operators in a chain make a tree 128 deep; 48 nested parentheses;
+        // both check, compile and evaluate.
+        let chain = Array(repeating: "false", count: limit - 1).joined(separator: " || ") + " || true"
+        #expect(try evaluate(chain).allowed)
+        #expect(refusal(chain + " || true") != nil, "one level more is refused")
+        let nesting = RuleParser.maxNesting
+        let parenthesized = String(repeating: "(", count: nesting - 1) + "true" + String(repeating: ")", count: nesting - 1)
+        #expect(try evaluate(parenthesized).allowed)
+        #expect(refusal("(" + parenthesized + ")") != nil, "one level more is refused")
+    }
 }

@@ -105,7 +105,7 @@ struct RulesetTests {
     }
 
     @Test("document errors name line:column and the rule's place")
-    func documentErrors() {
+    func documentErrors() throws {
         func failure(_ text: String) -> RulesError? {
             do {
                 _ = try Ruleset(text: text)
@@ -123,6 +123,15 @@ struct RulesetTests {
         #expect(failure(#"{"rules": {".read": 7}}"#)?.place == "rules/.read")
         #expect(failure(#"{"rules": {}, "other": 1}"#)?.reason.contains("exactly one key") == true)
         #expect(failure("{\"rules\": {} /* open")?.reason == "the comment is not closed")
+        // Nested thousands deep: an error naming where, not a crash; 32 locations deep is fine.
+        let deep = 100_000
+        let tooDeep = #"{"rules":"# + String(repeating: #"{"a":"#, count: deep) + "{}" + String(repeating: "}", count: deep) + "}"
+        #expect(failure(tooDeep)?.reason.contains("deeper than \(RulesDocument.maxNesting) levels") == true)
+        #expect(failure(#"{"rules": {"a": {".indexOn": "# + String(repeating: "[", count: 100) + String(repeating: "]", count: 100) + "}}}")?
+            .reason.contains("deeper than") == true)
+        let path = (0..<32).map { "k\($0)" }
+        let thirtyTwo = #"{"rules":"# + path.map { #"{"\#($0)":"# }.joined() + #"{".read": true}"# + String(repeating: "}", count: 33)
+        #expect(try Ruleset(text: thirtyTwo).read(Path(keys: path.map { ChildKey(unchecked: $0) }), auth: nil, now: 0, root: .empty).allowed)
     }
 
     @Test(".indexOn folds in: indexes by location, wildcards included")
