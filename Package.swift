@@ -54,6 +54,8 @@ let package = Package(
             dependencies: ["CLua", "CInterrupt"]
         ),
         .target(name: "CInterrupt"),
+        // Linux's epoll, for ember-bench's fan-out readers.
+        .systemLibrary(name: "CEpoll"),
         .systemLibrary(
             name: "CEditLine",
             pkgConfig: "libedit",
@@ -164,7 +166,7 @@ let package = Package(
             name: "ember-bench",
             dependencies: [
                 "EmberCore", "EmberSync", "EmberStorage", "EmberRules", "EmberServer", "EmberClient", "EmberInstance",
-                "EmberTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                "EmberTestSupport", "CEpoll", .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Sources/EmberBench",
             swiftSettings: swiftSettings

@@ -141,7 +141,8 @@ if arguments.first == "throughput" {
 
 if arguments.first == "network" {
     // One of issue 22's network workloads, once, against `--ember PATH` (for profiling the
-    // server): `ember-bench network writes1|writes10|fanout [--ember PATH]`.
+    // server): `ember-bench network writes1|writes10|fanout [--ember PATH]`, or `publish
+    // [--redis PORT]` (Redis's fan-out, for pairs).
     let rest = Array(arguments.dropFirst())
     let workload = rest.first(where: { !$0.hasPrefix("--") }) ?? "fanout"
     let ember = rest.firstIndex(of: "--ember").flatMap { rest.indices.contains($0 + 1) ? rest[$0 + 1] : nil } ?? ".build/release/ember"
@@ -159,9 +160,25 @@ if arguments.first == "network" {
             let run = try bench.fanOutOnce(connections: connections, messages: messages)
             print("fan-out to \(connections): \(Int(Double(messages * connections) / run.duration.seconds)) deliveries/s")
             let paced = try bench.fanOutOnce(connections: connections, messages: messages, interval: run.duration * 2 / messages)
-            print("at half the peak: p50 \(paced.percentile(0.5) * 1000) ms, p99 \(paced.percentile(0.99) * 1000) ms")
+            let points = [0.0, 0.01, 0.1, 0.5, 0.9, 0.99, 1.0].map { String(format: "p%g %.2f", $0 * 100, paced.percentile($0) * 1000) }
+            print("at half the peak (ms): \(points.joined(separator: ", "))")
+        case "publish":
+            // The peer of `fanout`: Redis `PUBLISH` to as many subscribers, against a running
+            // Redis (`--redis PORT` on 127.0.0.1).
+            let port = rest.firstIndex(of: "--redis").flatMap { rest.indices.contains($0 + 1) ? Int(rest[$0 + 1]) : nil } ?? 6379
+            let subscribers = quick ? 200 : 1_000
+            var latencies: Result<[Double], any Error> = .failure(PeerFailure("not measured"))
+            let rate = RedisPeer(host: "127.0.0.1", port: port).publishFanOut(subscribers: subscribers, messages: quick ? 50 : 500, runs: 1) { latencies = $0 }
+            print("PUBLISH to \(subscribers): \(rate.formatted)")
+            do {
+                let sorted = try latencies.get()
+                let points = [0.0, 0.01, 0.1, 0.5, 0.9, 0.99, 1.0].map { String(format: "p%g %.2f", $0 * 100, sorted[min(sorted.count - 1, Int(Double(sorted.count) * $0))] * 1000) }
+                print("at half the peak (ms): \(points.joined(separator: ", "))")
+            } catch {
+                print("at half the peak: \(error)")
+            }
         default:
-            print("ember-bench network: unknown workload '\(workload)' (writes1, writes10 or fanout)")
+            print("ember-bench network: unknown workload '\(workload)' (writes1, writes10, fanout or publish)")
             exit(2)
         }
     } catch {

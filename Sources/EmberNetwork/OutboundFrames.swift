@@ -29,6 +29,13 @@ final class OutboundFrames: @unchecked Sendable {
 
     /// The channel the frames go to.
     let channel: any Channel
+    /// The channel's event loop, where its frames are written.
+    let eventLoop: any EventLoop
+    /// The channel's core, where whole frames (``RealtimeOutbox/framed(_:)``) are written, on
+    /// the event loop: past every handler of the pipeline, as its head would pass them on
+    /// (NIO's `_channelCore`, meant for handlers, is public; `write0` on a closed channel fails
+    /// the write and `flush0` does nothing, as writes through the pipeline would).
+    let core: any ChannelCore
     /// The database's outbox, which writes the frames at the end of the engine's tick.
     private let outbox: RealtimeOutbox
     /// Yields the ending once, to the socket's task, which closes the WebSocket.
@@ -45,14 +52,13 @@ final class OutboundFrames: @unchecked Sendable {
     private var pendingBytes = 0
     /// Whether the outbox holds this connection for the end of the tick.
     private var isScheduled = false
-    /// The event loop's: the WebSocket encoder's context, found at the first write. Weak: the
-    /// pipeline holds it while the channel lives (and its handlers hold what holds this).
-    private weak var encoderContext: ChannelHandlerContext?
 
     /// Frames for `channel`, written by `outbox`; the channel may hold at most `limit` unsent
     /// bytes.
     init(channel: any Channel, outbox: RealtimeOutbox, limit: Int) {
         self.channel = channel
+        eventLoop = channel.eventLoop
+        core = channel._channelCore
         self.outbox = outbox
         self.limit = limit
         (endings, endingsContinuation) = AsyncStream<Ending>.makeStream(bufferingPolicy: .bufferingNewest(1))
@@ -71,7 +77,13 @@ final class OutboundFrames: @unchecked Sendable {
             finish(.overflowed)
             return
         }
-        pending.append(contentsOf: frames)
+        if pending.isEmpty {
+            // The usual case, one message a tick: the update's frames, shared by all its
+            // listeners, are taken as they are (no array made per listener).
+            pending = frames
+        } else {
+            pending.append(contentsOf: frames)
+        }
         pendingBytes += size
         if !isScheduled {
             isScheduled = true
@@ -97,10 +109,25 @@ final class OutboundFrames: @unchecked Sendable {
 
     /// Counts `bytes` as written to the channel (or dropped with it), and notes what the
     /// channel still buffers. The event loop's.
+    ///
+    /// While the channel is writable it buffers less than its high-water mark (NIO's default:
+    /// 64 KB), counted as nothing when the limit is far above that (the default limit is
+    /// 64 MB): reading the exact figure is a generic option lookup with dynamic casts, which
+    /// was a few percent of a 1,000-listener fan-out. Once the channel is not writable, or
+    /// the limit is small, every write reads the exact figure, and so does every change of
+    /// writability.
     func wrote(_ bytes: Int) {
         inFlight.subtract(bytes, ordering: .relaxed)
-        noteBuffered()
+        if limit > Self.exactBelow && channel.isWritable {
+            buffered.store(0, ordering: .relaxed)
+        } else {
+            noteBuffered()
+        }
     }
+
+    /// Limits up to this are enforced with the exact bytes buffered after every write (16 times
+    /// NIO's default high-water mark).
+    static let exactBelow = 1 << 20
 
     /// Notes how many bytes the channel buffers now (after a write, or when its writability
     /// changed). The event loop's.
@@ -122,17 +149,6 @@ final class OutboundFrames: @unchecked Sendable {
     func close() {
         outbox.flush(self)
         finish(.closed)
-    }
-
-    /// Where whole frames (``RealtimeOutbox/framed(_:)``) are written: the WebSocket
-    /// encoder's context, so that they pass no handler, the encoder's own included; `nil` once
-    /// the channel is closing. The event loop's.
-    func writingContext() -> ChannelHandlerContext? {
-        guard channel.isActive else { return nil }
-        if let encoderContext { return encoderContext }
-        let context = try? channel.pipeline.syncOperations.context(handlerType: WebSocketFrameEncoder.self)
-        encoderContext = context
-        return context
     }
 
     var ending: Ending { Ending(rawValue: state.load(ordering: .relaxed)) ?? .closed }

@@ -7,14 +7,16 @@ import NIOWebSocket
 /// of each engine tick hands every connection's queued frames to the event loops, straight
 /// from the engine thread.
 ///
-/// - One wake-up per event loop per tick: the connections with something to send are grouped
-///   by their channel's event loop, and each loop runs one closure that writes every batch and
-///   flushes each channel once.
+/// - Few wake-ups per event loop per tick: the connections with something to send are grouped
+///   by their channel's event loop, and each loop runs one closure per ``chunk`` of them that
+///   writes every batch and flushes each channel once (a tick that reaches fewer connections
+///   than a chunk hands each loop one closure at its end; a fan-out has the other loops writing
+///   while the engine still queues).
 /// - One encoding per update: a write that reaches 1,000 listening connections is the same
 ///   ``ServerMessage`` 1,000 times in a row (same path, same data, same tag); it is encoded
 ///   once and its bytes shared (a `ByteBuffer` is copied on write, not on share).
 /// - Frames are made here, whole (the WebSocket header and the text in one buffer), and written
-///   from the WebSocket encoder's place in the channel's pipeline, so that they pass no handler:
+///   to the channel's core (``OutboundFrames/core``), so that they pass no handler:
 ///   a delivery costs one buffer shared by all its listeners and one `write` each, not a frame
 ///   encoded per connection by the pipeline.
 ///
@@ -22,8 +24,12 @@ import NIOWebSocket
 /// what the server held back for a commit goes out in the same tick. Confined to the engine's
 /// thread.
 final class RealtimeOutbox: TickParticipant {
-    /// The connections with frames queued, in the order they first queued one this tick.
+    /// The connections of the event loop running the engine (if one does) with frames
+    /// queued, in the order they first queued one this tick: written at the tick's end.
     private var scheduled: [OutboundFrames] = []
+    /// The connections of other event loops with frames queued, by loop: handed to their loop
+    /// in chunks as they fill (``chunk``), the rest at the tick's end.
+    private var away: [(loop: any EventLoop, connections: [OutboundFrames])] = []
     /// The last update encoded and its frames, forgotten at the end of the tick (so that no
     /// value outlives its tick here).
     private var lastUpdate: (message: ServerMessage, frames: [ByteBuffer])?
@@ -70,9 +76,51 @@ final class RealtimeOutbox: TickParticipant {
         return buffer
     }
 
-    /// Holds `connection` for the end of the tick (called once per tick by the connection).
+    /// How many connections of another event loop are handed to it at once while the tick
+    /// runs: a write that reaches 1,000 listeners has the other loop writing after the first
+    /// 64 instead of after all 1,000 have been queued (the first deliveries of a fan-out went
+    /// out about half a millisecond later), while a tick that reaches a few connections still
+    /// hands each loop one batch at its end.
+    static let chunk = 64
+
+    /// Holds `connection` for the end of the tick, or for its loop's next chunk (called once
+    /// per tick by the connection, and again if it queues more after its chunk went).
+    /// - Complexity: O(l) for l event loops (one per core), plus O(``chunk``) once a chunk fills.
     func schedule(_ connection: OutboundFrames) {
-        scheduled.append(connection)
+        let loop = connection.eventLoop
+        if loop.inEventLoop {
+            scheduled.append(connection)
+            return
+        }
+        // Event loops are few (one per core): a list searched linearly.
+        let index: Int
+        if let found = away.firstIndex(where: { $0.loop === loop }) {
+            index = found
+            away[index].connections.append(connection)
+        } else {
+            index = away.count
+            away.append((loop, [connection]))
+        }
+        if away[index].connections.count >= Self.chunk {
+            let due = away[index].connections
+            away[index].connections.removeAll(keepingCapacity: true)
+            hand(due, to: loop)
+        }
+    }
+
+    /// Takes each connection's frames and has `loop` write them, in one closure.
+    private func hand(_ connections: [OutboundFrames], to loop: any EventLoop) {
+        var batches: [Batch] = []
+        batches.reserveCapacity(connections.count)
+        for connection in connections {
+            let batch = connection.takeBatch()
+            guard !batch.frames.isEmpty else { continue }
+            batches.append(Batch(connection: connection, frames: batch.frames, bytes: batch.bytes))
+        }
+        guard !batches.isEmpty else { return }
+        loop.execute {
+            for batch in batches { batch.write() }
+        }
     }
 
     /// Hands `connection`'s queued frames to its event loop now, ahead of the tick's end.
@@ -80,49 +128,34 @@ final class RealtimeOutbox: TickParticipant {
         let batch = connection.takeBatch()
         guard !batch.frames.isEmpty else { return }
         let write = Batch(connection: connection, frames: batch.frames, bytes: batch.bytes)
-        if connection.channel.eventLoop.inEventLoop {
+        if connection.eventLoop.inEventLoop {
             write.write()
         } else {
-            connection.channel.eventLoop.execute { write.write() }
+            connection.eventLoop.execute { write.write() }
         }
     }
 
     // MARK: TickParticipant
 
-    var hasTickWork: Bool { !scheduled.isEmpty }
+    var hasTickWork: Bool { !scheduled.isEmpty || away.contains { !$0.connections.isEmpty } }
 
     func endTick() {
         lastUpdate = nil
+        // The other loops first, so that they write meanwhile; then, run on an event loop (a
+        // message handled where it was read), its own channels, at once.
+        for index in away.indices where !away[index].connections.isEmpty {
+            let due = away[index].connections
+            away[index].connections.removeAll(keepingCapacity: true)
+            hand(due, to: away[index].loop)
+        }
         guard !scheduled.isEmpty else { return }
         let due = scheduled
-        scheduled = []
-        // Event loops are few (one per core): a list searched linearly.
-        var loops: [(loop: any EventLoop, batches: [Batch])] = []
+        scheduled.removeAll(keepingCapacity: true)
         for connection in due {
             let batch = connection.takeBatch()
             guard !batch.frames.isEmpty else { continue }
-            let loop = connection.channel.eventLoop
-            let write = Batch(connection: connection, frames: batch.frames, bytes: batch.bytes)
-            if let index = loops.firstIndex(where: { $0.loop === loop }) {
-                loops[index].batches.append(write)
-            } else {
-                loops.append((loop, [write]))
-            }
+            Batch(connection: connection, frames: batch.frames, bytes: batch.bytes).write()
         }
-        // Run on an event loop (a message handled where it was read), its own channels are
-        // written at once, after the other loops have been handed theirs (so that they write
-        // meanwhile).
-        var own: [Batch] = []
-        for (loop, batches) in loops {
-            if loop.inEventLoop {
-                own = batches
-            } else {
-                loop.execute {
-                    for batch in batches { batch.write() }
-                }
-            }
-        }
-        for batch in own { batch.write() }
     }
 
     /// One connection's frames of one tick, written on its channel's event loop.
@@ -134,13 +167,9 @@ final class RealtimeOutbox: TickParticipant {
         /// Writes the frames and flushes; what the socket did not take counts as unsent while
         /// the channel buffers it. On the channel's event loop.
         func write() {
-            guard let context = connection.writingContext() else {
-                // The channel is closing: its WebSocket handlers are gone.
-                connection.wrote(bytes)
-                return
-            }
-            for frame in frames { context.write(NIOAny(frame), promise: nil) }
-            context.flush()
+            let core = connection.core
+            for frame in frames { core.write0(NIOAny(frame), promise: nil) }
+            core.flush0()
             connection.wrote(bytes)
         }
     }

@@ -6,7 +6,9 @@ import Testing
 /// server process: fragmented messages with pings between the fragments, stray and interleaved
 /// fragments, text that is not UTF-8, messages past `--max-message`, and a client that stops
 /// reading (cut off past `--max-unsent` while the others go on), and clients that hang up during
-/// the upgrade (they do not keep their place under `--max-connections`).
+/// the upgrade (they do not keep their place under `--max-connections`), and one write fanned
+/// out to 300 listeners (each gets every update once, in order; the writer its update before
+/// its ack).
 @Suite(.serialized)
 struct RealtimeSocketTests {
     static let scenarios: [(name: String, arguments: [String])] = [
@@ -14,9 +16,10 @@ struct RealtimeSocketTests {
         ("tooLarge", ["--max-message", "100000"]),
         ("slowReader", ["--max-unsent", "2000000"]),
         ("hangUps", ["--max-connections", "5"]),
+        ("fanOut", []),
     ]
 
-    @Test("raw WebSocket edges: fragments, bad frames, size limits, a client that stops reading", arguments: [0, 1, 2, 3])
+    @Test("raw WebSocket edges: fragments, bad frames, size limits, a client that stops reading, a fan-out", arguments: [0, 1, 2, 3, 4])
     func scenario(_ index: Int) throws {
         let (name, arguments) = Self.scenarios[index]
         let server = try ServeProcess(arguments)

@@ -242,6 +242,7 @@ struct ComparisonRun {
         let connections = quick ? 200 : 1_000
         let messages = quick ? 50 : 500
         var peak: NetworkBenchmarks.FanOut?
+        var redisLatencies: Result<[Double], any Error> = .failure(PeerFailure("no redis-server on loopback"))
         let deliveries = Measurement.catching("ember serve") {
             let runs = try Repetitions.measure(size: messages, runs: runs) { try bench.fanOutOnce(connections: connections, messages: $0) }
             peak = runs.sorted { $0.duration < $1.duration }[runs.count / 2]
@@ -253,7 +254,7 @@ struct ComparisonRun {
             ember: deliveries,
             peers: [
                 .init(peer: "Redis `PUBLISH`, \(Figure.grouped(Double(connections))) subscribed connections", measurement: redis {
-                    $0.publishFanOut(subscribers: connections, messages: messages, runs: runs)
+                    $0.publishFanOut(subscribers: connections, messages: messages, runs: runs) { redisLatencies = $0 }
                 }),
             ])
         if let peak {
@@ -263,9 +264,17 @@ struct ComparisonRun {
             let paced = Result { try bench.fanOutOnce(connections: connections, messages: messages, interval: interval) }
             for (name, fraction) in [("p50", 0.5), ("p99", 0.99)] {
                 let latency = Measurement.catching("ember serve") { Figure(runs: [try paced.get().percentile(fraction)], unit: .seconds) }
+                // Redis paced the same way, at half its own peak.
+                let redisLatency = redis { _ in
+                    Measurement.catching("PUBLISH fan-out") {
+                        let latencies = try redisLatencies.get()
+                        return Figure(runs: [latencies[min(latencies.count - 1, Int(Double(latencies.count) * fraction))]], unit: .seconds)
+                    }
+                }
                 table.add(
                     group: "network", workload: "fan-out write-to-delivery latency, \(name), at half the peak (\(rate) writes/s to \(connections) listeners; target p99 under 10 ms)",
-                    ember: latency, peers: [])
+                    ember: latency,
+                    peers: [.init(peer: "Redis `PUBLISH` to as many, at half its own peak", measurement: redisLatency)])
             }
         }
         let puts = quick ? 1_000 : 10_000

@@ -150,21 +150,45 @@ struct RedisPeer {
 
     /// Events per second delivered to `subscribers` connections SUBSCRIBEd to `bench:room`
     /// (each confirmed before timing) while one connection PUBLISHes `messages` messages, each
-    /// waiting for its reply; one thread reads every subscriber (`poll`) and counts the pushes.
+    /// waiting for its reply; one thread reads every subscriber (``ReadySockets``: `epoll`) and counts the pushes.
     /// Timed from the first PUBLISH until every subscriber has every message (checked);
     /// the rate is messages × subscribers / time.
-    func publishFanOut(subscribers: Int, messages: Int, runs: Int) -> Measurement {
-        if let reason = unavailable() { return .notMeasured(reason) }
+    ///
+    /// With `latency`, one more run paced at half the peak (the median run's message rate), as
+    /// Ember's fan-out latency is measured: `latency` gets its publish-to-delivery latencies
+    /// in seconds, sorted.
+    func publishFanOut(subscribers: Int, messages: Int, runs: Int, latency: ((Result<[Double], any Error>) -> Void)? = nil) -> Measurement {
+        if let reason = unavailable() {
+            latency?(.failure(PeerFailure(reason)))
+            return .notMeasured(reason)
+        }
         return Measurement.catching("PUBLISH fan-out") {
-            let durations = try Repetitions.measure(size: messages, runs: runs) { try publishRun(subscribers: subscribers, messages: $0) }
-            return .rate("events/s", operations: messages * subscribers, durations: durations)
+            let results = try Repetitions.measure(size: messages, runs: runs) { try publishRun(subscribers: subscribers, messages: $0) }
+            if let latency {
+                let median = results.map(\.duration).sorted()[results.count / 2]
+                latency(Result { try publishRun(subscribers: subscribers, messages: messages, interval: median * 2 / messages).latencies })
+            }
+            return .rate("events/s", operations: messages * subscribers, durations: results.map(\.duration))
         }
     }
 
-    private func publishRun(subscribers: Int, messages: Int) throws -> Duration {
+    /// What one PUBLISH run measured.
+    struct PublishRun {
+        /// From the first PUBLISH until every subscriber had every message.
+        let duration: Duration
+        /// Each push's publish-to-delivery latency, in seconds, sorted.
+        let latencies: [Double]
+    }
+
+    /// `messages` PUBLISHes, each waiting for its reply, and no faster than one per `interval`
+    /// when given.
+    private func publishRun(subscribers: Int, messages: Int, interval: Duration? = nil) throws -> PublishRun {
+        let clock = ContinuousClock()
+        let origin = clock.now
+        let sent = NetworkBenchmarks.SentTimes(count: messages)
         let channel = Self.channel
         let publisher = try connect()
-        let team = ThreadTeam<Int>(threads: 1)
+        let team = ThreadTeam<[Double]>(threads: 1)
         team.start(
             setUp: { _ in
                 var connections: [RedisConnection] = []
@@ -178,7 +202,7 @@ struct RedisPeer {
                 }
                 return connections
             },
-            work: { _, connections in try Self.receive(messages: messages, on: connections) })
+            work: { _, connections in try Self.receive(messages: messages, on: connections, sent: sent, origin: origin) })
         let start: ContinuousClock.Instant
         do {
             try team.waitUntilReady()
@@ -191,6 +215,10 @@ struct RedisPeer {
         }
         var publishFailure: (any Error)?
         for index in 0..<messages {
+            if let interval, clock.now < start + interval * index {
+                usleep(useconds_t((start + interval * index - clock.now).seconds * 1_000_000))
+            }
+            sent.set(index, (clock.now - origin).seconds)
             do {
                 let reply = try publisher.command("PUBLISH", channel, "m\(index)")
                 guard reply == .integer(subscribers) else {
@@ -204,36 +232,41 @@ struct RedisPeer {
         // The reader gives up 10 s after the last push it saw when the publisher failed.
         let results = try team.results()
         if let publishFailure { throw publishFailure }
-        return results[0].finished - start
+        return PublishRun(duration: results[0].finished - start, latencies: results[0].output.sorted())
     }
 
-    /// Reads pushes from every subscriber until each has `messages`; the total.
-    private static func receive(messages: Int, on connections: [RedisConnection]) throws -> Int {
+    /// Reads pushes from every subscriber until each has `messages`; each push's latency
+    /// (`m<index>` was sent at `sent[index]`), taken when its socket was read.
+    private static func receive(messages: Int, on connections: [RedisConnection], sent: NetworkBenchmarks.SentTimes, origin: ContinuousClock.Instant) throws -> [Double] {
         let messageTag = RESPValue.bulkString(Array("message".utf8))
+        var latencies: [Double] = []
+        latencies.reserveCapacity(messages * connections.count)
         var counts = Array(repeating: 0, count: connections.count)
         var remaining = messages * connections.count
-        var descriptors = connections.map { pollfd(fd: $0.socket, events: Int16(POLLIN), revents: 0) }
+        let ready = try ReadySockets(sockets: connections.map(\.socket))
         while remaining > 0 {
-            let ready = poll(&descriptors, nfds_t(descriptors.count), 10_000)
-            if ready < 0 && errno == EINTR { continue }
-            if ready < 0 { throw RedisError.system("poll") }
-            if ready == 0 { throw PeerFailure("no push for 10 s with \(remaining) messages still missing") }
-            for index in descriptors.indices where descriptors[index].revents != 0 {
+            let count = try ready.wait(milliseconds: 10_000) { index in
                 let connection = connections[index]
                 guard try connection.receiveAvailable() > 0 else { throw RedisError.closed }
+                let now = (ContinuousClock.now - origin).seconds
                 while let push = try connection.bufferedReply() {
-                    guard case .array(let parts) = push, parts.count == 3, parts[0] == messageTag else {
+                    guard case .array(let parts) = push, parts.count == 3, parts[0] == messageTag,
+                        case .bulkString(let payload) = parts[2], payload.first == UInt8(ascii: "m"),
+                        let number = Int(String(decoding: payload.dropFirst(), as: UTF8.self)), number < messages
+                    else {
                         throw RedisError.unexpected(command: "SUBSCRIBE (a push)", reply: push.summary)
                     }
+                    latencies.append(now - sent.get(number))
                     counts[index] += 1
                     remaining -= 1
                 }
             }
+            if count == 0 { throw PeerFailure("no push for 10 s with \(remaining) messages still missing") }
         }
         guard counts.allSatisfy({ $0 == messages }) else {
             throw PeerFailure("subscribers received \(counts.min()!)–\(counts.max()!) messages, not \(messages) each")
         }
-        return messages * connections.count
+        return latencies
     }
 
     // MARK: Sorted set

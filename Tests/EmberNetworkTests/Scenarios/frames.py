@@ -1,6 +1,6 @@
 """WebSocket edges of `ember serve` that browsers' WebSocket cannot reach: fragmented messages,
 control frames between fragments, stray continuations, text that is not UTF-8, messages past
-the size limit, and a client that stops reading. A raw RFC 6455 client on the standard library.
+the size limit, a client that stops reading, and a fan-out to 300 listeners. A raw RFC 6455 client on the standard library.
 
 Usage: frames.py PORT SCENARIO   (prints "ok SCENARIO" when it passes). `Socket` is also what
 tokens.py speaks with.
@@ -269,6 +269,53 @@ def slow_reader():
         raise AssertionError(f"the slow reader was sent everything ({got} bytes)")
 
 
+def fan_out():
+    """One write reaching 300 listeners on two event loops (the server hands another loop its
+    connections 64 at a time while it still queues the rest): each listener gets every update
+    once and in order, and the writer, listening too, gets each update before its write's ack."""
+    listeners = [Socket() for _ in range(300)]
+    for ws in listeners:
+        ws.send({"r": 1, "a": "q", "b": {"p": "/room", "h": ""}})
+    for ws in listeners:
+        same(ws.answer(1)["s"], "ok", "a listen")
+    writer = listeners[0]
+    count = 40
+    for i in range(count):
+        request = i + 2
+        if i % 2 == 0:
+            writer.send({"r": request, "a": "p", "b": {"p": "/room/message", "d": {"n": i}}})
+        else:
+            writer.send({"r": request, "a": "m", "b": {"p": "/room/message", "d": {"n": i}}})
+        seen_update = False
+        while True:
+            message = json.loads(writer.message())
+            body = message["d"]
+            if body.get("a") in ("d", "m"):
+                same(seen_update, False, f"updates of write {i} to the writer")
+                same(body["b"]["d"], {"n": i}, f"the writer's update {i}")
+                seen_update = True
+            elif body.get("r") == request:
+                same(body["b"]["s"], "ok", f"write {i}")
+                same(seen_update, True, f"the writer's update before the ack of write {i}")
+                break
+    for index, ws in enumerate(listeners[1:], start=1):
+        numbers = []
+        while len(numbers) < count:
+            message = json.loads(ws.message())
+            body = message["d"]
+            if body.get("a") == "d":
+                numbers.append(body["b"]["d"]["n"])
+            elif body.get("a") == "m":
+                numbers.append(body["b"]["d"]["n"])
+        same(numbers, list(range(count)), f"listener {index}'s updates")
+    # Nothing more arrives: each update came once.
+    for ws in listeners[1:]:
+        ws.send({"r": 99, "a": "g", "b": {"p": "/room/message", "q": {}}})
+        body = json.loads(ws.message())["d"]
+        same(body.get("r"), 99, "the next message after the updates")
+        same(body["b"]["d"], {"n": count - 1}, "the value read back")
+
+
 def hang_ups():
     """Clients that hang up during the upgrade do not keep their place: with --max-connections 5,
     60 of them, then 5 that stay, and a normal client still gets in once those leave."""
@@ -296,7 +343,7 @@ def hang_ups():
     same(ws.answer(1)["s"], "ok", "a read on the connection that got in")
 
 
-SCENARIOS = {"fragments": fragments, "tooLarge": too_large, "slowReader": slow_reader, "hangUps": hang_ups}
+SCENARIOS = {"fragments": fragments, "tooLarge": too_large, "slowReader": slow_reader, "hangUps": hang_ups, "fanOut": fan_out}
 
 if __name__ == "__main__":
     PORT = int(sys.argv[1])
