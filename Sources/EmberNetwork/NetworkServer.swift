@@ -55,7 +55,8 @@ public struct NetworkServer: Sendable {
         let tcp = Self.application(
             address: .hostname(configuration.host, port: configuration.port),
             publicHost: "\(Self.displayHost(configuration.host)):\(configuration.port)", registry: registry,
-            limits: configuration.limits, verifier: configuration.tokenVerifier, connections: connections, sessions: sessions, logger: logger,
+            limits: configuration.limits, verifier: configuration.tokenVerifier, admin: configuration.adminCredential,
+            connections: connections, sessions: sessions, logger: logger,
             onListening: { port in onListening(port) })
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: tcp)]
         var socketPath: String?
@@ -125,13 +126,14 @@ public struct NetworkServer: Sendable {
     }
 
     /// The HTTP server of one address: the realtime protocol over WebSocket, REST, event
-    /// streams.
+    /// streams. `admin` is the administrator's credential there (a local socket's is `owner`:
+    /// only the directory's user can open it).
     private static func application(
         address: BindAddress, publicHost: String, registry: DatabaseRegistry, limits: NetworkLimits, verifier: TokenVerifier? = nil,
-        connections: ConnectionCounter,
+        admin: AdminCredential = .owner, connections: ConnectionCounter,
         sessions: SessionIDs, logger: Logger, onListening: @escaping @Sendable (Int) -> Void
     ) -> some Service {
-        let responder = RESTResponder(registry: registry, limits: limits, verifier: verifier, logger: logger, connections: connections)
+        let responder = RESTResponder(registry: registry, limits: limits, verifier: verifier, admin: admin, logger: logger, connections: connections)
         return Application(
             responder: responder,
             server: .http1WebSocketUpgrade(
@@ -162,7 +164,7 @@ public struct NetworkServer: Sendable {
                     logger.info("connection \(session) opened (ns=\(database.namespace))")
                     try await RealtimeSocket.serve(
                         inbound: inbound, outbound: outbound, channel: channel, frames: frames, database: database, host: host, session: session,
-                        limits: limits, verifier: verifier, logger: logger)
+                        limits: limits, verifier: verifier, admin: admin, logger: logger)
                     logger.info("connection \(session) closed")
                 }
             },

@@ -17,12 +17,14 @@ enum RESTIdentity: Sendable, Equatable {
     /// - Throws: 401 "Could not parse auth token." for a token that is not one, has expired, or
     ///   does not verify; 400 for an `auth_variable_override` that is not JSON, 403 for one
     ///   given by a non-admin.
-    static func of(query: QueryString, authorization: String?, verifier: TokenVerifier?, now: Int64) async throws(NetworkError) -> RESTIdentity {
+    static func of(
+        query: QueryString, authorization: String?, verifier: TokenVerifier?, admin: AdminCredential = .owner, now: Int64
+    ) async throws(NetworkError) -> RESTIdentity {
         var identity: RESTIdentity
         switch credential(query: query, authorization: authorization) {
         case nil, ""?:
             identity = .anonymous
-        case "owner"?:
+        case let text? where admin.accepts(text):
             identity = .admin(.none)
         case let text?:
             identity = .user(try await token(text, verifier: verifier, now: now))

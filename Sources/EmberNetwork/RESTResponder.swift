@@ -24,6 +24,8 @@ struct RESTResponder: HTTPResponder {
     let limits: NetworkLimits
     /// Checks signed ID tokens (`--project`), if configured.
     let verifier: TokenVerifier?
+    /// The administrator's credential (`owner`, or `--admin-token`'s secret).
+    let admin: AdminCredential
     let logger: Logger
     /// Counts the open event streams (against ``NetworkLimits/maxConnections``).
     let connections: ConnectionCounter
@@ -73,7 +75,7 @@ struct RESTResponder: HTTPResponder {
         }
         let database = try registry.database(named: query["ns"])
         let identity = try await RESTIdentity.of(
-            query: query, authorization: request.headers[.authorization], verifier: verifier, now: SystemClock().now())
+            query: query, authorization: request.headers[.authorization], verifier: verifier, admin: admin, now: SystemClock().now())
         if pathText == "/.settings/rules" || pathText == "/.settings/rules/" {
             return try await rules(&request, method: method, query: query, database: database, identity: identity)
         }

@@ -23,12 +23,16 @@ final class RealtimeConnection: Transport, @unchecked Sendable {
     /// What the `ok` of a pending request carries when it is not `""`: listens get `{}`, auth
     /// requests the user and expiry.
     private var okPayloads: [Int: RealtimeCodec.OKPayload] = [:]
+    /// The administrator's credential on this address: a `gauth` with it reaches the server as
+    /// the emulator's `owner` (what the server takes); any other is refused here.
+    private let admin: AdminCredential
 
-    init(outbound: OutboundFrames, outbox: RealtimeOutbox, host: String, session: String) {
+    init(outbound: OutboundFrames, outbox: RealtimeOutbox, host: String, session: String, admin: AdminCredential = .owner) {
         self.outbound = outbound
         self.outbox = outbox
         self.host = host
         self.session = session
+        self.admin = admin
     }
 
     // MARK: Transport (the server's side)
@@ -57,7 +61,7 @@ final class RealtimeConnection: Transport, @unchecked Sendable {
     /// Handles one decoded message from the client, in the order received.
     func receive(_ frame: ClientFrame) {
         switch frame {
-        case .request(let message):
+        case .request(var message):
             switch message {
             case .listen(let requestID, _, _, _):
                 okPayloads[requestID] = .emptyObject
@@ -65,7 +69,14 @@ final class RealtimeConnection: Transport, @unchecked Sendable {
                 if let token = try? AuthToken(parsing: text) {
                     okPayloads[requestID] = .auth(token.auth, expires: token.expiresAt / 1000)
                 }
-            case .adminAuth(let requestID, _, let override):
+            case .adminAuth(let requestID, let credential, let override):
+                guard admin.accepts(credential) else {
+                    // As the server refuses a credential it does not take.
+                    push(RealtimeCodec.encode(.ack(requestID: requestID, status: .failed(.other(
+                        code: ErrorCode.invalidToken, message: "the server does not take this administrator credential")))))
+                    return
+                }
+                message = .adminAuth(requestID: requestID, credential: AdminCredential.ownerWord, override: override)
                 switch override {
                 case .variable(let auth): okPayloads[requestID] = .auth(auth, expires: nil)
                 case .none, .unauthenticated: okPayloads[requestID] = .auth(nil, expires: nil)

@@ -23,9 +23,10 @@ import NIOWebSocket
 enum RealtimeSocket {
     static func serve(
         inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, channel: any Channel, frames: OutboundFrames,
-        database: ServedDatabase, host: String, session: String, limits: NetworkLimits, verifier: TokenVerifier?, logger: Logger
+        database: ServedDatabase, host: String, session: String, limits: NetworkLimits, verifier: TokenVerifier?,
+        admin: AdminCredential = .owner, logger: Logger
     ) async throws {
-        let connection = RealtimeConnection(outbound: frames, outbox: database.outbox, host: host, session: session)
+        let connection = RealtimeConnection(outbound: frames, outbox: database.outbox, host: host, session: session, admin: admin)
         let activity = Activity()
         activity.heard()
         // The handler goes in before the hello is sent: every message a client sends after the

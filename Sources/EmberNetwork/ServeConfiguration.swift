@@ -16,6 +16,9 @@ public struct ServeConfiguration: Sendable {
     /// Verifies signed Firebase ID tokens (`--project`): with none, tokens are taken unverified
     /// and unsigned ones too, as the emulator does.
     public var tokenVerifier: TokenVerifier?
+    /// The administrator's credential over TCP (`--admin-token`): the emulator's `owner` unless
+    /// a secret replaces it. The local socket of a database directory always takes `owner`.
+    public var adminCredential: AdminCredential = .owner
 
     public init() {}
 

@@ -61,6 +61,14 @@ struct ServeCommand: ParsableCommand {
             valueName: "FILE|URL"))
     var certs: String?
 
+    @Option(
+        name: .customLong("admin-token"),
+        help: ArgumentHelp(
+            "The administrator's credential over the network instead of the emulator's `owner` (at least 16 characters; "
+                + "$EMBER_ADMIN_TOKEN keeps it out of the process list).",
+            valueName: "SECRET"))
+    var adminToken: String?
+
     @Option(name: .customLong("max-connections"), help: ArgumentHelp("Open WebSockets and event streams at most.", valueName: "N"))
     var maxConnections = NetworkLimits().maxConnections
 
@@ -118,6 +126,12 @@ struct ServeCommand: ParsableCommand {
                 throw ValidationError(error.message)
             }
         }
+        if let secret = adminToken ?? ProcessInfo.processInfo.environment["EMBER_ADMIN_TOKEN"].flatMap({ $0.isEmpty ? nil : $0 }) {
+            if let problem = AdminCredential.problem(with: secret) {
+                throw ValidationError("--admin-token (or $EMBER_ADMIN_TOKEN) cannot be that secret: \(problem)")
+            }
+            options.adminCredential = .secret(secret)
+        }
         // The shell's rules for --db, --memory, the default directory and --durability.
         var shell = ShellOptions(environment: ProcessInfo.processInfo.environment)
         do {
@@ -172,6 +186,16 @@ struct ServeCommand: ParsableCommand {
                         case .url(let url): url.absoluteString
                         }
                         lines.append("  ID tokens: signed tokens of project \(verifier.projectID) only, verified with the keys of \(keys)")
+                    }
+                    switch configuration.adminCredential {
+                    case .owner:
+                        if !configuration.isLoopbackOnly {
+                            lines.append(
+                                "warning: listening beyond this machine with the emulator's administrator: anyone who reaches the port "
+                                    + "can pass every rule with the token `owner` (--admin-token SECRET replaces it)")
+                        }
+                    case .secret:
+                        lines.append("  administrator: the --admin-token secret (not `owner`); ember --connect URL --auth SECRET")
                     }
                     if open {
                         lines.append("warning: listening beyond this machine with open rules: anyone who reaches the port can read and write everything")

@@ -8,7 +8,8 @@ import Testing
 /// reading (cut off past `--max-unsent` while the others go on), and clients that hang up during
 /// the upgrade (they do not keep their place under `--max-connections`), and one write fanned
 /// out to 300 listeners (each gets every update once, in order; the writer its update before
-/// its ack).
+/// its ack), and `--admin-token` (the secret is the administrator over REST and WebSocket; the
+/// emulator's `owner` is refused).
 @Suite(.serialized)
 struct RealtimeSocketTests {
     static let scenarios: [(name: String, arguments: [String])] = [
@@ -17,9 +18,10 @@ struct RealtimeSocketTests {
         ("slowReader", ["--max-unsent", "2000000"]),
         ("hangUps", ["--max-connections", "5"]),
         ("fanOut", []),
+        ("adminToken", ["--admin-token", "s3cret-admin-token-for-tests"]),
     ]
 
-    @Test("raw WebSocket edges: fragments, bad frames, size limits, a client that stops reading, a fan-out", arguments: [0, 1, 2, 3, 4])
+    @Test("raw WebSocket edges: fragments, bad frames, size limits, a client that stops reading, a fan-out, --admin-token", arguments: [0, 1, 2, 3, 4, 5])
     func scenario(_ index: Int) throws {
         let (name, arguments) = Self.scenarios[index]
         let server = try ServeProcess(arguments)

@@ -44,7 +44,7 @@ struct TokenVerifierTests {
         #expect(result.output.contains("ok tokens"), "\(result.output)")
     }
 
-    @Test("--project checks its arguments: --certs alone, a bad project id, a keys file that is not one")
+    @Test("--project and --admin-token check their arguments: --certs alone, a bad project id, a keys file that is not one, a weak secret")
     func badArguments() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ember-tokens-bad-\(getpid())-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -56,6 +56,9 @@ struct TokenVerifierTests {
             (["--project", "no spaces"], "--project takes a Firebase project id"),
             (["--project", "demo", "--certs", directory.appendingPathComponent("missing.json").path], "cannot read the keys file"),
             (["--project", "demo", "--certs", junk.path], "not an RSA public key"),
+            (["--admin-token", "short"], "it has 5 characters; at least 16 are needed"),
+            (["--admin-token", "owner"], "it is the emulator's `owner`"),
+            (["--admin-token", "sixteen chars or more"], "it contains a space"),
         ]
         for (arguments, expected) in cases {
             let result = ProcessRun.run([ServeProcess.executable.path, "serve", "--memory", "--port", "0"] + arguments, timeout: 30)

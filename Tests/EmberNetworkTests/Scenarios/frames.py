@@ -1,6 +1,6 @@
 """WebSocket edges of `ember serve` that browsers' WebSocket cannot reach: fragmented messages,
 control frames between fragments, stray continuations, text that is not UTF-8, messages past
-the size limit, a client that stops reading, and a fan-out to 300 listeners. A raw RFC 6455 client on the standard library.
+the size limit, a client that stops reading, a fan-out to 300 listeners, and --admin-token. A raw RFC 6455 client on the standard library.
 
 Usage: frames.py PORT SCENARIO   (prints "ok SCENARIO" when it passes). `Socket` is also what
 tokens.py speaks with.
@@ -316,6 +316,48 @@ def fan_out():
         same(body["b"]["d"], {"n": count - 1}, "the value read back")
 
 
+ADMIN_SECRET = "s3cret-admin-token-for-tests"  # RealtimeSocketTests starts the server with it
+
+
+def http(method, path, body=None, headers=None):
+    """One HTTP request to the server: (status, parsed JSON body)."""
+    import http.client
+    connection = http.client.HTTPConnection("127.0.0.1", PORT, timeout=10)
+    connection.request(method, path, body=None if body is None else json.dumps(body), headers=headers or {})
+    response = connection.getresponse()
+    text = response.read().decode()
+    connection.close()
+    return response.status, json.loads(text) if text else None
+
+
+def admin_token():
+    """With --admin-token, the secret is the administrator over REST and WebSocket, and the
+    emulator's `owner` is an ordinary (here: unparseable) token, refused."""
+    bearer = {"Authorization": f"Bearer {ADMIN_SECRET}"}
+    status, body = http("PUT", "/.settings/rules.json?ns=frames", {"rules": {".read": False, ".write": False}}, bearer)
+    same((status, body), (200, {"status": "ok"}), "rules uploaded with the secret")
+    same(http("PUT", "/secret.json?ns=frames", "kept", bearer), (200, "kept"), "a write past the rules with the secret")
+    same(http("GET", f"/secret.json?ns=frames&auth={ADMIN_SECRET}"), (200, "kept"), "a read with auth=SECRET")
+    same(http("GET", "/secret.json?ns=frames", headers={"Authorization": "Bearer owner"}),
+         (401, {"error": "Could not parse auth token."}), "a read with Bearer owner")
+    same(http("PUT", "/.settings/rules.json?ns=frames&auth=owner", {"rules": {".read": True}})[0], 401, "rules upload with owner")
+    same(http("GET", "/secret.json?ns=frames&auth=s3cret-admin-token-for-test")[0], 401, "a read with the secret less a letter")
+    same(http("GET", "/secret.json?ns=frames")[0], 401, "an anonymous read under the rules")
+    # WebSocket: gauth with owner is refused, and the rules apply; with the secret, they do not.
+    ws = Socket()
+    ws.send({"r": 1, "a": "gauth", "b": {"cred": "owner"}})
+    same(ws.answer(1)["s"], "invalid_token", "gauth with owner")
+    ws.send({"r": 2, "a": "g", "b": {"p": "/secret", "q": {}}})
+    same(ws.answer(2)["s"], "permission_denied", "a read after gauth with owner")
+    ws.send({"r": 3, "a": "gauth", "b": {"cred": ADMIN_SECRET}})
+    same(ws.answer(3)["s"], "ok", "gauth with the secret")
+    ws.send({"r": 4, "a": "g", "b": {"p": "/secret", "q": {}}})
+    same(ws.answer(4), {"s": "ok", "d": "kept"}, "a read after gauth with the secret")
+    ws.send({"r": 5, "a": "p", "b": {"p": "/secret", "d": "changed"}})
+    same(ws.answer(5)["s"], "ok", "a write after gauth with the secret")
+    same(http("GET", "/secret.json?ns=frames", headers=bearer), (200, "changed"), "the write read back")
+
+
 def hang_ups():
     """Clients that hang up during the upgrade do not keep their place: with --max-connections 5,
     60 of them, then 5 that stay, and a normal client still gets in once those leave."""
@@ -343,7 +385,7 @@ def hang_ups():
     same(ws.answer(1)["s"], "ok", "a read on the connection that got in")
 
 
-SCENARIOS = {"fragments": fragments, "tooLarge": too_large, "slowReader": slow_reader, "hangUps": hang_ups, "fanOut": fan_out}
+SCENARIOS = {"fragments": fragments, "tooLarge": too_large, "slowReader": slow_reader, "hangUps": hang_ups, "fanOut": fan_out, "adminToken": admin_token}
 
 if __name__ == "__main__":
     PORT = int(sys.argv[1])
