@@ -288,7 +288,12 @@ struct WebSocketConnectionTests {
         let script = home.appendingPathComponent("eager.py")
         try Self.eagerServer.write(to: script, atomically: true, encoding: .utf8)
         let (server, output) = try ProcessRun.start(["python3", script.path])
-        defer { server.terminate() }
+        // SIGKILL: a child of the test process starts with SIGTERM blocked (Foundation's
+        // Process passes the spawning thread's signal mask on), so terminate() left it running.
+        defer {
+            kill(server.processIdentifier, SIGKILL)
+            server.waitUntilExit()
+        }
         let port = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(Int(port) != nil, "the fake server did not start: \(port)")
         // Well inside the 30 s a connection waits for a hello before it gives up.
