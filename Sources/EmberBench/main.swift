@@ -160,8 +160,7 @@ if arguments.first == "network" {
             let run = try bench.fanOutOnce(connections: connections, messages: messages)
             print("fan-out to \(connections): \(Int(Double(messages * connections) / run.duration.seconds)) deliveries/s")
             let paced = try bench.fanOutOnce(connections: connections, messages: messages, interval: run.duration * 2 / messages)
-            let points = [0.0, 0.01, 0.1, 0.5, 0.9, 0.99, 1.0].map { String(format: "p%g %.2f", $0 * 100, paced.percentile($0) * 1000) }
-            print("at half the peak (ms): \(points.joined(separator: ", "))")
+            print("at half the peak (ms): \(paced.latencies.percentileLine)")
         case "publish":
             // The peer of `fanout`: Redis `PUBLISH` to as many subscribers, against a running
             // Redis (`--redis PORT` on 127.0.0.1).
@@ -171,9 +170,7 @@ if arguments.first == "network" {
             let rate = RedisPeer(host: "127.0.0.1", port: port).publishFanOut(subscribers: subscribers, messages: quick ? 50 : 500, runs: 1) { latencies = $0 }
             print("PUBLISH to \(subscribers): \(rate.formatted)")
             do {
-                let sorted = try latencies.get()
-                let points = [0.0, 0.01, 0.1, 0.5, 0.9, 0.99, 1.0].map { String(format: "p%g %.2f", $0 * 100, sorted[min(sorted.count - 1, Int(Double(sorted.count) * $0))] * 1000) }
-                print("at half the peak (ms): \(points.joined(separator: ", "))")
+                print("at half the peak (ms): \(try latencies.get().percentileLine)")
             } catch {
                 print("at half the peak: \(error)")
             }

@@ -25,7 +25,7 @@ public enum AdminCredential: Sendable, Equatable {
         case .secret(let secret):
             let given = Array(credential.utf8)
             let expected = Array(secret.utf8)
-            var difference = UInt8(truncatingIfNeeded: given.count ^ expected.count)
+            var difference: UInt8 = 0
             for index in 0..<max(given.count, expected.count) {
                 let left = index < given.count ? given[index] : 0
                 let right = index < expected.count ? expected[index] : 0

@@ -73,7 +73,7 @@ enum RESTIdentity: Sendable, Equatable {
         switch self {
         case .anonymous: nil
         case .user(let token): .auth(requestID: 1, token: token.text)
-        case .admin(let override): .adminAuth(requestID: 1, credential: "owner", override: override)
+        case .admin(let override): .adminAuth(requestID: 1, credential: AdminCredential.ownerWord, override: override)
         }
     }
 }

@@ -72,8 +72,7 @@ final class RealtimeConnection: Transport, @unchecked Sendable {
             case .adminAuth(let requestID, let credential, let override):
                 guard admin.accepts(credential) else {
                     // As the server refuses a credential it does not take.
-                    push(RealtimeCodec.encode(.ack(requestID: requestID, status: .failed(.other(
-                        code: ErrorCode.invalidToken, message: "the server does not take this administrator credential")))))
+                    push(RealtimeCodec.encode(.ack(requestID: requestID, status: .failed(Server.refusedAdminCredential))))
                     return
                 }
                 message = .adminAuth(requestID: requestID, credential: AdminCredential.ownerWord, override: override)

@@ -101,33 +101,23 @@ final class RealtimeOutbox: TickParticipant {
             index = away.count
             away.append((loop, [connection]))
         }
-        if away[index].connections.count >= Self.chunk {
-            let due = away[index].connections
-            away[index].connections.removeAll(keepingCapacity: true)
-            hand(due, to: loop)
-        }
+        if away[index].connections.count >= Self.chunk { handAway(index) }
     }
 
-    /// Takes each connection's frames and has `loop` write them, in one closure.
-    private func hand(_ connections: [OutboundFrames], to loop: any EventLoop) {
-        var batches: [Batch] = []
-        batches.reserveCapacity(connections.count)
-        for connection in connections {
-            let batch = connection.takeBatch()
-            guard !batch.frames.isEmpty else { continue }
-            batches.append(Batch(connection: connection, frames: batch.frames, bytes: batch.bytes))
-        }
+    /// Takes the frames of the connections waiting for `away[index]`'s loop and has the loop
+    /// write them, in one closure.
+    private func handAway(_ index: Int) {
+        let batches = away[index].connections.compactMap(Batch.init(taking:))
+        away[index].connections.removeAll(keepingCapacity: true)
         guard !batches.isEmpty else { return }
-        loop.execute {
+        away[index].loop.execute {
             for batch in batches { batch.write() }
         }
     }
 
     /// Hands `connection`'s queued frames to its event loop now, ahead of the tick's end.
     func flush(_ connection: OutboundFrames) {
-        let batch = connection.takeBatch()
-        guard !batch.frames.isEmpty else { return }
-        let write = Batch(connection: connection, frames: batch.frames, bytes: batch.bytes)
+        guard let write = Batch(taking: connection) else { return }
         if connection.eventLoop.inEventLoop {
             write.write()
         } else {
@@ -143,19 +133,10 @@ final class RealtimeOutbox: TickParticipant {
         lastUpdate = nil
         // The other loops first, so that they write meanwhile; then, run on an event loop (a
         // message handled where it was read), its own channels, at once.
-        for index in away.indices where !away[index].connections.isEmpty {
-            let due = away[index].connections
-            away[index].connections.removeAll(keepingCapacity: true)
-            hand(due, to: away[index].loop)
-        }
-        guard !scheduled.isEmpty else { return }
+        for index in away.indices where !away[index].connections.isEmpty { handAway(index) }
         let due = scheduled
-        scheduled.removeAll(keepingCapacity: true)
-        for connection in due {
-            let batch = connection.takeBatch()
-            guard !batch.frames.isEmpty else { continue }
-            Batch(connection: connection, frames: batch.frames, bytes: batch.bytes).write()
-        }
+        scheduled = []
+        for connection in due { Batch(taking: connection)?.write() }
     }
 
     /// One connection's frames of one tick, written on its channel's event loop.
@@ -163,6 +144,16 @@ final class RealtimeOutbox: TickParticipant {
         let connection: OutboundFrames
         let frames: [ByteBuffer]
         let bytes: Int
+
+        /// `connection`'s queued frames, taken (``OutboundFrames/takeBatch()``); `nil` when
+        /// it has none (or its stream ended).
+        init?(taking connection: OutboundFrames) {
+            let batch = connection.takeBatch()
+            guard !batch.frames.isEmpty else { return nil }
+            self.connection = connection
+            frames = batch.frames
+            bytes = batch.bytes
+        }
 
         /// Writes the frames and flushes; what the socket did not take counts as unsent while
         /// the channel buffers it. On the channel's event loop.

@@ -40,7 +40,7 @@ public final class WebSocketRemote: RemoteServer {
         engine.addMessagesInFlight(1)
         let address = address
         let credential: String? = switch address.endpoint {
-        case .unixSocket: adminCredential ?? "owner"
+        case .unixSocket: adminCredential ?? AdminCredential.ownerWord
         case .tcp: adminCredential
         }
         Self.request(text, at: address, credential: credential, engine: engine, answer: Answer(completion))

@@ -41,6 +41,10 @@ public final class Server {
     /// `EmulatorAdminTokenProvider`). The emulator takes any string; Ember deliberately does
     /// not, so that a client cannot make itself an administrator with a made-up credential.
     public var acceptsAdminCredential: (String) -> Bool = { $0 == "owner" }
+    /// The answer to a `gauth` whose credential is not taken (here, or by a network edge that
+    /// takes another credential: `ember serve --admin-token`).
+    public static let refusedAdminCredential = DatabaseError.other(
+        code: ErrorCode.invalidToken, message: "the server does not take this administrator credential")
     /// Called with every rules check made for a connection while rules are loaded (not with the
     /// open rules): what `rules trace` prints. Each connection keeps its last check too
     /// (``lastRuleCheck(of:)``).
@@ -256,8 +260,7 @@ public final class Server {
             revokeListens(of: connection)
         case .adminAuth(let requestID, let credential, let override):
             guard acceptsAdminCredential(credential) else {
-                send(.other(id, .ack(requestID: requestID, status: .failed(.other(
-                    code: ErrorCode.invalidToken, message: "the server does not take this administrator credential")))))
+                send(.other(id, .ack(requestID: requestID, status: .failed(Self.refusedAdminCredential))))
                 return
             }
             switch override {

@@ -267,8 +267,7 @@ struct ComparisonRun {
                 // Redis paced the same way, at half its own peak.
                 let redisLatency = redis { _ in
                     Measurement.catching("PUBLISH fan-out") {
-                        let latencies = try redisLatencies.get()
-                        return Figure(runs: [latencies[min(latencies.count - 1, Int(Double(latencies.count) * fraction))]], unit: .seconds)
+                        Figure(runs: [try redisLatencies.get().percentile(fraction)], unit: .seconds)
                     }
                 }
                 table.add(

@@ -60,10 +60,7 @@ final class BenchSocket: @unchecked Sendable {
     }
 
     let socket: Int32
-    private var input: UnsafeMutablePointer<UInt8>
-    private var inputCapacity = 64 * 1024
-    private var inputStart = 0
-    private var inputEnd = 0
+    private let input = ReceiveBuffer()
     private var maskSeed: UInt32 = 0x9E37_79B9
 
     /// Connects to 127.0.0.1:`port`.
@@ -85,12 +82,10 @@ final class BenchSocket: @unchecked Sendable {
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
         socket = fd
-        input = .allocate(capacity: inputCapacity)
     }
 
     deinit {
         Glibc.close(socket)
-        input.deallocate()
     }
 
     // MARK: Bytes
@@ -111,40 +106,12 @@ final class BenchSocket: @unchecked Sendable {
     /// - Returns: how many bytes arrived (0: the server closed).
     @discardableResult
     func receiveAvailable() throws -> Int {
-        let minimumSpace = 16 * 1024
-        if inputStart == inputEnd {
-            inputStart = 0
-            inputEnd = 0
-        }
-        if inputCapacity - inputEnd < minimumSpace {
-            // Move the unread bytes to the front, then grow if that did not free enough.
-            let pending = inputEnd - inputStart
-            if inputStart > 0 {
-                memmove(input, input + inputStart, pending)
-                inputStart = 0
-                inputEnd = pending
-            }
-            if inputCapacity - inputEnd < minimumSpace {
-                let capacity = inputCapacity * 2
-                let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-                grown.update(from: input, count: pending)
-                input.deallocate()
-                input = grown
-                inputCapacity = capacity
-            }
-        }
-        while true {
-            let count = Glibc.read(socket, input + inputEnd, inputCapacity - inputEnd)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw Failure(description: "read: \(String(cString: strerror(errno)))")
-            }
-            inputEnd += count
-            return count
-        }
+        let count = input.receive(from: socket)
+        guard count >= 0 else { throw Failure(description: "read: \(String(cString: strerror(errno)))") }
+        return count
     }
 
-    private func byte(_ offset: Int) -> UInt8 { input[inputStart + offset] }
+    private func byte(_ offset: Int) -> UInt8 { input[offset] }
 
     // MARK: WebSocket
 
@@ -198,7 +165,7 @@ final class BenchSocket: @unchecked Sendable {
     /// skipped); valid until the next read.
     func bufferedPayload() throws -> Payload? {
         while true {
-            let available = inputEnd - inputStart
+            let available = input.count
             guard available >= 2 else { return nil }
             let opcode = byte(0) & 0x0F
             var length = Int(byte(1) & 0x7F)
@@ -213,11 +180,11 @@ final class BenchSocket: @unchecked Sendable {
                 header = 10
             }
             guard available >= header + length else { return nil }
-            let start = inputStart + header
-            inputStart = start + length
+            let payload = UnsafeRawBufferPointer(rebasing: input.unread[header..<(header + length)])
+            input.consume(header + length)
             if opcode == 0x8 { throw Failure(description: "the server closed the WebSocket") }
             guard opcode == 0x1 else { continue }
-            return Payload(bytes: UnsafeRawBufferPointer(start: input + start, count: length))
+            return Payload(bytes: payload)
         }
     }
 
@@ -234,21 +201,21 @@ final class BenchSocket: @unchecked Sendable {
         for line in head.split(separator: "\r\n") where line.lowercased().hasPrefix("content-length:") {
             length = Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) ?? 0
         }
-        while inputEnd - inputStart < length {
+        while input.count < length {
             guard try receiveAvailable() > 0 else { throw Failure(description: "the server closed the connection") }
         }
-        let text = String(decoding: UnsafeBufferPointer(start: input + inputStart, count: length), as: UTF8.self)
-        inputStart += length
+        let text = String(decoding: UnsafeRawBufferPointer(rebasing: input.unread[..<length]), as: UTF8.self)
+        input.consume(length)
         return (status, text)
     }
 
     /// Reads up to the end of an HTTP head (`\r\n\r\n`) and returns it.
     private func readHead() throws -> String {
         while true {
-            let available = UnsafeRawBufferPointer(start: input + inputStart, count: inputEnd - inputStart)
+            let available = input.unread
             if let end = Payload(bytes: available).find("\r\n\r\n") {
                 let head = String(decoding: UnsafeRawBufferPointer(rebasing: available[..<(end - 4)]), as: UTF8.self)
-                inputStart += end
+                input.consume(end)
                 return head
             }
             guard try receiveAvailable() > 0 else { throw Failure(description: "the server closed the connection") }

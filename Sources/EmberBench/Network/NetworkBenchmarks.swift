@@ -135,7 +135,7 @@ struct NetworkBenchmarks {
         /// Every delivery's write-to-delivery latency, in seconds, sorted.
         let latencies: [Double]
 
-        func percentile(_ p: Double) -> Double { latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))] }
+        func percentile(_ p: Double) -> Double { latencies.percentile(p) }
     }
 
     /// `connections` WebSockets listen to `room/message`; one more sets it `messages` times (each

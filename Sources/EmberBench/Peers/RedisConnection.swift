@@ -14,25 +14,20 @@ final class RedisConnection {
     let socket: Int32
     /// How long a blocking read waits for the server.
     let timeout: Double
-    /// Received bytes: `input[inputStart..<inputEnd]` are not parsed yet.
-    private var input: UnsafeMutablePointer<UInt8>
-    private var inputCapacity = 64 * 1024
-    private var inputStart = 0
-    private var inputEnd = 0
+    /// Received bytes not parsed yet.
+    private let input = ReceiveBuffer()
     private var output: [UInt8] = []
     private var isClosed = false
 
     /// Connects to `host:port` (a name or an IPv4 or IPv6 address).
     init(host: String, port: Int, timeout: Double = 30) throws(RedisError) {
         self.timeout = timeout
-        input = .allocate(capacity: inputCapacity)
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         var list: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host, String(port), &hints, &list)
         guard status == 0, let first = list else {
-            input.deallocate()
             throw .connect("\(host):\(port): \(String(cString: gai_strerror(status)))")
         }
         defer { freeaddrinfo(list) }
@@ -54,13 +49,11 @@ final class RedisConnection {
             lastError = String(cString: strerror(errno))
             Glibc.close(fd)
         }
-        input.deallocate()
         throw .connect("\(host):\(port): \(lastError)")
     }
 
     deinit {
         close()
-        input.deallocate()
     }
 
     /// Closes the socket (also done when the connection is released).
@@ -158,15 +151,9 @@ final class RedisConnection {
 
     /// The next reply if the bytes received so far hold a whole one, else `nil` (never blocks).
     func bufferedReply() throws(RedisError) -> RESPValue? {
-        guard inputStart < inputEnd else { return nil }
-        guard let parsed = try RESPValue.parse(UnsafeBufferPointer(start: input + inputStart, count: inputEnd - inputStart)) else {
-            return nil
-        }
-        inputStart += parsed.length
-        if inputStart == inputEnd {
-            inputStart = 0
-            inputEnd = 0
-        }
+        guard input.count > 0 else { return nil }
+        guard let parsed = try RESPValue.parse(input.unread.assumingMemoryBound(to: UInt8.self)) else { return nil }
+        input.consume(parsed.length)
         return parsed.value
     }
 
@@ -174,31 +161,9 @@ final class RedisConnection {
     /// the socket is readable); the number of bytes, 0 when the server closed the connection.
     @discardableResult
     func receiveAvailable() throws(RedisError) -> Int {
-        let minimumSpace = 16 * 1024
-        if inputCapacity - inputEnd < minimumSpace {
-            // Move the unparsed bytes to the front, then grow if that did not free enough.
-            let pending = inputEnd - inputStart
-            if inputStart > 0 {
-                memmove(input, input + inputStart, pending)
-                inputStart = 0
-                inputEnd = pending
-            }
-            if inputCapacity - inputEnd < minimumSpace {
-                let capacity = inputCapacity * 2
-                let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-                grown.update(from: input, count: pending)
-                input.deallocate()
-                input = grown
-                inputCapacity = capacity
-            }
-        }
-        while true {
-            let count = recv(socket, input + inputEnd, inputCapacity - inputEnd, 0)
-            if count < 0 && errno == EINTR { continue }
-            if count < 0 { throw .system("recv") }
-            inputEnd += count
-            return count
-        }
+        let count = input.receive(from: socket)
+        guard count >= 0 else { throw .system("recv") }
+        return count
     }
 
     /// Waits until the socket is readable, up to ``timeout``.
