@@ -50,10 +50,20 @@ enum RemoteHTTP {
         if let credential { headers.add(name: "Authorization", value: "Bearer " + credential) }
         let bytes = body.map { ByteBuffer(string: $0) }
         headers.add(name: "Content-Length", value: String(bytes?.readableBytes ?? 0))
+        var request: [HTTPClientRequestPart] = [.head(HTTPRequestHead(version: .http1_1, method: method, uri: target, headers: headers))]
+        if let bytes { request.append(.body(.byteBuffer(bytes))) }
+        request.append(.end(nil))
         return try await channel.executeThenClose { inbound, outbound in
-            try await outbound.write(.head(HTTPRequestHead(version: .http1_1, method: method, uri: target, headers: headers)))
-            if let bytes { try await outbound.write(.body(.byteBuffer(bytes))) }
-            try await outbound.write(.end(nil))
+            var writeFailure: (any Error)?
+            // The whole request in one write: the server answers `Connection: close` and
+            // closes as soon as the body is whole, and a part written after that (the `.end`,
+            // which carries no bytes) failed with "I/O on closed channel" though the answer had
+            // come. A write that fails still leaves the answer to read, if one came.
+            do {
+                try await outbound.write(contentsOf: request)
+            } catch {
+                writeFailure = error
+            }
             var status = 0
             var received = ByteBuffer()
             for try await part in inbound {
@@ -63,7 +73,7 @@ enum RemoteHTTP {
                 case .end: return Response(status: status, body: String(buffer: received))
                 }
             }
-            throw ChannelError.eof
+            throw writeFailure ?? ChannelError.eof
         }
     }
 

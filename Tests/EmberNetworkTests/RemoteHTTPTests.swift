@@ -1,0 +1,74 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import Testing
+
+@testable import EmberNetwork
+
+/// ``RemoteHTTP`` against a server that answers and closes the moment a request's body is whole,
+/// as `ember serve` does for a request with `Connection: close`.
+struct RemoteHTTPTests {
+    /// Reads one request (its head, then `Content-Length` bytes), answers `200 ok` and closes at
+    /// once, without waiting for anything more from the client.
+    private final class AnswerAndClose: ChannelInboundHandler, @unchecked Sendable {
+        typealias InboundIn = ByteBuffer
+        typealias OutboundOut = ByteBuffer
+        private var received = ""
+        private var answered = false
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            received += String(buffer: unwrapInboundIn(data))
+            guard !answered, let end = received.range(of: "\r\n\r\n") else { return }
+            let head = received[..<end.lowerBound].lowercased()
+            let length = head.split(separator: "\r\n")
+                .first { $0.hasPrefix("content-length:") }
+                .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
+            guard received.utf8.count - received[..<end.upperBound].utf8.count >= length else { return }
+            answered = true
+            let answer = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok"
+            context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: answer))).whenComplete { _ in
+                context.close(promise: nil)
+            }
+        }
+    }
+
+    @Test("a request whose answer comes, and the connection closes, as soon as its body is whole gets that answer (it failed with I/O on closed channel)")
+    func answerBeforeTheRequestsEnd() async throws {
+        let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(AnswerAndClose()) }
+            }
+            .bind(host: "127.0.0.1", port: 0).get()
+        defer { server.close(promise: nil) }
+        let port = try #require(server.localAddress?.port)
+        let address = try RemoteAddress(parsing: "ws://127.0.0.1:\(port)/?ns=demo")
+        let body = String(repeating: "r", count: 200)
+        var failures: [String] = []
+        // Busy tasks on Swift's cooperative pool delay the request's task between its writes
+        // (as a loaded machine does), while the event loops, threads of their own, read the
+        // answer and the close.
+        let busy = (0..<4).map { _ in
+            Task.detached {
+                while !Task.isCancelled {
+                    let start = ContinuousClock.now
+                    while ContinuousClock.now - start < .milliseconds(2) {}
+                    await Task.yield()
+                }
+            }
+        }
+        defer { for task in busy { task.cancel() } }
+        for round in 0..<200 {
+            do {
+                // A GET's head is the whole request; a PUT's body completes it.
+                let response = round.isMultiple(of: 2)
+                    ? try await RemoteHTTP.send(.GET, "/.settings/rules.json", body: nil, to: address, credential: "owner")
+                    : try await RemoteHTTP.send(.PUT, "/.settings/rules.json", body: body, to: address, credential: "owner")
+                if response.status != 200 || response.body != "ok" { failures.append("\(response.status) \(response.body)") }
+            } catch {
+                failures.append("\(error)")
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.count) of 200 failed, the first with: \(failures.first ?? "")")
+    }
+}
