@@ -141,7 +141,7 @@ if arguments.first == "throughput" {
 
 if arguments.first == "network" {
     // One of issue 22's network workloads, once, against `--ember PATH` (for profiling the
-    // server): `ember-bench network writes1|writes10|fanout [--ember PATH]`, or `publish
+    // server): `ember-bench network writes1|writes10|rest1|rest10|fanout [--ember PATH]`, or `publish
     // [--redis PORT]` (Redis's fan-out, for pairs).
     let rest = Array(arguments.dropFirst())
     let workload = rest.first(where: { !$0.hasPrefix("--") }) ?? "fanout"
@@ -154,6 +154,11 @@ if arguments.first == "network" {
             let count = quick ? 2_000 : 20_000
             let time = try bench.writesOnce(writers: writers, count: count)
             print("\(writers) writer(s): \(Int(Double(count) / time.seconds)) writes/s")
+        case "rest1", "rest10":
+            let clients = workload == "rest1" ? 1 : 10
+            let count = quick ? 2_000 : 20_000
+            let time = try bench.restWritesOnce(clients: clients, count: count)
+            print("REST PUT, \(clients) client(s): \(Int(Double(count) / time.seconds)) writes/s")
         case "fanout":
             let connections = quick ? 200 : 1_000
             let messages = quick ? 50 : 500
@@ -175,7 +180,7 @@ if arguments.first == "network" {
                 print("at half the peak: \(error)")
             }
         default:
-            print("ember-bench network: unknown workload '\(workload)' (writes1, writes10, fanout or publish)")
+            print("ember-bench network: unknown workload '\(workload)' (writes1, writes10, rest1, rest10, fanout or publish)")
             exit(2)
         }
     } catch {
