@@ -45,9 +45,14 @@ enum RealtimeSocket {
             let pipeline = channel.pipeline.syncOperations
             let decoder = try pipeline.handler(type: ByteToMessageHandler<WebSocketFrameDecoder>.self)
             try pipeline.addHandler(handler, position: .after(decoder))
+            // Accepted here, on the event loop, before it reads again: a message the client
+            // sent at once (without waiting for the hello) reached the handler before this
+            // task had resumed to submit the accept, and the server dropped it, unanswered,
+            // from a connection it did not know yet.
+            database.submit { access in access.server.accept(connection) }
             return NIOLoopBound(handler, eventLoop: channel.eventLoop)
         }.get()
-        database.submit { access in access.server.accept(connection) }
+        if handler == nil { database.submit { access in access.server.accept(connection) } }
         await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 // Closes the WebSocket when the stream ends (after what the engine handed the

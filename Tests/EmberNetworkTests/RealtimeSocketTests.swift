@@ -19,9 +19,10 @@ struct RealtimeSocketTests {
         ("hangUps", ["--max-connections", "5"]),
         ("fanOut", []),
         ("adminToken", ["--admin-token", "s3cret-admin-token-for-tests"]),
+        ("atOnce", []),
     ]
 
-    @Test("raw WebSocket edges: fragments, bad frames, size limits, a client that stops reading, a fan-out, --admin-token", arguments: [0, 1, 2, 3, 4, 5])
+    @Test("raw WebSocket edges: fragments, bad frames, size limits, a client that stops reading, a fan-out, --admin-token, a request before the hello", arguments: [0, 1, 2, 3, 4, 5, 6])
     func scenario(_ index: Int) throws {
         let (name, arguments) = Self.scenarios[index]
         let server = try ServeProcess(arguments)

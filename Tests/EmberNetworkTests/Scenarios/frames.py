@@ -23,7 +23,7 @@ class Closed(Exception):
 class Socket:
     """A client WebSocket speaking the realtime protocol v5 to ember serve."""
 
-    def __init__(self, receive_buffer=None, ns="frames"):
+    def __init__(self, receive_buffer=None, ns="frames", first=None):
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         if receive_buffer:
             self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
@@ -41,6 +41,9 @@ class Socket:
             raise AssertionError(f"no upgrade: {head!r}")
         self.pending = []  # messages read ahead
         self.parts = None
+        if first is not None:
+            # Sent at once, as the Web SDK may: before the server's hello has come.
+            self.send(first)
         hello = self.message()
         if json.loads(hello)["d"]["t"] != "h":
             raise AssertionError(f"no hello: {hello}")
@@ -385,7 +388,19 @@ def hang_ups():
     same(ws.answer(1)["s"], "ok", "a read on the connection that got in")
 
 
-SCENARIOS = {"fragments": fragments, "tooLarge": too_large, "slowReader": slow_reader, "hangUps": hang_ups, "fanOut": fan_out, "adminToken": admin_token}
+def at_once():
+    """A request sent right after the upgrade, before the hello, is answered (it was dropped,
+    unanswered, when it reached the server before the connection was accepted)."""
+    for round in range(100):
+        ws = Socket(first={"r": 1, "a": "p", "b": {"p": f"/atonce/{round}", "d": round}})
+        same(ws.answer(1)["s"], "ok", f"the write sent at once on connection {round}")
+        ws.sock.close()
+    ws = Socket()
+    ws.send({"r": 1, "a": "g", "b": {"p": "/atonce", "q": {}}})
+    same(len(ws.answer(1)["d"]), 100, "every write sent at once, read back")
+
+
+SCENARIOS = {"atOnce": at_once, "fragments": fragments, "tooLarge": too_large, "slowReader": slow_reader, "hangUps": hang_ups, "fanOut": fan_out, "adminToken": admin_token}
 
 if __name__ == "__main__":
     PORT = int(sys.argv[1])
