@@ -29,13 +29,16 @@ enum RealtimeSocket {
         let connection = RealtimeConnection(outbound: frames, outbox: database.outbox, host: host, session: session, admin: admin)
         let activity = Activity()
         activity.heard()
-        // The handler goes in before the hello is sent: every message a client sends after the
-        // hello reaches it.
+        // The connection is accepted (its hello sent) and the handler goes in during one turn
+        // of the event loop, which reads nothing meanwhile: every message the client sends,
+        // even before the hello reaches it, finds both (a message read between them was
+        // dropped, unanswered, by a server that did not know the connection yet).
         let maxMessageSize = limits.maxMessageSize
         // Messages read in one turn of the event loop, from every socket, go to the engine
         // together.
         let batch = database.inboundBatch(for: channel.eventLoop)
         let handler: NIOLoopBound<RealtimeFrameHandler>? = try? await channel.eventLoop.submit {
+            database.submit { access in access.server.accept(connection) }
             let handler = RealtimeFrameHandler(
                 maxMessageSize: maxMessageSize, activity: activity, verifier: verifier, loop: channel.eventLoop,
                 events: .init(
@@ -45,14 +48,8 @@ enum RealtimeSocket {
             let pipeline = channel.pipeline.syncOperations
             let decoder = try pipeline.handler(type: ByteToMessageHandler<WebSocketFrameDecoder>.self)
             try pipeline.addHandler(handler, position: .after(decoder))
-            // Accepted here, on the event loop, before it reads again: a message the client
-            // sent at once (without waiting for the hello) reached the handler before this
-            // task had resumed to submit the accept, and the server dropped it, unanswered,
-            // from a connection it did not know yet.
-            database.submit { access in access.server.accept(connection) }
             return NIOLoopBound(handler, eventLoop: channel.eventLoop)
         }.get()
-        if handler == nil { database.submit { access in access.server.accept(connection) } }
         await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 // Closes the WebSocket when the stream ends (after what the engine handed the

@@ -1,4 +1,3 @@
-import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -9,27 +8,18 @@ import Testing
 /// ``RemoteHTTP`` against a server that answers and closes the moment a request's body is whole,
 /// as `ember serve` does for a request with `Connection: close`.
 struct RemoteHTTPTests {
-    /// Reads one request (its head, then `Content-Length` bytes), answers `200 ok` and closes at
-    /// once, without waiting for anything more from the client.
+    /// Answers `200 ok` the moment a request is whole (NIO's HTTP server codec parsed its end)
+    /// and closes at once, without waiting for anything more from the client.
     private final class AnswerAndClose: ChannelInboundHandler, @unchecked Sendable {
-        typealias InboundIn = ByteBuffer
-        typealias OutboundOut = ByteBuffer
-        private var received = ""
-        private var answered = false
+        typealias InboundIn = HTTPServerRequestPart
+        typealias OutboundOut = HTTPServerResponsePart
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-            received += String(buffer: unwrapInboundIn(data))
-            guard !answered, let end = received.range(of: "\r\n\r\n") else { return }
-            let head = received[..<end.lowerBound].lowercased()
-            let length = head.split(separator: "\r\n")
-                .first { $0.hasPrefix("content-length:") }
-                .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
-            guard received.utf8.count - received[..<end.upperBound].utf8.count >= length else { return }
-            answered = true
-            let answer = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok"
-            context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: answer))).whenComplete { _ in
-                context.close(promise: nil)
-            }
+            guard case .end = unwrapInboundIn(data) else { return }
+            let head = HTTPResponseHead(version: .http1_1, status: .ok, headers: ["Content-Length": "2", "Connection": "close"])
+            context.write(wrapOutboundOut(.head(head)), promise: nil)
+            context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: "ok")))), promise: nil)
+            context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }
         }
     }
 
@@ -37,7 +27,10 @@ struct RemoteHTTPTests {
     func answerBeforeTheRequestsEnd() async throws {
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(AnswerAndClose()) }
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+                    try channel.pipeline.syncOperations.addHandler(AnswerAndClose())
+                }
             }
             .bind(host: "127.0.0.1", port: 0).get()
         defer { server.close(promise: nil) }
