@@ -80,12 +80,14 @@ public struct ChildKey: Sendable {
         if bytes > Limits.maxKeyBytes {
             return "a key is at most \(Limits.maxKeyBytes) bytes of UTF-8, this one has \(bytes)"
         }
-        for scalar in name.unicodeScalars {
-            switch scalar {
-            case ".", "$", "#", "[", "]", "/":
-                return "a key must not contain \"\(scalar)\""
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                return "a key must not contain the control character U+\(hex4(scalar.value))"
+        // Every forbidden character is ASCII: the UTF-8 bytes are checked (a byte of a longer
+        // character is 0x80 or more, never one of them).
+        for byte in name.utf8 {
+            switch byte {
+            case UInt8(ascii: "."), UInt8(ascii: "$"), UInt8(ascii: "#"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "/"):
+                return "a key must not contain \"\(Unicode.Scalar(byte))\""
+            case _ where byte < 0x20 || byte == 0x7F:
+                return "a key must not contain the control character U+\(hex4(UInt32(byte)))"
             default:
                 continue
             }

@@ -8,26 +8,39 @@ public struct JSONParser {
     /// The deepest nesting of arrays and objects accepted.
     public static let maxNesting = 512
 
-    private let bytes: [UInt8]
+    /// The text's UTF-8, read in place (``parse(_:)`` lends the string's own storage).
+    private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
     private var nesting = 0
+    /// The bytes of a string with escapes, as they are decoded (kept between strings).
+    private var scratch: [UInt8] = []
 
-    private init(_ text: String) {
-        bytes = Array(text.utf8)
+    private init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
     }
 
     /// Parses one JSON value, with optional surrounding white space.
     /// - Throws: ``DatabaseError`` `malformed_json`.
     /// - Complexity: O(n).
     public static func parse(_ text: String) throws(DatabaseError) -> JSONValue {
-        var parser = JSONParser(text)
-        parser.skipWhitespace()
-        let value = try parser.parseValue()
-        parser.skipWhitespace()
-        if parser.index < parser.bytes.count {
-            throw parser.error("unexpected \(parser.describeCurrent()) after the JSON value")
+        var text = text
+        // The string's own UTF-8, not a copy; a Swift string is valid UTF-8, so every run of
+        // bytes between two ASCII delimiters is too.
+        let result: Result<JSONValue, DatabaseError> = text.withUTF8 { bytes in
+            var parser = JSONParser(bytes)
+            do throws(DatabaseError) {
+                parser.skipWhitespace()
+                let value = try parser.parseValue()
+                parser.skipWhitespace()
+                if parser.index < parser.bytes.count {
+                    throw parser.error("unexpected \(parser.describeCurrent()) after the JSON value")
+                }
+                return .success(value)
+            } catch {
+                return .failure(error)
+            }
         }
-        return value
+        return try result.get()
     }
 
     // MARK: Values
@@ -151,10 +164,10 @@ public struct JSONParser {
             }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
-        let literal = String(decoding: bytes[start..<index], as: UTF8.self)
-        if integral, let value = Int64(literal) {
+        if integral, let value = integerValue(start..<index) {
             return .int(value)
         }
+        let literal = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         guard let value = Double(literal), value.isFinite else {
             throw error("the number \(literal) is too large", at: start)
         }
@@ -163,49 +176,67 @@ public struct JSONParser {
 
     // MARK: Strings
 
+    /// The integer an integral literal spells, or `nil` when it does not fit in 64 bits.
+    /// - Complexity: O(n) in the literal's length.
+    private func integerValue(_ range: Range<Int>) -> Int64? {
+        var position = range.lowerBound
+        let negative = bytes[position] == UInt8(ascii: "-")
+        if negative { position += 1 }
+        // Accumulated negatively: Int64.min has no positive counterpart.
+        var value: Int64 = 0
+        while position < range.upperBound {
+            let digit = Int64(bytes[position] &- 0x30)
+            let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (next, overflow2) = times10.subtractingReportingOverflow(digit)
+            if overflow1 || overflow2 { return nil }
+            value = next
+            position += 1
+        }
+        if negative { return value }
+        return value == .min ? nil : -value
+    }
+
+    // MARK: Strings
+
     private mutating func parseString() throws(DatabaseError) -> String {
         let quote = index
         index += 1
-        var scalars = String.UnicodeScalarView()
-        var runStart = index
+        let runStart = index
+        // The usual string, without escapes: one run of bytes, made a string at once.
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                index += 1
+                return String(decoding: UnsafeBufferPointer(rebasing: bytes[runStart..<(index - 1)]), as: UTF8.self)
+            }
+            if byte == UInt8(ascii: "\\") { break }
+            if byte < 0x20 { throw controlCharacter(byte) }
+            index += 1
+        }
+        guard index < bytes.count else { throw error("unterminated string", at: quote) }
+        // Escapes: the bytes are gathered, each escape as its UTF-8.
+        scratch.removeAll(keepingCapacity: true)
+        scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
         while true {
             guard index < bytes.count else { throw error("unterminated string", at: quote) }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                try appendRun(runStart, to: &scalars)
                 index += 1
-                return String(scalars)
+                return String(decoding: scratch, as: UTF8.self)
             }
             if byte == UInt8(ascii: "\\") {
-                try appendRun(runStart, to: &scalars)
-                scalars.append(try parseEscape())
-                runStart = index
+                let scalar = try parseEscape()
+                scratch.append(contentsOf: UTF8.encode(scalar)!)
                 continue
             }
-            if byte < 0x20 {
-                throw error("a raw control character (U+00\(String(byte, radix: 16, uppercase: true).leftPadded(2))) must be escaped in a string")
-            }
+            if byte < 0x20 { throw controlCharacter(byte) }
+            scratch.append(byte)
             index += 1
         }
     }
 
-    /// Appends the unescaped bytes `runStart..<index`, which must be valid UTF-8.
-    private func appendRun(_ runStart: Int, to scalars: inout String.UnicodeScalarView) throws(DatabaseError) {
-        guard runStart < index else { return }
-        var decoder = UTF8()
-        var iterator = bytes[runStart..<index].makeIterator()
-        var offset = runStart
-        while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue(let scalar):
-                scalars.append(scalar)
-                offset += UTF8.width(scalar)
-            case .emptyInput:
-                return
-            case .error:
-                throw error("invalid UTF-8 in a string", at: offset)
-            }
-        }
+    private func controlCharacter(_ byte: UInt8) -> DatabaseError {
+        error("a raw control character (U+00\(String(byte, radix: 16, uppercase: true).leftPadded(2))) must be escaped in a string")
     }
 
     private mutating func parseEscape() throws(DatabaseError) -> Unicode.Scalar {
@@ -266,7 +297,7 @@ public struct JSONParser {
         let start = index
         let count = word.utf8CodeUnitCount
         let matches = index + count <= bytes.count
-            && word.withUTF8Buffer { expected in bytes[index..<(index + count)].elementsEqual(expected) }
+            && word.withUTF8Buffer { expected in UnsafeBufferPointer(rebasing: bytes[index..<(index + count)]).elementsEqual(expected) }
         guard matches else {
             throw error("unexpected \(describeCurrent()), expected a value", at: start)
         }

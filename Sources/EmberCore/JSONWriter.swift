@@ -10,8 +10,11 @@ public struct JSONWriter {
     private var depth = 0
 
     /// A writer; `pretty` indents nested values by two spaces.
-    public init(pretty: Bool = false) {
+    /// - Parameter capacity: the bytes to reserve for the output, for a writer that knows
+    ///   roughly how much it will write (a protocol frame): no growing on the way there.
+    public init(pretty: Bool = false, capacity: Int = 0) {
         self.pretty = pretty
+        if capacity > 0 { output.reserveCapacity(capacity) }
     }
 
     /// Appends `text` as it is: for a caller assembling a document around values (a protocol
@@ -133,36 +136,45 @@ public struct JSONWriter {
     }
 
     /// Writes a string literal with JSON escapes.
+    ///
+    /// Scans the UTF-8 bytes: everything that needs an escape is ASCII (`"`, `\\`, control
+    /// characters), so the runs between escapes are appended whole, and a string without any
+    /// (the usual key or value) in one append.
+    /// - Complexity: O(n) in the length of `text`.
     public static func writeString(_ text: String, to output: inout String) {
         output += "\""
-        var plainStart = text.unicodeScalars.startIndex
+        let utf8 = text.utf8
+        var plainStart = utf8.startIndex
         var index = plainStart
-        let scalars = text.unicodeScalars
-        while index != scalars.endIndex {
-            let scalar = scalars[index]
-            let escape: String?
-            switch scalar {
-            case "\"": escape = "\\\""
-            case "\\": escape = "\\\\"
-            case "\n": escape = "\\n"
-            case "\r": escape = "\\r"
-            case "\t": escape = "\\t"
-            case "\u{08}": escape = "\\b"
-            case "\u{0C}": escape = "\\f"
-            case _ where scalar.value < 0x20:
-                escape = "\\u" + String(scalar.value, radix: 16).leftPadded(4)
-            default: escape = nil
+        while index != utf8.endIndex {
+            let byte = utf8[index]
+            if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
+                index = utf8.index(after: index)
+                continue
             }
-            if let escape {
-                // Through a Substring: appending to `output.unicodeScalars` copied all of
-                // `output` each time (quadratic in the text written).
-                output += Substring(scalars[plainStart..<index])
-                output += escape
-                plainStart = scalars.index(after: index)
+            let escape: String
+            switch byte {
+            case UInt8(ascii: "\""): escape = "\\\""
+            case UInt8(ascii: "\\"): escape = "\\\\"
+            case UInt8(ascii: "\n"): escape = "\\n"
+            case UInt8(ascii: "\r"): escape = "\\r"
+            case UInt8(ascii: "\t"): escape = "\\t"
+            case 0x08: escape = "\\b"
+            case 0x0C: escape = "\\f"
+            default: escape = "\\u" + String(byte, radix: 16).leftPadded(4)
             }
-            index = scalars.index(after: index)
+            // Through a Substring: appending to `output.unicodeScalars` copied all of
+            // `output` each time (quadratic in the text written).
+            if plainStart != index { output += Substring(utf8[plainStart..<index]) }
+            output += escape
+            index = utf8.index(after: index)
+            plainStart = index
         }
-        output += Substring(scalars[plainStart..<scalars.endIndex])
+        if plainStart == utf8.startIndex {
+            output += text
+        } else if plainStart != utf8.endIndex {
+            output += Substring(utf8[plainStart..<utf8.endIndex])
+        }
         output += "\""
     }
 }

@@ -44,9 +44,15 @@ public struct Path: Sendable, Hashable {
     /// update's keys and in the puts `setPriority` sends (validation.ts,
     /// `validateFirebaseMergePaths`; `setPriority` writes `path/.priority`).
     public init(validatingWriteTarget string: String) throws(DatabaseError) {
-        let trimmed = string.hasSuffix("/") ? String(string.dropLast()) : string
-        if trimmed == ".priority" || trimmed.hasSuffix("/.priority") {
-            self = try Path(validating: String(trimmed.dropLast(".priority".count))).child(.priority)
+        // Compared as UTF-8 bytes: `hasSuffix` compares characters (Unicode-aware), which cost
+        // more than parsing the path.
+        let utf8 = string.utf8
+        let trimmed = utf8.last == UInt8(ascii: "/") ? utf8.dropLast() : utf8[...]
+        let suffix = ".priority".utf8
+        if trimmed.count >= suffix.count, trimmed.suffix(suffix.count).elementsEqual(suffix),
+            trimmed.count == suffix.count || trimmed.dropLast(suffix.count).last == UInt8(ascii: "/")
+        {
+            self = try Path(validating: String(Substring(trimmed.dropLast(suffix.count)))).child(.priority)
         } else {
             self = try Path(validating: string)
         }

@@ -229,7 +229,8 @@ public enum RealtimeCodec {
     ///     client finds the listen by it; ``QueryParams/wireObject`` when not given).
     /// - Complexity: O(n) in the size of the data carried.
     public static func encode(_ message: ServerMessage, okPayload: OKPayload = .emptyString, revokedQuery: JSONValue? = nil) -> String {
-        var writer = JSONWriter()
+        // Room for the usual frame (an answer, a small update) from the start.
+        var writer = JSONWriter(capacity: 128)
         switch message {
         case .handshake(let serverTime):
             return hello(serverTime: serverTime, host: "localhost", session: "0")

@@ -30,6 +30,10 @@ import Testing
         #expect(try parse(#""\u00e9\u65E5""#) == .string("é日"))
         #expect(try parse(#""\ud83d\ude00""#) == .string("\u{1F600}"))
         #expect(try parse("\"raw 日本 \u{1F600}\"") == .string("raw 日本 \u{1F600}"))
+        // Raw characters before and after escapes, in one string.
+        #expect(try parse("\"日\\n本\\u00e9x\u{1F600}\\t\"") == .string("日\n本éx\u{1F600}\t"))
+        #expect(try parse(#""\"""#) == .string("\""))
+        #expect(try parse(#""""#) == .string(""))
     }
 
     @Test func objectsKeepMemberOrder() throws {
@@ -86,6 +90,9 @@ import Testing
     @Test func writerRoundTrips() throws {
         let text = #"{"a":[1,2.5,"x\n\u0001",true,null],"b":{"c":-9223372036854775808}}"#
         #expect(try parse(text).serialized() == text)
+        // Escapes between raw characters, at the start and at the end.
+        let escapes = #""\"é\"日\\x\u001f""#
+        #expect(try parse(escapes).serialized() == escapes)
         #expect(try parse(text).serialized(pretty: true) == """
             {
               "a": [
