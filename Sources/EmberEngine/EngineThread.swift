@@ -76,7 +76,7 @@ public final class EngineThread: Sendable {
             engine.submit(work)
             return
         }
-        guard turns.try() else {
+        guard takeTurn() else {
             // Whoever holds the engine takes it before letting go (the engine's thread looks for
             // submissions before it sleeps; a caller of run, below, before it returns): no need
             // to wake the thread.
@@ -95,6 +95,20 @@ public final class EngineThread: Sendable {
             guard engine.hasSubmissions, turns.try() else { return }
             target = engine.runUntilIdle()
         }
+    }
+
+    /// How many times ``run(_:)`` tries the engine's lock before it hands its work to whoever
+    /// holds it: an engine turn of a few messages lasts microseconds, and a caller that waits
+    /// that long runs its own work and writes its own answers, where one that hands it over has
+    /// the holder do its work too and then wake it (another thread) to write them.
+    static let spins = 256
+
+    /// Takes the engine's lock, trying for a while (``spins``) when another thread holds it.
+    private func takeTurn() -> Bool {
+        for _ in 0..<Self.spins {
+            if turns.try() { return true }
+        }
+        return false
     }
 
     /// Runs `body` on the engine's thread and returns its result, blocking the calling thread

@@ -52,6 +52,10 @@ final class OutboundFrames: @unchecked Sendable {
     private var pendingBytes = 0
     /// Whether the outbox holds this connection for the end of the tick.
     private var isScheduled = false
+    /// Whether what is queued answers a request (an `ok`, a get's data): such a connection's
+    /// batch is written before those that only carry updates (``RealtimeOutbox``). Engine
+    /// thread.
+    private(set) var answers = false
 
     /// Frames for `channel`, written by `outbox`; the channel may hold at most `limit` unsent
     /// bytes.
@@ -66,8 +70,9 @@ final class OutboundFrames: @unchecked Sendable {
 
     /// Queues `frames` (one message, split as the protocol wants) for the end of the tick.
     /// Past the limit of unsent bytes the stream ends (overflowed). Engine thread.
+    /// - Parameter answering: whether the message answers one of the client's requests.
     /// - Complexity: O(f) for f frames; the bytes are shared, not copied.
-    func push(_ frames: [ByteBuffer]) {
+    func push(_ frames: [ByteBuffer], answering: Bool = false) {
         guard state.load(ordering: .relaxed) == Ending.open.rawValue else { return }
         var size = 0
         for frame in frames { size += frame.readableBytes }
@@ -85,6 +90,7 @@ final class OutboundFrames: @unchecked Sendable {
             pending.append(contentsOf: frames)
         }
         pendingBytes += size
+        if answering { answers = true }
         if !isScheduled {
             isScheduled = true
             outbox.schedule(self)
@@ -98,6 +104,7 @@ final class OutboundFrames: @unchecked Sendable {
     /// ``wrote(_:)``; empty once the stream has ended. Engine thread.
     func takeBatch() -> (frames: [ByteBuffer], bytes: Int) {
         isScheduled = false
+        answers = false
         defer {
             pending = []
             pendingBytes = 0

@@ -42,7 +42,9 @@ final class RealtimeConnection: Transport, @unchecked Sendable {
         case .handshake(let serverTime):
             push(RealtimeCodec.hello(serverTime: serverTime, host: host, session: session))
         case .ack(let requestID, _):
-            outbound.push(outbox.frames(for: message, okPayload: okPayloads.removeValue(forKey: requestID) ?? .emptyString))
+            outbound.push(outbox.frames(for: message, okPayload: okPayloads.removeValue(forKey: requestID) ?? .emptyString), answering: true)
+        case .getResult:
+            outbound.push(outbox.frames(for: message), answering: true)
         default:
             outbound.push(outbox.frames(for: message))
         }

@@ -107,12 +107,22 @@ final class RealtimeOutbox: TickParticipant {
     /// Takes the frames of the connections waiting for `away[index]`'s loop and has the loop
     /// write them, in one closure.
     private func handAway(_ index: Int) {
-        let batches = away[index].connections.compactMap(Batch.init(taking:))
+        let batches = Self.answersFirst(away[index].connections.compactMap(Batch.init(taking:)))
         away[index].connections.removeAll(keepingCapacity: true)
         guard !batches.isEmpty else { return }
         away[index].loop.execute {
             for batch in batches { batch.write() }
         }
+    }
+
+    /// `batches` with those that answer a request first, each group in its order: a writer
+    /// waits for its `ok`, a listener's update is not late for being second (there is no order
+    /// between connections; within one, a listen's data still comes before the write's `ok`,
+    /// one batch).
+    /// - Complexity: O(n).
+    private static func answersFirst(_ batches: [Batch]) -> [Batch] {
+        guard batches.contains(where: { !$0.answers }), batches.contains(where: \.answers) else { return batches }
+        return batches.filter(\.answers) + batches.filter { !$0.answers }
     }
 
     /// Hands `connection`'s queued frames to its event loop now, ahead of the tick's end.
@@ -136,7 +146,15 @@ final class RealtimeOutbox: TickParticipant {
         for index in away.indices where !away[index].connections.isEmpty { handAway(index) }
         let due = scheduled
         scheduled = []
-        for connection in due { Batch(taking: connection)?.write() }
+        guard let loop = due.first?.eventLoop else { return }
+        let batches = Self.answersFirst(due.compactMap(Batch.init(taking:)))
+        guard !batches.isEmpty else { return }
+        // Written as a task of this loop, after the caller has let go of the engine: the write
+        // calls are most of a message's cost, and another loop waiting for the engine need not
+        // wait for them.
+        loop.execute {
+            for batch in batches { batch.write() }
+        }
     }
 
     /// One connection's frames of one tick, written on its channel's event loop.
@@ -144,10 +162,13 @@ final class RealtimeOutbox: TickParticipant {
         let connection: OutboundFrames
         let frames: [ByteBuffer]
         let bytes: Int
+        /// Whether it answers a request (``OutboundFrames/answers``).
+        let answers: Bool
 
         /// `connection`'s queued frames, taken (``OutboundFrames/takeBatch()``); `nil` when
         /// it has none (or its stream ended).
         init?(taking connection: OutboundFrames) {
+            answers = connection.answers
             let batch = connection.takeBatch()
             guard !batch.frames.isEmpty else { return nil }
             self.connection = connection
