@@ -166,7 +166,7 @@ let package = Package(
             name: "ember-bench",
             dependencies: [
                 "EmberCore", "EmberSync", "EmberStorage", "EmberRules", "EmberServer", "EmberClient", "EmberInstance",
-                "EmberTestSupport", "CEpoll", .product(name: "GRDB", package: "GRDB.swift"),
+                "EmberTestSupport", "EmberWire", "CEpoll", .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Sources/EmberBench",
             swiftSettings: swiftSettings

@@ -139,6 +139,16 @@ if arguments.first == "throughput" {
     exit(0)
 }
 
+if arguments.first == "hotpath" {
+    // `ember-bench hotpath [COUNT]`: the engine's share of a write with a listener, in-process.
+    let count = arguments.dropFirst().first.flatMap { Int($0) } ?? 200_000
+    for _ in 0..<3 {
+        print(HotPathBenchmark.run(count: count).map { "\($0.0) \(Int($0.1)) ns" }.joined(separator: ", ")
+            + ", fan-out \(Int(HotPathBenchmark.fanOut(listeners: 1_000, writes: 500))) ns a delivery")
+    }
+    exit(0)
+}
+
 if arguments.first == "network" {
     // One of issue 22's network workloads, once, against `--ember PATH` (for profiling the
     // server): `ember-bench network writes1|writes10|rest1|rest10|fanout [--ember PATH]`, or `publish
@@ -151,9 +161,10 @@ if arguments.first == "network" {
         switch workload {
         case "writes1", "writes10":
             let writers = workload == "writes1" ? 1 : 10
-            let count = quick ? 2_000 : 20_000
-            let time = try bench.writesOnce(writers: writers, count: count)
-            print("\(writers) writer(s): \(Int(Double(count) / time.seconds)) writes/s")
+            let count = quick ? 2_000 : 50_000
+            let run = try bench.writesMeasured(writers: writers, count: count)
+            let perWrite = Int(run.serverSeconds / Double(count) * 1e6)
+            print("\(writers) writer(s): \(Int(Double(count) / run.duration.seconds)) writes/s, server CPU \(perWrite) µs a write")
         case "rest1", "rest10":
             let clients = workload == "rest1" ? 1 : 10
             let count = quick ? 2_000 : 20_000
@@ -163,7 +174,8 @@ if arguments.first == "network" {
             let connections = quick ? 200 : 1_000
             let messages = quick ? 50 : 500
             let run = try bench.fanOutOnce(connections: connections, messages: messages)
-            print("fan-out to \(connections): \(Int(Double(messages * connections) / run.duration.seconds)) deliveries/s")
+            let perDelivery = run.serverSeconds / Double(messages * connections) * 1e6
+            print("fan-out to \(connections): \(Int(Double(messages * connections) / run.duration.seconds)) deliveries/s, server CPU \((perDelivery * 100).rounded() / 100) µs a delivery")
             let paced = try bench.fanOutOnce(connections: connections, messages: messages, interval: run.duration * 2 / messages)
             print("at half the peak (ms): \(paced.latencies.percentileLine)")
         case "publish":

@@ -46,6 +46,18 @@ struct NetworkBenchmarks {
             process.waitUntilExit()
         }
 
+        /// The processor time the server has used so far (user and system), from
+        /// `/proc/PID/stat`, in seconds.
+        var processorSeconds: Double {
+            guard let text = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
+                let close = text.lastIndex(of: ")")
+            else { return 0 }
+            // After the command's closing parenthesis: state is field 3; utime and stime 14, 15.
+            let fields = text[text.index(after: close)...].split(separator: " ")
+            guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+            return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+        }
+
         /// The server's resident memory, from `/proc/PID/status` (`VmRSS`).
         var residentBytes: Int {
             guard let text = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
@@ -90,40 +102,78 @@ struct NetworkBenchmarks {
 
     // MARK: Writes
 
-    /// `writers` connections each setting `count / writers` leaves, each waiting for its `ok`;
-    /// one more connection listening to all of them. Timed until every write is acknowledged
-    /// and every update received.
+    /// `writers` connections each setting `count / writers` leaves, each waiting for its `ok`
+    /// before its next write; one more connection listening to all of them. Timed until every
+    /// write is acknowledged and every update received.
+    ///
+    /// One thread drives every writer through `epoll` (``ReadySockets``), as `redis-benchmark`
+    /// drives its clients (the Redis figures beside these): a thread per writer cost the client
+    /// side a wake-up of its own per reply, on the two cores the server under test needs. The
+    /// listener is another client, on a thread of its own.
     func writesOnce(writers: Int, count: Int) throws -> Duration {
+        try writesMeasured(writers: writers, count: count).duration
+    }
+
+    /// ``writesOnce(writers:count:)`` with the server's processor time over the run (seconds).
+    func writesMeasured(writers: Int, count: Int) throws -> (duration: Duration, serverSeconds: Double) {
         let server = try Server(ember: ember)
         defer { server.stop() }
         let perWriter = count / writers
+        let total = perWriter * writers
         let listener = try Self.connect(server)
         try Self.listen(listener, path: "/bench")
-        let team = ThreadTeam<Int>(threads: writers + 1)
+        let team = ThreadTeam<Int>(threads: 2)
         team.start(
-            setUp: { index in index == writers ? listener : try Self.connect(server) },
-            work: { index, socket in
-                if index == writers {
+            setUp: { index -> [BenchSocket] in
+                if index == 1 { return [listener] }
+                return try (0..<writers).map { _ in try Self.connect(server) }
+            },
+            work: { index, sockets in
+                if index == 1 {
                     // The listener: one update per write.
                     var seen = 0
-                    while seen < perWriter * writers {
-                        if try socket.nextPayload().contains(#""a":"d""#) { seen += 1 }
+                    while seen < total {
+                        if try sockets[0].nextPayload().contains(#""a":"d""#) { seen += 1 }
                     }
                     return seen
                 }
-                for sequence in 0..<perWriter {
-                    let id = sequence + 2
-                    try socket.send(Self.request(id, "p", #"{"p":"/bench/w\#(index)/k\#(sequence % 1_000)","d":\#(sequence)}"#))
-                    let answer = try socket.nextPayload()
-                    guard answer.contains(#""s":"ok""#) else { throw BenchSocket.Failure(description: "a write was refused: \(answer.text)") }
-                }
-                return perWriter
+                return try Self.drive(sockets, perWriter: perWriter)
             })
         try team.waitUntilReady()
+        let processorBefore = server.processorSeconds
         let start = ContinuousClock.now
         team.release()
         let results = try team.results()
-        return results.map(\.finished).max()! - start
+        return (results.map(\.finished).max()! - start, server.processorSeconds - processorBefore)
+    }
+
+    /// Has each of `writers` set `perWriter` leaves, one at a time (the next once the last is
+    /// acknowledged), all of them from this thread through `epoll`; the writes made.
+    private static func drive(_ writers: [BenchSocket], perWriter: Int) throws -> Int {
+        let ready = try ReadySockets(sockets: writers.map(\.socket))
+        func write(_ writer: Int, _ sequence: Int) throws {
+            try writers[writer].send(request(sequence + 2, "p", #"{"p":"/bench/w\#(writer)/k\#(sequence % 1_000)","d":\#(sequence)}"#))
+        }
+        var acknowledged = Array(repeating: 0, count: writers.count)
+        var finished = 0
+        for writer in writers.indices { try write(writer, 0) }
+        while finished < writers.count {
+            let count = try ready.wait(milliseconds: 10_000) { index in
+                let socket = writers[index]
+                guard try socket.receiveAvailable() > 0 else { throw BenchSocket.Failure(description: "the server closed a connection") }
+                while let payload = try socket.bufferedPayload() {
+                    guard payload.contains(#""s":"ok""#) else { throw BenchSocket.Failure(description: "a write was refused: \(payload.text)") }
+                    acknowledged[index] += 1
+                    if acknowledged[index] < perWriter {
+                        try write(index, acknowledged[index])
+                    } else {
+                        finished += 1
+                    }
+                }
+            }
+            if count == 0 { throw BenchSocket.Failure(description: "no answer for 10 s (\(finished) of \(writers.count) writers done)") }
+        }
+        return perWriter * writers.count
     }
 
     // MARK: Fan-out
@@ -134,6 +184,8 @@ struct NetworkBenchmarks {
         let duration: Duration
         /// Every delivery's write-to-delivery latency, in seconds, sorted.
         let latencies: [Double]
+        /// The server's processor time over the run, in seconds.
+        var serverSeconds: Double = 0
 
         func percentile(_ p: Double) -> Double { latencies.percentile(p) }
     }
@@ -162,6 +214,7 @@ struct NetworkBenchmarks {
             setUp: { _ in sockets },
             work: { _, listeners in try Self.receive(messages: messages, on: listeners, sent: sent, origin: origin) })
         try team.waitUntilReady()
+        let processorBefore = server.processorSeconds
         let start = clock.now
         team.release()
         for index in 0..<messages {
@@ -176,7 +229,7 @@ struct NetworkBenchmarks {
             guard answer.contains(#""s":"ok""#) else { throw BenchSocket.Failure(description: "a write was refused: \(answer.text)") }
         }
         let result = try team.results()[0]
-        return FanOut(duration: result.finished - start, latencies: result.output.sorted())
+        return FanOut(duration: result.finished - start, latencies: result.output.sorted(), serverSeconds: server.processorSeconds - processorBefore)
     }
 
     /// Reads updates from every listener until each has `messages`; the latencies.
