@@ -161,7 +161,8 @@ if arguments.first == "network" {
         switch workload {
         case "writes1", "writes10":
             let writers = workload == "writes1" ? 1 : 10
-            let count = quick ? 2_000 : 50_000
+            let count = rest.firstIndex(of: "--count").flatMap { rest.indices.contains($0 + 1) ? Int(rest[$0 + 1]) : nil }
+                ?? (quick ? 2_000 : 50_000)
             let run = try bench.writesMeasured(writers: writers, count: count)
             let perWrite = Int(run.serverSeconds / Double(count) * 1e6)
             print("\(writers) writer(s): \(Int(Double(count) / run.duration.seconds)) writes/s, server CPU \(perWrite) µs a write")
@@ -176,7 +177,11 @@ if arguments.first == "network" {
             let run = try bench.fanOutOnce(connections: connections, messages: messages)
             let perDelivery = run.serverSeconds / Double(messages * connections) * 1e6
             print("fan-out to \(connections): \(Int(Double(messages * connections) / run.duration.seconds)) deliveries/s, server CPU \((perDelivery * 100).rounded() / 100) µs a delivery")
-            let paced = try bench.fanOutOnce(connections: connections, messages: messages, interval: run.duration * 2 / messages)
+            // `--rate N`: paced at N writes a second instead of half this run's peak (to compare
+            // two builds' latency at the same load).
+            let rate = rest.firstIndex(of: "--rate").flatMap { rest.indices.contains($0 + 1) ? Double(rest[$0 + 1]) : nil }
+            let interval = rate.map { Duration.seconds(1 / $0) } ?? run.duration * 2 / messages
+            let paced = try bench.fanOutOnce(connections: connections, messages: messages, interval: interval)
             print("at half the peak (ms): \(paced.latencies.percentileLine)")
         case "publish":
             // The peer of `fanout`: Redis `PUBLISH` to as many subscribers, against a running

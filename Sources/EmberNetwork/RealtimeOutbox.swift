@@ -90,6 +90,13 @@ final class RealtimeOutbox: TickParticipant {
         let loop = connection.eventLoop
         if loop.inEventLoop {
             scheduled.append(connection)
+            if scheduled.count >= Self.chunk {
+                // A fan-out: this loop's listeners are written as they fill a chunk too, as the
+                // other loops' are, not all after the last one was queued.
+                let batches = Self.answersFirst(scheduled.compactMap(Batch.init(taking:)))
+                scheduled.removeAll(keepingCapacity: true)
+                for batch in batches { batch.write() }
+            }
             return
         }
         // Event loops are few (one per core): a list searched linearly.
