@@ -189,7 +189,9 @@ if arguments.first == "network" {
             let port = rest.firstIndex(of: "--redis").flatMap { rest.indices.contains($0 + 1) ? Int(rest[$0 + 1]) : nil } ?? 6379
             let subscribers = quick ? 200 : 1_000
             var latencies: Result<[Double], any Error> = .failure(PeerFailure("not measured"))
-            let rate = RedisPeer(host: "127.0.0.1", port: port).publishFanOut(subscribers: subscribers, messages: quick ? 50 : 500, runs: 1) { latencies = $0 }
+            let rate = RedisPeer(host: "127.0.0.1", port: port).publishFanOut(subscribers: subscribers, messages: quick ? 50 : 500, runs: 1) {
+                latencies = $0.map { $0[0] }
+            }
             print("PUBLISH to \(subscribers): \(rate.formatted)")
             do {
                 print("at half the peak (ms): \(try latencies.get().percentileLine)")

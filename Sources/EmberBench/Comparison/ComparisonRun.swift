@@ -242,7 +242,10 @@ struct ComparisonRun {
         let connections = quick ? 200 : 1_000
         let messages = quick ? 50 : 500
         var peak: NetworkBenchmarks.FanOut?
-        var redisLatencies: Result<[Double], any Error> = .failure(PeerFailure("no redis-server on loopback"))
+        var redisLatencies: Result<[[Double]], any Error> = .failure(PeerFailure("no redis-server on loopback"))
+        // The paced runs, each with its own percentiles (one run's p99 is a few slow messages on
+        // this noisy VM: the median of three says more).
+        let pacedRuns = quick ? 1 : 3
         let deliveries = Measurement.catching("ember serve") {
             let runs = try Repetitions.measure(size: messages, runs: runs) { try bench.fanOutOnce(connections: connections, messages: $0) }
             peak = runs.sorted { $0.duration < $1.duration }[runs.count / 2]
@@ -254,24 +257,28 @@ struct ComparisonRun {
             ember: deliveries,
             peers: [
                 .init(peer: "Redis `PUBLISH`, \(Figure.grouped(Double(connections))) subscribed connections", measurement: redis {
-                    $0.publishFanOut(subscribers: connections, messages: messages, runs: runs) { redisLatencies = $0 }
+                    $0.publishFanOut(subscribers: connections, messages: messages, runs: runs, latencyRuns: pacedRuns) { redisLatencies = $0 }
                 }),
             ])
         if let peak {
-            // One run paced at half the peak message rate: the latency a listener sees in steady use.
+            // Runs paced at half the peak message rate: the latency a listener sees in steady use.
             let interval = peak.duration * 2 / messages
             let rate = Figure.grouped(Double(messages) / (interval * messages).seconds)
-            let paced = Result { try bench.fanOutOnce(connections: connections, messages: messages, interval: interval) }
+            let paced = Result {
+                try (0..<pacedRuns).map { _ in try bench.fanOutOnce(connections: connections, messages: messages, interval: interval) }
+            }
             for (name, fraction) in [("p50", 0.5), ("p99", 0.99)] {
-                let latency = Measurement.catching("ember serve") { Figure(runs: [try paced.get().percentile(fraction)], unit: .seconds) }
+                let latency = Measurement.catching("ember serve") {
+                    Figure(runs: try paced.get().map { $0.percentile(fraction) }, unit: .seconds)
+                }
                 // Redis paced the same way, at half its own peak.
                 let redisLatency = redis { _ in
                     Measurement.catching("PUBLISH fan-out") {
-                        Figure(runs: [try redisLatencies.get().percentile(fraction)], unit: .seconds)
+                        Figure(runs: try redisLatencies.get().map { $0.percentile(fraction) }, unit: .seconds)
                     }
                 }
                 table.add(
-                    group: "network", workload: "fan-out write-to-delivery latency, \(name), at half the peak (\(rate) writes/s to \(connections) listeners; target p99 under 10 ms)",
+                    group: "network", workload: "fan-out write-to-delivery latency, \(name), at half the peak (\(rate) writes/s to \(connections) listeners; median of \(pacedRuns) paced run\(pacedRuns == 1 ? "" : "s"); target p99 under 10 ms)",
                     ember: latency,
                     peers: [.init(peer: "Redis `PUBLISH` to as many, at half its own peak", measurement: redisLatency)])
             }

@@ -154,10 +154,12 @@ struct RedisPeer {
     /// Timed from the first PUBLISH until every subscriber has every message (checked);
     /// the rate is messages × subscribers / time.
     ///
-    /// With `latency`, one more run paced at half the peak (the median run's message rate), as
-    /// Ember's fan-out latency is measured: `latency` gets its publish-to-delivery latencies
-    /// in seconds, sorted.
-    func publishFanOut(subscribers: Int, messages: Int, runs: Int, latency: ((Result<[Double], any Error>) -> Void)? = nil) -> Measurement {
+    /// With `latency`, `latencyRuns` more runs paced at half the peak (the median run's message
+    /// rate), as Ember's fan-out latency is measured: `latency` gets each run's
+    /// publish-to-delivery latencies in seconds, sorted.
+    func publishFanOut(
+        subscribers: Int, messages: Int, runs: Int, latencyRuns: Int = 1, latency: ((Result<[[Double]], any Error>) -> Void)? = nil
+    ) -> Measurement {
         if let reason = unavailable() {
             latency?(.failure(PeerFailure(reason)))
             return .notMeasured(reason)
@@ -166,7 +168,11 @@ struct RedisPeer {
             let results = try Repetitions.measure(size: messages, runs: runs) { try publishRun(subscribers: subscribers, messages: $0) }
             if let latency {
                 let median = results.map(\.duration).sorted()[results.count / 2]
-                latency(Result { try publishRun(subscribers: subscribers, messages: messages, interval: median * 2 / messages).latencies })
+                latency(Result {
+                    try (0..<max(1, latencyRuns)).map { _ in
+                        try publishRun(subscribers: subscribers, messages: messages, interval: median * 2 / messages).latencies
+                    }
+                })
             }
             return .rate("events/s", operations: messages * subscribers, durations: results.map(\.duration))
         }
