@@ -148,19 +148,22 @@ final class RealtimeOutbox: TickParticipant {
 
     func endTick() {
         lastUpdate = nil
-        // The other loops first, so that they write meanwhile; then, run on an event loop (a
-        // message handled where it was read), its own channels, at once.
-        for index in away.indices where !away[index].connections.isEmpty { handAway(index) }
+        // Run on an event loop (a message handled where it was read): the answers to its own
+        // connections first, at once (a writer waits for its `ok`; handing the other loops
+        // their batches may mean waking them, a system call each).
         let due = scheduled
         scheduled = []
-        guard let loop = due.first?.eventLoop else { return }
-        let batches = Self.answersFirst(due.compactMap(Batch.init(taking:)))
-        guard !batches.isEmpty else { return }
-        // Written as a task of this loop, after the caller has let go of the engine: the write
-        // calls are most of a message's cost, and another loop waiting for the engine need not
-        // wait for them.
+        let batches = due.compactMap(Batch.init(taking:))
+        for batch in batches where batch.answers { batch.write() }
+        // Then the other loops, so that they write meanwhile.
+        for index in away.indices where !away[index].connections.isEmpty { handAway(index) }
+        // The rest of its own as a task of this loop, after the caller has let go of the
+        // engine: the write calls are most of a message's cost, and another loop waiting for
+        // the engine need not wait for them.
+        let updates = batches.filter { !$0.answers }
+        guard let loop = updates.first?.connection.eventLoop else { return }
         loop.execute {
-            for batch in batches { batch.write() }
+            for batch in updates { batch.write() }
         }
     }
 
