@@ -2,6 +2,7 @@ import EmberEngine
 import EmberWire
 import NIOCore
 import NIOWebSocket
+import Synchronization
 
 /// The engine side of a database's WebSockets: it encodes what the server sends, and at the end
 /// of each engine tick hands every connection's queued frames to the event loops, straight
@@ -33,6 +34,18 @@ final class RealtimeOutbox: TickParticipant {
     /// The last update encoded and its frames, forgotten at the end of the tick (so that no
     /// value outlives its tick here).
     private var lastUpdate: (message: ServerMessage, frames: [ByteBuffer])?
+    /// Each event loop's count of write tasks handed to it and not run yet (made on first use).
+    private var loopWrites: [ObjectIdentifier: LoopWrites] = [:]
+
+    /// How many write tasks an event loop has been handed and not run yet: while any is
+    /// pending, the loop writes nothing at once (``writeNow(_:on:)``), so that frames from a
+    /// later engine turn it runs itself do not overtake those of an earlier turn handed to it
+    /// (a listener was left with an older value than the server's: frames.py `crossLoops`).
+    /// Raised by whoever runs the engine (under its lock), lowered by the loop after a task's
+    /// writes.
+    private final class LoopWrites: Sendable {
+        let pending = Atomic<Int>(0)
+    }
 
     init() {}
 
@@ -95,7 +108,7 @@ final class RealtimeOutbox: TickParticipant {
                 // other loops' are, not all after the last one was queued.
                 let batches = Self.answersFirst(scheduled.compactMap(Batch.init(taking:)))
                 scheduled.removeAll(keepingCapacity: true)
-                for batch in batches { batch.write() }
+                writeNow(batches, on: loop)
             }
             return
         }
@@ -116,10 +129,39 @@ final class RealtimeOutbox: TickParticipant {
     private func handAway(_ index: Int) {
         let batches = Self.answersFirst(away[index].connections.compactMap(Batch.init(taking:)))
         away[index].connections.removeAll(keepingCapacity: true)
+        writeLater(batches, on: away[index].loop)
+    }
+
+    /// Writes `batches` at once on `loop`, the calling thread's event loop, unless write tasks
+    /// handed to it earlier have not run yet: then after them, as one more (a connection's
+    /// frames go out in the order of the engine's turns).
+    private func writeNow(_ batches: [Batch], on loop: any EventLoop) {
         guard !batches.isEmpty else { return }
-        away[index].loop.execute {
+        if writes(of: loop).pending.load(ordering: .acquiring) == 0 {
             for batch in batches { batch.write() }
+        } else {
+            writeLater(batches, on: loop)
         }
+    }
+
+    /// Has `loop` write `batches` as a task, after every task handed to it before.
+    private func writeLater(_ batches: [Batch], on loop: any EventLoop) {
+        guard !batches.isEmpty else { return }
+        let writes = writes(of: loop)
+        writes.pending.add(1, ordering: .relaxed)
+        loop.execute {
+            for batch in batches { batch.write() }
+            writes.pending.subtract(1, ordering: .releasing)
+        }
+    }
+
+    /// `loop`'s count of pending write tasks.
+    /// - Complexity: O(1) amortized.
+    private func writes(of loop: any EventLoop) -> LoopWrites {
+        if let writes = loopWrites[ObjectIdentifier(loop)] { return writes }
+        let writes = LoopWrites()
+        loopWrites[ObjectIdentifier(loop)] = writes
+        return writes
     }
 
     /// `batches` with those that answer a request first, each group in its order: a writer
@@ -136,9 +178,9 @@ final class RealtimeOutbox: TickParticipant {
     func flush(_ connection: OutboundFrames) {
         guard let write = Batch(taking: connection) else { return }
         if connection.eventLoop.inEventLoop {
-            write.write()
+            writeNow([write], on: connection.eventLoop)
         } else {
-            connection.eventLoop.execute { write.write() }
+            writeLater([write], on: connection.eventLoop)
         }
     }
 
@@ -154,17 +196,14 @@ final class RealtimeOutbox: TickParticipant {
         let due = scheduled
         scheduled = []
         let batches = due.compactMap(Batch.init(taking:))
-        for batch in batches where batch.answers { batch.write() }
+        let loop = due.first?.eventLoop
+        if let loop { writeNow(batches.filter(\.answers), on: loop) }
         // Then the other loops, so that they write meanwhile.
         for index in away.indices where !away[index].connections.isEmpty { handAway(index) }
         // The rest of its own as a task of this loop, after the caller has let go of the
         // engine: the write calls are most of a message's cost, and another loop waiting for
         // the engine need not wait for them.
-        let updates = batches.filter { !$0.answers }
-        guard let loop = updates.first?.connection.eventLoop else { return }
-        loop.execute {
-            for batch in updates { batch.write() }
-        }
+        if let loop { writeLater(batches.filter { !$0.answers }, on: loop) }
     }
 
     /// One connection's frames of one tick, written on its channel's event loop.

@@ -9,7 +9,9 @@ import Testing
 /// the upgrade (they do not keep their place under `--max-connections`), and one write fanned
 /// out to 300 listeners (each gets every update once, in order; the writer its update before
 /// its ack), and `--admin-token` (the secret is the administrator over REST and WebSocket; the
-/// emulator's `owner` is refused).
+/// emulator's `owner` is refused), and two writers on the server's two event loops setting one
+/// location at once, 300 times (every listener, the writers too, gets the updates in the
+/// order the server applied them).
 @Suite(.serialized)
 struct RealtimeSocketTests {
     static let scenarios: [(name: String, arguments: [String])] = [
@@ -20,9 +22,12 @@ struct RealtimeSocketTests {
         ("fanOut", []),
         ("adminToken", ["--admin-token", "s3cret-admin-token-for-tests"]),
         ("atOnce", []),
+        ("crossLoops", []),
     ]
 
-    @Test("raw WebSocket edges: fragments, bad frames, size limits, a client that stops reading, a fan-out, --admin-token, a request before the hello", arguments: [0, 1, 2, 3, 4, 5, 6])
+    @Test(
+        "raw WebSocket edges: fragments, bad frames, size limits, a client that stops reading, a fan-out, --admin-token, a request before the hello, writes from both event loops in the server's order",
+        arguments: [0, 1, 2, 3, 4, 5, 6, 7])
     func scenario(_ index: Int) throws {
         let (name, arguments) = Self.scenarios[index]
         let server = try ServeProcess(arguments)

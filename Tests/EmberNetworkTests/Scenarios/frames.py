@@ -400,7 +400,56 @@ def at_once():
     same(len(ws.answer(1)["d"]), 100, "every write sent at once, read back")
 
 
-SCENARIOS = {"atOnce": at_once, "fragments": fragments, "tooLarge": too_large, "slowReader": slow_reader, "hangUps": hang_ups, "fanOut": fan_out, "adminToken": admin_token}
+def cross_loops():
+    """Two writers on the server's two event loops set one location at the same moment, again and
+    again; every listener (on both loops) gets the two updates of each round in the order the
+    server applied them: its last one is the value read back. (A connection's frames from an
+    engine turn run by the other loop were handed to its loop as a task; a turn its own loop ran
+    next wrote at once, and could overtake them: a listener was left with the older value.)"""
+    listeners = [Socket() for _ in range(4)]
+    writers = [Socket(), Socket()]  # consecutive connections: one on each event loop
+    everyone = listeners + writers  # the writers listen too
+    for ws in everyone:
+        ws.send({"r": 1, "a": "q", "b": {"p": "/race", "h": ""}})
+    for ws in everyone:
+        same(ws.answer(1)["s"], "ok", "a listen")
+    rounds = 300
+    for round in range(rounds):
+        request = round + 2
+        for index, ws in enumerate(writers):
+            ws.send({"r": request, "a": "p", "b": {"p": "/race/x", "d": round * 2 + index}})
+        seen = {number: [] for number in range(len(everyone))}
+
+        def take(number, body):
+            if body.get("a") == "d":
+                data = body["b"]["d"]
+                seen[number].append(data["x"] if body["b"]["p"] == "race" else data)
+
+        for index, ws in enumerate(writers):
+            number = len(listeners) + index
+            while True:
+                body = json.loads(ws.message())["d"]
+                if body.get("r") == request:
+                    same(body["b"]["s"], "ok", f"a write of round {round}")
+                    same(seen[number][-1:], [round * 2 + index], f"writer {index}'s own update before its ack, round {round}")
+                    break
+                take(number, body)
+        writers[0].send({"r": 100000 + round, "a": "g", "b": {"p": "/race/x", "q": {}}})
+        while True:
+            body = json.loads(writers[0].message())["d"]
+            if body.get("r") == 100000 + round:
+                final = body["b"]["d"]
+                break
+            take(len(listeners), body)
+        for number, ws in enumerate(everyone):
+            while len(seen[number]) < 2:
+                take(number, json.loads(ws.message())["d"])
+            values = seen[number]
+            same(sorted(values), [round * 2, round * 2 + 1], f"connection {number}'s updates of round {round}")
+            same(values[-1], final, f"connection {number}'s last value of round {round} (it got {values})")
+
+
+SCENARIOS = {"crossLoops": cross_loops, "atOnce": at_once, "fragments": fragments, "tooLarge": too_large, "slowReader": slow_reader, "hangUps": hang_ups, "fanOut": fan_out, "adminToken": admin_token}
 
 if __name__ == "__main__":
     PORT = int(sys.argv[1])
