@@ -174,8 +174,6 @@ public struct JSONParser {
         return .double(value)
     }
 
-    // MARK: Strings
-
     /// The integer an integral literal spells, or `nil` when it does not fit in 64 bits.
     /// - Complexity: O(n) in the literal's length.
     private func integerValue(_ range: Range<Int>) -> Int64? {
@@ -202,35 +200,28 @@ public struct JSONParser {
         let quote = index
         index += 1
         let runStart = index
-        // The usual string, without escapes: one run of bytes, made a string at once.
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") {
-                index += 1
-                return String(decoding: UnsafeBufferPointer(rebasing: bytes[runStart..<(index - 1)]), as: UTF8.self)
-            }
-            if byte == UInt8(ascii: "\\") { break }
-            if byte < 0x20 { throw controlCharacter(byte) }
-            index += 1
-        }
-        guard index < bytes.count else { throw error("unterminated string", at: quote) }
-        // Escapes: the bytes are gathered, each escape as its UTF-8.
-        scratch.removeAll(keepingCapacity: true)
-        scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+        // A string without escapes (the usual one) is its run of bytes, made a string at once;
+        // from the first escape on, the bytes are gathered in `scratch`, each escape as its UTF-8.
+        var escaped = false
         while true {
             guard index < bytes.count else { throw error("unterminated string", at: quote) }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 index += 1
-                return String(decoding: scratch, as: UTF8.self)
+                if escaped { return String(decoding: scratch, as: UTF8.self) }
+                return String(decoding: UnsafeBufferPointer(rebasing: bytes[runStart..<(index - 1)]), as: UTF8.self)
             }
             if byte == UInt8(ascii: "\\") {
-                let scalar = try parseEscape()
-                scratch.append(contentsOf: UTF8.encode(scalar)!)
+                if !escaped {
+                    escaped = true
+                    scratch.removeAll(keepingCapacity: true)
+                    scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                }
+                scratch.append(contentsOf: UTF8.encode(try parseEscape())!)
                 continue
             }
             if byte < 0x20 { throw controlCharacter(byte) }
-            scratch.append(byte)
+            if escaped { scratch.append(byte) }
             index += 1
         }
     }

@@ -163,8 +163,6 @@ public struct JSONWriter {
             case 0x0C: escape = "\\f"
             default: escape = "\\u" + String(byte, radix: 16).leftPadded(4)
             }
-            // Through a Substring: appending to `output.unicodeScalars` copied all of
-            // `output` each time (quadratic in the text written).
             if plainStart != index { output += Substring(utf8[plainStart..<index]) }
             output += escape
             index = utf8.index(after: index)

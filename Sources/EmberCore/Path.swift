@@ -49,10 +49,9 @@ public struct Path: Sendable, Hashable {
         let utf8 = string.utf8
         let trimmed = utf8.last == UInt8(ascii: "/") ? utf8.dropLast() : utf8[...]
         let suffix = ".priority".utf8
-        if trimmed.count >= suffix.count, trimmed.suffix(suffix.count).elementsEqual(suffix),
-            trimmed.count == suffix.count || trimmed.dropLast(suffix.count).last == UInt8(ascii: "/")
-        {
-            self = try Path(validating: String(Substring(trimmed.dropLast(suffix.count)))).child(.priority)
+        let parent = trimmed.dropLast(suffix.count)
+        if trimmed.suffix(suffix.count).elementsEqual(suffix), parent.isEmpty || parent.last == UInt8(ascii: "/") {
+            self = try Path(validating: String(Substring(parent))).child(.priority)
         } else {
             self = try Path(validating: string)
         }

@@ -12,9 +12,8 @@ import Synchronization
 /// the engine's thread to do it: a message from a socket is handled on the event loop that read
 /// it, with no thread hand-off, as a single-threaded server would. When the engine is busy,
 /// ``run(_:)`` tries its lock a while (``spins``), then submits, and the order is the same
-/// either way (what was submitted before runs
-/// first). If the work scheduled something sooner than the sleeping thread meant to wake, the
-/// thread is woken.
+/// either way (what was submitted before runs first). If the work scheduled something sooner
+/// than the sleeping thread meant to wake, the thread is woken.
 ///
 /// ```swift
 /// let thread = EngineThread(engine: Engine(clock: SystemClock()))

@@ -7,17 +7,40 @@ import EmberWire
 /// server sends (the writer's `ok`, the listener's update). For profiling the serial part of
 /// `ember serve`'s writes.
 struct HotPathBenchmark {
-    /// A connection that encodes what it is sent, as the network's outbox would.
+    /// A connection that encodes what it is sent, as the network's outbox would (or only
+    /// counts it).
     final class EncodingTransport: Transport {
         typealias Outgoing = ServerMessage
         typealias Incoming = ClientMessage
         var onEvent: ((TransportEvent<ClientMessage>) -> Void)?
+        let encode: Bool
         var bytes = 0
-        var encode = true
-        func send(_ message: ServerMessage) {
-            if encode { bytes += RealtimeCodec.encode(message).utf8.count } else { bytes += 1 }
+
+        init(encode: Bool) {
+            self.encode = encode
         }
+
+        func send(_ message: ServerMessage) {
+            bytes += encode ? RealtimeCodec.encode(message).utf8.count : 1
+        }
+
         func close() {}
+    }
+
+    /// A server with `listeners` connections listening to `path`, and one more connection to
+    /// write with (the server holds the connections; a connection holds its server unowned, so
+    /// the caller keeps the server).
+    private static func server(listeners: Int, at path: String, encode: Bool) -> (server: Server, writer: EncodingTransport) {
+        let server = Server()
+        let query = QuerySpec(path: Path(unchecked: path), params: QueryParams())
+        for _ in 0..<listeners {
+            let listener = EncodingTransport(encode: encode)
+            server.accept(listener)
+            listener.onEvent?(.received(.listen(requestID: 1, query: query, tag: nil, hash: "")))
+        }
+        let writer = EncodingTransport(encode: encode)
+        server.accept(writer)
+        return (server, writer)
     }
 
     /// Nanoseconds per write for: decoding, the server alone, the server with encoding, all.
@@ -26,74 +49,44 @@ struct HotPathBenchmark {
             #"{"t":"d","d":{"r":\#(sequence + 2),"a":"p","b":{"p":"/bench/w\#(sequence % 10)/k\#(sequence % 1_000)","d":\#(sequence)}}}"#
         }
         let clock = ContinuousClock()
+        func nanoseconds(since start: ContinuousClock.Instant) -> Double { (clock.now - start).seconds * 1e9 / Double(count) }
         var results: [(String, Double)] = []
-        // Decoding alone.
         var messages: [ClientMessage] = []
         messages.reserveCapacity(count)
         var start = clock.now
         for text in texts {
             if case .request(let message) = RealtimeCodec.decodeClientFrame(text) { messages.append(message) }
         }
-        results.append(("decode", (clock.now - start).nanoseconds / Double(count)))
+        results.append(("decode", nanoseconds(since: start)))
         for encode in [false, true] {
-            let server = Server()
-            let listener = EncodingTransport()
-            let writer = EncodingTransport()
-            listener.encode = encode
-            writer.encode = encode
-            server.accept(listener)
-            server.accept(writer)
-            let query = QuerySpec(path: Path(unchecked: "/bench"), params: QueryParams())
-            listener.onEvent?(.received(.listen(requestID: 1, query: query, tag: nil, hash: "")))
+            let (server, writer) = server(listeners: 1, at: "/bench", encode: encode)
             start = clock.now
             for message in messages { writer.onEvent?(.received(message)) }
-            results.append((encode ? "server+encode" : "server", (clock.now - start).nanoseconds / Double(count)))
+            withExtendedLifetime(server) {}
+            results.append((encode ? "server+encode" : "server", nanoseconds(since: start)))
         }
-        // All of it.
-        let server = Server()
-        let listener = EncodingTransport()
-        let writer = EncodingTransport()
-        server.accept(listener)
-        server.accept(writer)
-        listener.onEvent?(.received(.listen(requestID: 1, query: QuerySpec(path: Path(unchecked: "/bench"), params: QueryParams()), tag: nil, hash: "")))
+        let (server, writer) = server(listeners: 1, at: "/bench", encode: true)
         start = clock.now
         for text in texts {
             if case .request(let message) = RealtimeCodec.decodeClientFrame(text) { writer.onEvent?(.received(message)) }
         }
-        results.append(("all", (clock.now - start).nanoseconds / Double(count)))
+        withExtendedLifetime(server) {}
+        results.append(("all", nanoseconds(since: start)))
         return results
     }
-}
 
-extension HotPathBenchmark {
     /// Nanoseconds per delivery of a write to `listeners` connections listening to its
     /// location, the server's part only (each connection counts what it is sent, unencoded).
     static func fanOut(listeners: Int, writes: Int) -> Double {
-        let server = Server()
-        let query = QuerySpec(path: Path(unchecked: "/room/message"), params: QueryParams())
-        var transports: [EncodingTransport] = []
-        for _ in 0..<listeners {
-            let transport = EncodingTransport()
-            transport.encode = false
-            server.accept(transport)
-            transport.onEvent?(.received(.listen(requestID: 1, query: query, tag: nil, hash: "")))
-            transports.append(transport)
-        }
-        let writer = EncodingTransport()
-        server.accept(writer)
+        let (server, writer) = server(listeners: listeners, at: "/room/message", encode: false)
+        defer { withExtendedLifetime(server) {} }
         let clock = ContinuousClock()
         let start = clock.now
         for index in 0..<writes {
-            let data = Node(.int(Int64(index)))
-            writer.onEvent?(.received(.put(requestID: index + 2, path: Path(unchecked: "/room/message"), data: data, hash: nil, writeKey: nil)))
+            let put = ClientMessage.put(
+                requestID: index + 2, path: Path(unchecked: "/room/message"), data: Node(.int(Int64(index))), hash: nil, writeKey: nil)
+            writer.onEvent?(.received(put))
         }
-        return (clock.now - start).nanoseconds / Double(writes * listeners)
-    }
-}
-
-extension Duration {
-    var nanoseconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) * 1e9 + Double(attoseconds) / 1e9
+        return (clock.now - start).seconds * 1e9 / Double(writes * listeners)
     }
 }

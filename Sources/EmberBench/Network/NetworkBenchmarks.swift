@@ -185,7 +185,7 @@ struct NetworkBenchmarks {
         /// Every delivery's write-to-delivery latency, in seconds, sorted.
         let latencies: [Double]
         /// The server's processor time over the run, in seconds.
-        var serverSeconds: Double = 0
+        let serverSeconds: Double
 
         func percentile(_ p: Double) -> Double { latencies.percentile(p) }
     }
