@@ -167,6 +167,12 @@ let package = Package(
             dependencies: [
                 "EmberCore", "EmberSync", "EmberStorage", "EmberRules", "EmberServer", "EmberClient", "EmberInstance",
                 "EmberTestSupport", "EmberWire", "CEpoll", .product(name: "GRDB", package: "GRDB.swift"),
+                // The floor server (`ember-bench network-floor`): the network stack alone.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             path: "Sources/EmberBench",
             swiftSettings: swiftSettings

@@ -149,6 +149,22 @@ if arguments.first == "hotpath" {
     exit(0)
 }
 
+if arguments.first == "network-floor" {
+    // The floor server that `ember-bench network WORKLOAD --floor` measures.
+    let rest = Array(arguments.dropFirst())
+    func option(_ name: String) -> Int? {
+        rest.firstIndex(of: "--" + name).flatMap { rest.indices.contains($0 + 1) ? Int(rest[$0 + 1]) : nil }
+    }
+    let loops = option("loops") ?? ProcessInfo.processInfo.environment["NIO_SINGLETON_GROUP_LOOP_COUNT"].flatMap { Int($0) }
+        ?? ProcessInfo.processInfo.activeProcessorCount
+    do {
+        try FloorServer(port: option("port") ?? 0, loops: loops).run()
+    } catch {
+        print("ember-bench network-floor: \(error)")
+        exit(1)
+    }
+}
+
 if arguments.first == "network" {
     // One of issue 22's network workloads, once, against `--ember PATH` (for profiling the
     // server): `ember-bench network writes1|writes10|rest1|rest10|fanout [--ember PATH]`, or `publish
@@ -160,7 +176,9 @@ if arguments.first == "network" {
         rest.firstIndex(of: "--" + name).flatMap { rest.indices.contains($0 + 1) ? rest[$0 + 1] : nil }
     }
     let ember = option("ember") ?? ".build/release/ember"
-    let bench = NetworkBenchmarks(ember: ember)
+    var bench = NetworkBenchmarks(ember: ember)
+    // `--floor`: against ``FloorServer`` instead, the network stack without a database.
+    bench.floor = rest.contains("--floor")
     do {
         switch workload {
         case "writes1", "writes10":

@@ -219,25 +219,37 @@ struct ComparisonRun {
             return
         }
         let bench = NetworkBenchmarks(ember: emberPath)
-        /// A write rate from `clients` connections at once, beside Redis `SET` from as many.
-        func writes(_ workload: String, clients: Int, count: Int, _ once: @escaping (Int) throws -> Duration) {
+        // The same workloads against a server on the same network stack that keeps no database
+        // (``FloorServer``): what the stack alone allows on this machine.
+        let floor = NetworkBenchmarks(ember: emberPath, floor: true)
+        let floorPeer = "the network stack alone: SwiftNIO WebSocket server, no database (`ember-bench network-floor`), same client"
+        /// A write rate from `clients` connections at once, beside Redis `SET` from as many (and
+        /// the floor server, given `floorOnce`).
+        func writes(
+            _ workload: String, clients: Int, count: Int, _ once: @escaping (Int) throws -> Duration,
+            floorOnce: ((Int) throws -> Duration)? = nil
+        ) {
             let plural = clients == 1 ? "" : "s"
-            let measurement = Measurement.catching("ember serve") {
-                .rate("writes/s", operations: count, durations: try Repetitions.measure(size: count, runs: runs, minimum: clients, once))
+            func rate(_ name: String, _ once: @escaping (Int) throws -> Duration) -> Measurement {
+                Measurement.catching(name) {
+                    .rate("writes/s", operations: count, durations: try Repetitions.measure(size: count, runs: runs, minimum: clients, once))
+                }
             }
-            table.add(
-                group: "network", workload: "\(workload), \(clients) client\(plural)", ember: measurement,
-                peers: [
-                    .init(peer: "Redis `SET`, \(clients) client\(plural) (redis-benchmark, loopback TCP, no listener)", measurement: redis {
-                        $0.setThroughput(clients: clients, pipeline: 1, requests: count, runs: runs)
-                    }),
-                ])
+            let ember = rate("ember serve", once)
+            var peers: [ComparisonTable.PeerResult] = [
+                .init(peer: "Redis `SET`, \(clients) client\(plural) (redis-benchmark, loopback TCP, no listener)", measurement: redis {
+                    $0.setThroughput(clients: clients, pipeline: 1, requests: count, runs: runs)
+                }),
+            ]
+            if let floorOnce { peers.append(.init(peer: floorPeer, measurement: rate("floor server", floorOnce))) }
+            table.add(group: "network", workload: "\(workload), \(clients) client\(plural)", ember: ember, peers: peers)
         }
         let sets = quick ? 2_000 : 20_000
         for clients in [1, 10] {
             writes(
                 "WebSocket (realtime protocol v5): leaf sets, each acknowledged before the client's next, a listener receiving every one",
-                clients: clients, count: sets) { try bench.writesOnce(writers: clients, count: $0) }
+                clients: clients, count: sets, { try bench.writesOnce(writers: clients, count: $0) },
+                floorOnce: { try floor.writesOnce(writers: clients, count: $0) })
         }
         let connections = quick ? 200 : 1_000
         let messages = quick ? 50 : 500
@@ -258,6 +270,10 @@ struct ComparisonRun {
             peers: [
                 .init(peer: "Redis `PUBLISH`, \(Figure.grouped(Double(connections))) subscribed connections", measurement: redis {
                     $0.publishFanOut(subscribers: connections, messages: messages, runs: runs, latencyRuns: pacedRuns) { redisLatencies = $0 }
+                }),
+                .init(peer: floorPeer, measurement: Measurement.catching("floor server") {
+                    let runs = try Repetitions.measure(size: messages, runs: runs) { try floor.fanOutOnce(connections: connections, messages: $0) }
+                    return .rate("events/s", operations: messages * connections, durations: runs.map(\.duration))
                 }),
             ])
         if let peak {

@@ -16,16 +16,23 @@ import Glibc
 struct NetworkBenchmarks {
     /// The `ember` to serve with.
     let ember: String
+    /// Whether to measure ``FloorServer`` (this program's `network-floor`) instead of `ember`.
+    var floor = false
 
     /// A running `ember serve --memory`, stopped with SIGTERM by ``stop()``.
     final class Server: @unchecked Sendable {
         let process = Process()
         private(set) var port = 0
 
-        init(ember: String) throws {
+        init(ember: String, floor: Bool = false) throws {
             Self.raiseDescriptorLimit()
-            process.executableURL = URL(fileURLWithPath: ember)
-            process.arguments = ["serve", "--memory", "--port", "0", "-q"]
+            if floor {
+                process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+                process.arguments = ["network-floor", "--port", "0"]
+            } else {
+                process.executableURL = URL(fileURLWithPath: ember)
+                process.arguments = ["serve", "--memory", "--port", "0", "-q"]
+            }
             let output = Pipe()
             process.standardOutput = output
             process.standardError = FileHandle.nullDevice
@@ -116,7 +123,7 @@ struct NetworkBenchmarks {
 
     /// ``writesOnce(writers:count:)`` with the server's processor time over the run (seconds).
     func writesMeasured(writers: Int, count: Int) throws -> (duration: Duration, serverSeconds: Double) {
-        let server = try Server(ember: ember)
+        let server = try Server(ember: ember, floor: floor)
         defer { server.stop() }
         let perWriter = count / writers
         let total = perWriter * writers
@@ -194,7 +201,7 @@ struct NetworkBenchmarks {
     /// acknowledged before the next, and no faster than one per `interval` when given). One
     /// thread reads every listener (``ReadySockets``: `epoll`).
     func fanOutOnce(connections: Int, messages: Int, interval: Duration? = nil) throws -> FanOut {
-        let server = try Server(ember: ember)
+        let server = try Server(ember: ember, floor: floor)
         defer { server.stop() }
         var listeners: [BenchSocket] = []
         for _ in 0..<connections {
@@ -270,7 +277,7 @@ struct NetworkBenchmarks {
 
     /// `clients` keep-alive connections each `PUT`ting `count / clients` leaves.
     func restWritesOnce(clients: Int, count: Int) throws -> Duration {
-        let server = try Server(ember: ember)
+        let server = try Server(ember: ember, floor: floor)
         defer { server.stop() }
         let perClient = count / clients
         let team = ThreadTeam<Int>(threads: clients)
@@ -294,7 +301,7 @@ struct NetworkBenchmarks {
     /// The server's resident memory per idle WebSocket (upgraded, hello received, nothing
     /// else), from its growth over `connections` of them.
     func bytesPerIdleConnection(connections: Int) throws -> Double {
-        let server = try Server(ember: ember)
+        let server = try Server(ember: ember, floor: floor)
         defer { server.stop() }
         // One connection first, so that what every server allocates once is not counted.
         let first = try Self.connect(server)
