@@ -1,5 +1,11 @@
 import Crypto
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -15,7 +21,98 @@ extension Node {
     /// for each child in priority order.
     /// - Complexity: O(n) in the size of the tree.
     public var hashString: String {
-        var preimage = hashPreimage
+        hashString(numbers: .exact)
+    }
+
+    /// How a hash writes numbers.
+    public enum NumberBits: Sendable {
+        /// Each number's IEEE-754 bits, as the Android SDK writes them (firebase-android-sdk
+        /// `core/utilities/Utilities.java`, `doubleToHashString`: `Double.doubleToLongBits`).
+        case exact
+        /// As the Web SDK's `doubleToIEEE754String` computes them (firebase-js-sdk
+        /// `packages/database/src/core/util/util.ts`), which takes a number's exponent from
+        /// `Math.floor(Math.log(v) / Math.LN2)`: wrong by one next to a power of two (the
+        /// largest double below one, `Number.MAX_SAFE_INTEGER`, every integer from 2^48 − 1
+        /// to 2^53 − 1 of the form 2^k − 1, and their negatives), where its text is another
+        /// number's.
+        case javaScript
+    }
+
+    /// Whether `hash`, sent by a client to guard a write or to say what it has cached, is this
+    /// node's: its hash, or (when the node holds a number the Web SDK writes differently) the
+    /// hash the Web SDK computes for it.
+    ///
+    /// Ember is deliberately more lenient than Firebase here: with the exact hash alone, a
+    /// Web SDK transaction on a location holding, say, `9007199254740991` is refused as stale
+    /// on every try and fails with `maxretry`, since the SDK's hash of the value it holds is
+    /// never the server's. Both hashes are of the same current value, so the guard still
+    /// refuses a write whose client saw another value, with one exception the Web SDK brings:
+    /// its text of a number it writes wrongly is a neighbour's exact text (2^53 − 1 hashes as
+    /// 2^53 does), so a write guarded by the neighbour's hash is taken too. The two differ in
+    /// their last bit; the Web SDK itself cannot tell them apart.
+    /// - Complexity: O(n) in the size of the tree; twice that on a mismatch when the tree holds
+    ///   a number the two ways write differently.
+    public func hasHash(_ hash: String) -> Bool {
+        if hashString == hash { return true }
+        guard containsJavaScriptMisfit else { return false }
+        return hashString(numbers: .javaScript) == hash
+    }
+
+    /// Whether a number in the tree (or a priority) hashes differently in the Web SDK.
+    /// - Complexity: O(n).
+    var containsJavaScriptMisfit: Bool {
+        if let priority, Self.misfits(priority.leafValue) { return true }
+        switch base {
+        case .empty: return false
+        case .leaf(let value): return Self.misfits(value)
+        default: return children.contains { $0.node.containsJavaScriptMisfit }
+        }
+    }
+
+    private static func misfits(_ value: LeafValue) -> Bool {
+        guard let number = value.doubleValue else { return false }
+        return javaScriptBits(number) != number.bitPattern
+    }
+
+    /// The IEEE-754 bits of `value` as the Web SDK's `doubleToIEEE754String` computes them:
+    /// the exponent from `floor(log(v) / ln 2)`, the fraction `round(v · 2^(52 − e) − 2^52)`
+    /// packed into 52 bits as JavaScript's `% 2` and `Math.floor(f / 2)` pack it (a negative
+    /// fraction, when the exponent came out one too high, in two's complement).
+    static func javaScriptBits(_ value: Double) -> UInt64 {
+        guard value.isFinite else { return value.bitPattern }
+        let sign: UInt64 = value.sign == .minus ? 1 << 63 : 0
+        if value == 0 { return sign }
+        let magnitude = abs(value)
+        let exponent: Int64
+        let fraction: Double
+        if magnitude >= 0x1p-1022 {
+            let power = min(Int64((log(magnitude) / ln2).rounded(.down)), 1023)
+            exponent = power + 1023
+            fraction = javaScriptRound(magnitude * Double(sign: .plus, exponent: Int(52 - power), significand: 1) - 0x1p52)
+        } else {
+            exponent = 0
+            fraction = javaScriptRound(magnitude / 0x1p-1074)
+        }
+        // 2^52 (an exponent one too low) packs as zero: only 52 bits are taken. Below 2^-971,
+        // `Math.pow(2, 52 - e)` overflows to infinity, and an infinite fraction packs as zero
+        // (`Infinity % 2` is `NaN`, which is falsy).
+        let bits = fraction.isFinite ? UInt64(bitPattern: Int64(fraction)) & ((1 << 52) - 1) : 0
+        return sign | (UInt64(bitPattern: exponent) & 0x7FF) << 52 | bits
+    }
+
+    /// JavaScript's `Math.round`: the nearest integer, halves towards positive infinity.
+    private static func javaScriptRound(_ value: Double) -> Double {
+        let down = value.rounded(.down)
+        // Exact: a double minus its floor is representable.
+        return value - down >= 0.5 ? down + 1 : down
+    }
+
+    /// JavaScript's `Math.LN2`.
+    private static let ln2 = 0.6931471805599453
+
+    /// The node's hash, its numbers written as `numbers` says.
+    public func hashString(numbers: NumberBits) -> String {
+        var preimage = hashPreimage(numbers: numbers)
         if preimage.isEmpty { return "" }
         let digest = preimage.withUTF8 { Insecure.SHA1.hash(data: UnsafeRawBufferPointer($0)) }
         return digest.withUnsafeBytes { Self.base64($0) }
@@ -59,20 +156,23 @@ extension Node {
     }
 
     /// The text that is hashed.
-    var hashPreimage: String {
+    var hashPreimage: String { hashPreimage(numbers: .exact) }
+
+    /// The text that is hashed, its numbers written as `numbers` says.
+    func hashPreimage(numbers: NumberBits) -> String {
         var text = ""
         if let priority {
-            text += "priority:" + Self.hashText(of: priority.leafValue) + ":"
+            text += "priority:" + Self.hashText(of: priority.leafValue, numbers: numbers) + ":"
         }
         switch base {
         case .empty:
             return ""
         case .leaf(let value):
-            text += Self.hashText(of: value)
+            text += Self.hashText(of: value, numbers: numbers)
         default:
             var any = false
             for child in childrenInPriorityOrder {
-                let childHash = child.node.hashString
+                let childHash = child.node.hashString(numbers: numbers)
                 if childHash.isEmpty { continue }
                 text += ":" + child.key.name + ":" + childHash
                 any = true
@@ -89,10 +189,12 @@ extension Node {
         return children.map { $0 }
     }
 
-    static func hashText(of value: LeafValue) -> String {
+    static func hashText(of value: LeafValue, numbers: NumberBits = .exact) -> String {
         switch value {
         case .bool(let flag): return "boolean:" + (flag ? "true" : "false")
-        case .int, .double: return numberHashText(value.doubleValue!.bitPattern)
+        case .int, .double:
+            let number = value.doubleValue!
+            return numberHashText(numbers == .exact ? number.bitPattern : javaScriptBits(number))
         case .string(let text): return "string:" + text
         case .deferred: return "deferred:" + value.description
         }

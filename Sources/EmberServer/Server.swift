@@ -202,7 +202,7 @@ public final class Server {
             }
             // A client with nothing cached sends an empty hash: skip hashing the location then
             // (only empty data hashes to "").
-            if hash.isEmpty ? !data.isEmpty : data.hashString != hash {
+            if hash.isEmpty ? !data.isEmpty : !data.hasHash(hash) {
                 send(.update(id, .dataUpdate(path: query.path, data: data, tag: tag)))
             }
             send(.other(id, .ack(requestID: requestID, status: .ok)))
@@ -543,7 +543,7 @@ public final class Server {
     {
         try checkWrite(node, at: path)
         let current = root.child(at: path)
-        if let hash, current.hashString != hash { throw .dataStale(at: path) }
+        if let hash, !current.hasHash(hash) { throw .dataStale(at: path) }
         // One instant for the server values and the rules' `now` (Firebase resolves them
         // together): the clock is read once.
         let now = serverTime

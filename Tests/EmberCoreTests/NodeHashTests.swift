@@ -59,4 +59,46 @@ import Testing
         #expect(Node.hashText(of: .int(0)) == "number:0000000000000000")
         #expect(Node.hashText(of: .double(-2.5)) == "number:c004000000000000")
     }
+
+    /// The Web SDK's `doubleToIEEE754String` for numbers it writes wrongly and for some it
+    /// writes right, as Node 20 computes them with the SDK 9.8.1 of ../shared/conformance
+    /// (the exact bits beside: they differ next to a power of two).
+    static let javaScriptVectors: [(Double, js: UInt64, exact: UInt64)] = [
+        (9_007_199_254_740_991, 0x4340_0000_0000_0000, 0x433F_FFFF_FFFF_FFFF),
+        (255.99999999999997, 0x4070_0000_0000_0000, 0x406F_FFFF_FFFF_FFFF),
+        (4.450147717014403e-308, 0x0010_0000_0000_0000, 0x0020_0000_0000_0000),
+        (281_474_976_710_655, 0x42FF_FFFF_FFFF_FFF0, 0x42EF_FFFF_FFFF_FFE0),
+        (-4_503_599_627_370_495, 0xC33F_FFFF_FFFF_FFFF, 0xC32F_FFFF_FFFF_FFFE),
+        (0.9999999999999999, 0x3FEF_FFFF_FFFF_FFFF, 0x3FEF_FFFF_FFFF_FFFF),
+        (1, 0x3FF0_0000_0000_0000, 0x3FF0_0000_0000_0000),
+        (1.7976931348623157e308, 0x7FEF_FFFF_FFFF_FFFF, 0x7FEF_FFFF_FFFF_FFFF),
+        (5e-324, 0x0000_0000_0000_0001, 0x0000_0000_0000_0001),
+        (-0.0, 0x8000_0000_0000_0000, 0x8000_0000_0000_0000),
+    ]
+
+    @Test("the Web SDK's bits of a number, wrong next to a power of two, are reproduced", arguments: javaScriptVectors.indices)
+    func javaScriptBits(_ index: Int) {
+        let (value, js, exact) = Self.javaScriptVectors[index]
+        #expect(Node.javaScriptBits(value) == js, "\(value)")
+        #expect(value.bitPattern == exact, "\(value)")
+    }
+
+    /// A value the Web SDK hashes differently has two hashes a client may send: both are its.
+    @Test func aNodeHasTheWebSDKsHashToo() throws {
+        let node = try Node(jsonText: #"{"big":9007199254740991,"n":1,".priority":255.99999999999997}"#)
+        let webSDK = node.hashString(numbers: .javaScript)
+        #expect(webSDK != node.hashString)
+        #expect(node.hasHash(node.hashString))
+        #expect(node.hasHash(webSDK))
+        // The guard still refuses the hash of another value, either way written.
+        let other = try Node(jsonText: #"{"big":9007199254740990,"n":1,".priority":255.99999999999997}"#)
+        #expect(!node.hasHash(other.hashString))
+        #expect(!node.hasHash(other.hashString(numbers: .javaScript)))
+        // Except the one the Web SDK cannot tell from it: its text of 2^53 - 1 is 2^53's.
+        #expect(node.hasHash(try Node(jsonText: #"{"big":9007199254740992,"n":1,".priority":256}"#).hashString))
+        // A tree without such numbers has one hash.
+        let plain = try Node(jsonText: #"{"a":1.5,"b":"x"}"#)
+        #expect(!plain.containsJavaScriptMisfit)
+        #expect(plain.hashString(numbers: .javaScript) == plain.hashString)
+    }
 }

@@ -197,6 +197,22 @@ struct ServerTests {
         #expect(server.value(at: "counter") == json("2"))
     }
 
+    @Test("a transaction's put guarded by the Web SDK's hash of a number next to a power of two lands")
+    func hashGuardWithTheWebSDKsNumbers() throws {
+        let (network, server) = setUp()
+        try server.put(json("9007199254740991"), at: "counter", hash: nil)
+        let client = RawClient(network, server: server)
+        // What the Web SDK sends for the value it holds (its doubleToIEEE754String writes
+        // 2^53 - 1 with 2^53's bits): the server's own hash differs, and both are the value's.
+        let webSDK = json("9007199254740991").hashString(numbers: .javaScript)
+        #expect(webSDK != json("9007199254740991").hashString)
+        client.send { .put(requestID: $0, path: "counter", data: json("1"), hash: webSDK) }
+        client.send { .put(requestID: $0, path: "counter", data: json("2"), hash: webSDK) }
+        network.engine.runDue()
+        #expect(client.take().dropFirst() == ["ack 1 ok", "ack 2 datastale"])
+        #expect(server.value(at: "counter") == json("1"))
+    }
+
     @Test("server values resolve with the server's (skewed) clock and the current value")
     func serverValues() throws {
         let (_, server) = setUp()

@@ -152,6 +152,40 @@ const scenarios = {
         same((await get(ref(client(), 'counter'))).val(), apps.length * each, 'the counter');
     },
 
+    // Transactions on values the SDK hashes in its own way: every JSON type, unicode, escapes,
+    // priorities, and numbers next to a power of two (the SDK's doubleToIEEE754String writes
+    // 2^53 - 1 with 2^53's bits). Each commits on its first try once the app holds the value:
+    // the server takes the hash the app sends for it.
+    async transactionValues() {
+        const a = client(), b = client();
+        const values = {
+            dbl: 1.5, neg: -2.25, tiny: 1e-7, huge: 1e300, pi: Math.PI, zero: 0,
+            maxSafe: Number.MAX_SAFE_INTEGER, belowPower: 255.99999999999997, mersenne48: 281474976710655,
+            belowOne: 0.9999999999999999, negMaxSafe: -Number.MAX_SAFE_INTEGER,
+            text: 'héllo ✓ 𝄞', escapes: 'quote " back \\ nl \n tab \t ctrl \u0001', empty: '', flag: false,
+            object: { 'ké y': 1, z: { y: 2.5, x: 'x' }, '-1': 1, '10': 2, '9': 3, a: true, m: Number.MAX_SAFE_INTEGER },
+            list: [1, 'two', 3.5],
+        };
+        const held = new Set();
+        for (const [key, value] of Object.entries(values)) {
+            await set(ref(b, `tx/${key}`), value);
+            onValue(ref(a, `tx/${key}`), snapshot => { if (snapshot.exists()) held.add(key); });
+        }
+        await setWithPriority(ref(b, 'tx/prioritized'), { x: 1 }, 255.99999999999997);
+        onValue(ref(a, 'tx/prioritized'), snapshot => { if (snapshot.exists()) held.add('prioritized'); });
+        await until(() => held.size === Object.keys(values).length + 1, 'the values held by the app');
+        for (const key of [...Object.keys(values), 'prioritized']) {
+            let calls = 0;
+            const result = await runTransaction(ref(a, `tx/${key}`), current => { calls++; return current; });
+            check(result.committed, `the transaction on ${key} committed`);
+            same(calls, 1, `tries of the transaction on ${key}`);
+        }
+        // And one that changes a number next to a power of two, seen by the other app.
+        const result = await runTransaction(ref(a, 'tx/maxSafe'), current => current - 1);
+        check(result.committed, 'the decrement committed');
+        same((await get(ref(b, 'tx/maxSafe'))).val(), Number.MAX_SAFE_INTEGER - 1, 'the decremented value');
+    },
+
     // serverTimestamp and increment, resolved by the server.
     async serverValues() {
         const a = client(), b = client();
