@@ -51,8 +51,10 @@ public enum Index: Sendable, Hashable {
         let order: Int
         switch self {
         case .key:
-            // Under key order the bound's value is the key (validated to be a string).
-            guard case .string(let name)? = position.value else { return 1 }
+            // Under key order the bound's value is the key; without one the bound is before
+            // (`.min`) or after (`.max`) every key, as the Web SDK's `[MIN_NAME]` and
+            // `[MAX_NAME]` are (firebase-js-sdk `core/util/util.ts`, `nameCompare`).
+            guard case .string(let name)? = position.value else { return position.key == .max ? -1 : 1 }
             return ChildKey.compare(child.key, ChildKey(unchecked: name))
         case .priority:
             order = Priority.compare(child.node.priority, position.value.flatMap(Priority.init))

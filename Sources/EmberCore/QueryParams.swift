@@ -35,7 +35,7 @@ public struct QueryParams: Sendable, Hashable {
         self.end = end
         self.limit = limit
         if let limit, limit.count <= 0 { throw .invalidQuery("a limit must be a positive integer, not \(limit.count)") }
-        try validateBounds()
+        try validateBounds(.decoded)
     }
 
     /// The order in effect.
@@ -65,7 +65,7 @@ public struct QueryParams: Sendable, Hashable {
         }
         var copy = self
         copy.orderBy = index
-        try copy.validateBounds()
+        try copy.validateBounds(.call)
         return copy
     }
 
@@ -113,7 +113,7 @@ public struct QueryParams: Sendable, Hashable {
         }
         var copy = self
         copy.start = bound
-        try copy.validateBounds()
+        try copy.validateBounds(.call)
         return copy
     }
 
@@ -123,7 +123,7 @@ public struct QueryParams: Sendable, Hashable {
         }
         var copy = self
         copy.end = bound
-        try copy.validateBounds()
+        try copy.validateBounds(.call)
         return copy
     }
 
@@ -139,8 +139,17 @@ public struct QueryParams: Sendable, Hashable {
         return copy
     }
 
+    /// Where bounds being checked come from.
+    private enum BoundOrigin {
+        /// A builder call (startAt, endBefore…): under key order the bound must be a string.
+        case call
+        /// A query read from the wire or from storage: under key order a bound without a value
+        /// is the position before or after every key (the Web SDK's `[MIN_NAME]`, `[MAX_NAME]`).
+        case decoded
+    }
+
     /// Checks that the bounds fit the order.
-    private func validateBounds() throws(DatabaseError) {
+    private func validateBounds(_ origin: BoundOrigin) throws(DatabaseError) {
         for bound in [start, end].compactMap({ $0 }) {
             let position = bound.position
             if case .deferred? = position.value {
@@ -148,14 +157,14 @@ public struct QueryParams: Sendable, Hashable {
             }
             switch index {
             case .key:
-                guard case .string(let name)? = position.value else {
-                    throw .invalidQuery("when ordering by key, startAt, startAfter, endAt, endBefore and equalTo take a string key")
-                }
                 if case .key = position.key {
                     throw .invalidQuery("when ordering by key, startAt, startAfter, endAt, endBefore and equalTo take one argument")
                 }
-                if let problem = ChildKey.problem(with: name) {
-                    throw .invalidQuery("when ordering by key, the bound must be a valid key: \(problem)")
+                // A string: a position among the keys, compared, not written (the Web SDK checks
+                // no more: its endBefore sends a key's 786-character predecessor).
+                guard case .string? = position.value else {
+                    if position.value == nil, origin == .decoded { break }
+                    throw .invalidQuery("when ordering by key, startAt, startAfter, endAt, endBefore and equalTo take a string key")
                 }
             case .priority:
                 if case .bool? = position.value {

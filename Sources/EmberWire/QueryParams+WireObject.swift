@@ -42,16 +42,30 @@ extension QueryParams {
             case let other?: throw .invalidQuery("the query's \"\(key)\" must be null, a boolean, a number or a string, not \(other.serialized())")
             }
         }
-        func bound(_ prefix: String, defaultKey: IndexPosition.Key) throws(DatabaseError) -> RangeBound? {
+        // A bound's name is a position between keys, not a key to write: the Web SDK sends the
+        // `predecessor` or `successor` of a key for endBefore and startAfter
+        // (firebase-js-sdk `core/util/NextPushId.ts`), which may be 786 characters long, longer
+        // than a key may be; it is compared, never validated as a key.
+        func bound(_ prefix: String, defaultKey: IndexPosition.Key, index: Index) throws(DatabaseError) -> RangeBound? {
             guard wireObject[prefix + "p"] != nil else { return nil }
             let key: IndexPosition.Key
             switch try string(prefix + "n") {
             case nil: key = defaultKey
             case "[MIN_NAME]"?: key = .min
             case "[MAX_NAME]"?: key = .max
-            case let name?: key = .key(try ChildKey(validating: name))
+            case let name?: key = .key(ChildKey(unchecked: name))
             }
-            let position = IndexPosition(try leaf(prefix + "p"), key)
+            var position = IndexPosition(try leaf(prefix + "p"), key)
+            // Under key order the value is the key; the Web SDK writes endBefore of the first
+            // integer key as the value `[MIN_NAME]` (and startAfter of the last possible key as
+            // `[MAX_NAME]`), which its `nameCompare` puts before (after) every key.
+            if index == .key, case .string(let name)? = position.value {
+                switch name {
+                case "[MIN_NAME]": position = IndexPosition(nil, .min)
+                case "[MAX_NAME]": position = IndexPosition(nil, .max)
+                default: break
+                }
+            }
             return try flag(prefix + "in") ? .including(position) : .excluding(position)
         }
         var orderBy: Index?
@@ -76,7 +90,10 @@ extension QueryParams {
             }
         case let other?: throw .invalidQuery("the query's limit must be a positive integer, not \(other.serialized())")
         }
-        try self.init(orderBy: orderBy, start: try bound("s", defaultKey: .min), end: try bound("e", defaultKey: .max), limit: limit)
+        let index = orderBy ?? .priority
+        try self.init(
+            orderBy: orderBy, start: try bound("s", defaultKey: .min, index: index), end: try bound("e", defaultKey: .max, index: index),
+            limit: limit)
     }
 
     /// The query object of the realtime protocol, written as the Web SDK writes it: names only
@@ -87,6 +104,12 @@ extension QueryParams {
         func add(_ bound: RangeBound?, _ prefix: String, defaultKey: IndexPosition.Key) {
             guard let bound else { return }
             let position = bound.position
+            if orderBy == .key, position.value == nil {
+                // A key-order bound before or after every key, as the Web SDK writes it.
+                members.append((prefix + "p", .string(position.key == .max ? "[MAX_NAME]" : "[MIN_NAME]")))
+                if !bound.isInclusive { members.append((prefix + "in", .bool(false))) }
+                return
+            }
             members.append((prefix + "p", position.value?.jsonValue ?? .null))
             switch position.key {
             case defaultKey: break

@@ -52,6 +52,30 @@ struct RealtimeCodecTests {
         #expect(throws: DatabaseError.self) { try QueryParams(wireObject: .object([("i", .string(".key")), ("sp", .int(5))])) }
     }
 
+    /// The Web SDK writes endBefore and startAfter with a key's predecessor or successor
+    /// (firebase-js-sdk `core/util/NextPushId.ts`): 786 characters, longer than a key may be,
+    /// or `[MIN_NAME]` as the value of a key-order bound. The server refused them
+    /// (`invalid_key`, `invalid_query`) and the SDK cancelled the listen.
+    @Test("the bounds the Web SDK writes for endBefore and startAfter are positions, not keys to validate")
+    func queryBoundsBeyondKeys() throws {
+        let predecessor = "a" + String(repeating: "z", count: 785)
+        let byValue = try QueryParams(wireObject: .object([("ep", .string("b")), ("en", .string(predecessor)), ("i", .string(".value"))]))
+        #expect(byValue.end == .including(IndexPosition(.string("b"), .key(ChildKey(unchecked: predecessor)))))
+        let byKey = try QueryParams(wireObject: .object([("ep", .string(predecessor)), ("i", .string(".key"))]))
+        #expect(byKey.end == .including(IndexPosition(.string(predecessor), .max)))
+        // endBefore("-2147483648") under key order: before every key.
+        let beforeAll = try QueryParams(wireObject: .object([("ep", .string("[MIN_NAME]")), ("i", .string(".key"))]))
+        #expect(beforeAll.end == .including(IndexPosition(nil, .min)))
+        #expect(beforeAll.wireObject == .object([("ep", .string("[MIN_NAME]")), ("i", .string(".key"))]))
+        let node = try Node(jsonText: #"{"-2147483648":1,"a":2,"b":3}"#)
+        #expect(beforeAll.filter(node).isEmpty)
+        #expect(byKey.filter(node).map(\.key.name) == ["-2147483648", "a"])
+        let afterAll = try QueryParams(wireObject: .object([("sp", .string("[MAX_NAME]")), ("i", .string(".key"))]))
+        #expect(afterAll.filter(node).isEmpty)
+        // Called by hand, a key-order bound is still a string.
+        #expect(throws: DatabaseError.self) { try QueryParams.default.orderedBy(.key).startingAt(nil) }
+    }
+
     @Test("stats, App Check, pings and keep-alives need no server; bad frames are refused with their request number")
     func controlAndRefusals() {
         guard case .acknowledgeOnly(1) = RealtimeCodec.decodeClientFrame(#"{"t":"d","d":{"r":1,"a":"s","b":{"c":{"sdk.js.9-8-1":1}}}}"#) else {

@@ -186,6 +186,103 @@ const scenarios = {
         same((await get(ref(b, 'tx/maxSafe'))).val(), Number.MAX_SAFE_INTEGER - 1, 'the decremented value');
     },
 
+    // The server answers every query as the SDK itself computes it from the whole location:
+    // app A listens to the location and evaluates each query from its cache; app B, which
+    // holds nothing else, gets the same query answered (and then kept up to date) by the
+    // server. Seeded random data (integer-like, unicode and odd keys; every value type;
+    // priorities) and random queries under every order with every bound, endBefore and
+    // startAfter included (the SDK writes them with a key's 786-character predecessor or
+    // successor, or `[MIN_NAME]`: the server once refused those), and limits.
+    async queryOracle() {
+        let seed = 20261126;
+        const random = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
+        const pick = list => list[Math.floor(random() * list.length)];
+        const keys = ['0', '1', '2', '10', '-1', '-5', '007', 'a', 'b', 'A', 'Z', 'aa', 'ab', 'b0', 'k1', '1a', ' ', '~', 'é',
+            '2147483647', '2147483648', '-2147483648', '-2147483649', '42', '9', 'z'];
+        const leaves = [true, false, 0, 1, -1, 2.5, -3.75, 1e10, 'a', 'b', 'A', '', '1', '10', '2', 'zz'];
+        const priorities = [undefined, undefined, 1, 2, -1, 0.5, 'a', 'b', 'A', '1', '10'];
+        const randomData = () => {
+            const data = {};
+            for (let count = 5 + Math.floor(random() * 20), i = 0; i < count; i++) {
+                let value;
+                if (random() < 0.3) value = pick(leaves);
+                else { value = { w: pick([1, 2, 'x']) }; const v = pick([null, ...leaves, { x: 1 }]); if (v !== null) value.v = v; }
+                const priority = pick(priorities);
+                if (priority !== undefined) value = typeof value === 'object' ? { ...value, '.priority': priority } : { '.value': value, '.priority': priority };
+                data[pick(keys)] = value;
+            }
+            return data;
+        };
+        const bound = order => {
+            if (order === 'key') return [pick(keys)];
+            const value = order === 'priority' ? pick([null, 1, 2, 0.5, 'a', 'b', '10']) : pick([null, true, false, 0, 1, -1, 2.5, 'a', 'b', '1', '', 'zz', 'A']);
+            return random() < 0.4 ? [value, pick(keys)] : [value];
+        };
+        const randomQuery = () => {
+            const order = pick(['child', 'key', 'value', 'priority']);
+            const constraints = [{ child: orderByChild('v'), key: orderByKey(), value: orderByValue(), priority: orderByPriority() }[order]];
+            const words = [order];
+            const mode = pick(['start', 'end', 'range', 'equal', 'after', 'before', 'none']);
+            const first = bound(order), second = bound(order);
+            const add = (name, make, args) => { constraints.push(make(...args)); words.push(name + JSON.stringify(args)); };
+            if (mode === 'start' || mode === 'range') add('startAt', startAt, first);
+            if (mode === 'after') add('startAfter', startAfter, first);
+            if (mode === 'end' || mode === 'range') add('endAt', endAt, second);
+            if (mode === 'before') add('endBefore', endBefore, second);
+            if (mode === 'equal') add('equalTo', equalTo, first);
+            const limit = pick([0, 0, 1, 2, 3, 5]);
+            if (limit) add(random() < 0.5 ? 'limitToFirst' : 'limitToLast', random() < 0.5 ? limitToFirst : limitToLast, [limit]);
+            return [constraints, words.join(' ')];
+        };
+        const listed = snapshot => { const items = []; snapshot.forEach(c => { items.push([c.key, c.exportVal()]); }); return JSON.stringify(items); };
+        const firstValue = q => new Promise((resolve, reject) => onValue(q, s => resolve(listed(s)), reject, { onlyOnce: true }));
+        const a = client(), b = client();
+        let compared = 0;
+        for (let round = 0; round < 8; round++) {
+            const path = `oracle/r${round}`, data = randomData();
+            await set(ref(a, path), data);
+            const stop = onValue(ref(a, path), () => {});
+            for (let i = 0; i < 40; i++) {
+                const [constraints, words] = randomQuery();
+                const local = await firstValue(query(ref(a, path), ...constraints));
+                const server = await firstValue(query(ref(b, path), ...constraints)).catch(error => `cancelled: ${error.message}`);
+                same(server, local, `${words} over ${JSON.stringify(data)}`);
+                compared++;
+            }
+            stop();
+        }
+        // Live: B's listens are kept up to date by the server while A writes.
+        for (let round = 0; round < 10; round++) {
+            const path = `oracle/live${round}`;
+            await set(ref(a, path), randomData());
+            const stop = onValue(ref(a, path), () => {});
+            const views = [];
+            for (let i = 0; i < 6; i++) {
+                const [constraints, words] = randomQuery();
+                const view = { words, local: null, server: null };
+                view.stops = [onValue(query(ref(a, path), ...constraints), s => { view.local = listed(s); }),
+                    onValue(query(ref(b, path), ...constraints), s => { view.server = listed(s); }, e => { view.server = `cancelled: ${e.message}`; })];
+                views.push(view);
+            }
+            const writes = [];
+            for (let w = 0; w < 15; w++) {
+                const key = pick(keys), choice = random(), one = randomData(), first = Object.keys(one)[0];
+                if (choice < 0.2) writes.push(set(ref(a, `${path}/${key}`), null));
+                else if (choice < 0.7) writes.push(set(ref(a, `${path}/${key}`), one[first]));
+                else writes.push(update(ref(a, path), Object.fromEntries(Object.keys(one).slice(0, 3).map(k => [k, one[k]]))));
+            }
+            await Promise.all(writes);
+            await until(() => views.every(v => v.local === v.server), 'the server-driven views to catch up', 5000).catch(() => {});
+            for (const view of views) {
+                same(view.server, view.local, `live ${view.words}`);
+                view.stops.forEach(f => f());
+                compared++;
+            }
+            stop();
+        }
+        check(compared === 380, `compared ${compared} queries`);
+    },
+
     // serverTimestamp and increment, resolved by the server.
     async serverValues() {
         const a = client(), b = client();
