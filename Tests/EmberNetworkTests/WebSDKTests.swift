@@ -38,6 +38,29 @@ struct WebSDKTests {
         try NodeScenario.expectPass("presenceWatch", on: server, namespace: "presence", arguments: ["victim"])
     }
 
+    /// 300 seeded random queries (every order and bound, limits, priorities, integer-like and
+    /// odd keys), written by the SDK as Ember Lua beside the keys the SDK itself finds: Ember's
+    /// server (`get`) and Ember's client offline (from a location it holds whole) must find the
+    /// same keys in the same order.
+    @Test("Ember's server and Ember's own client answer every query as the Web SDK does")
+    func queriesAgainstTheSDK() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ember-queries-\(getpid())-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try NodeScenario.expectPass("queryScript", on: try ServeProcess(), arguments: [directory.path])
+        let expected = try String(contentsOf: directory.appendingPathComponent("queries-expected.txt"), encoding: .utf8)
+        #expect(expected.split(separator: "\n", omittingEmptySubsequences: false).count == 301)
+        for side in ["server", "client"] {
+            let script = directory.appendingPathComponent("queries-\(side).lua").path
+            let result = ProcessRun.run([ServeProcess.executable.path, "--memory", "--no-rc", script], timeout: 120)
+            #expect(result.status == 0, "\(side): \(result.output.suffix(2000))")
+            let got = result.output.split(separator: "\n", omittingEmptySubsequences: false)
+            let want = expected.split(separator: "\n", omittingEmptySubsequences: false)
+            let first = zip(got, want).enumerated().first { $0.element.0 != $0.element.1 }
+            #expect(got.count == want.count && first == nil, "\(side): query \((first?.offset ?? 0) + 1) gives \(first.map { String($0.element.0) } ?? "?"), the SDK \(first.map { String($0.element.1) } ?? "?")")
+        }
+    }
+
     @Test("auth with rules: users write only their own data; denied writes revert; denied listens are cancelled")
     func rules() throws {
         let rules = FileManager.default.temporaryDirectory.appendingPathComponent("ember-rules-\(getpid())-\(UUID().uuidString).json")

@@ -231,7 +231,7 @@ const scenarios = {
             if (mode === 'before') add('endBefore', endBefore, second);
             if (mode === 'equal') add('equalTo', equalTo, first);
             const limit = pick([0, 0, 1, 2, 3, 5]);
-            if (limit) add(random() < 0.5 ? 'limitToFirst' : 'limitToLast', random() < 0.5 ? limitToFirst : limitToLast, [limit]);
+            if (limit) { const first = random() < 0.5; add(first ? 'limitToFirst' : 'limitToLast', first ? limitToFirst : limitToLast, [limit]); }
             return [constraints, words.join(' ')];
         };
         const listed = snapshot => { const items = []; snapshot.forEach(c => { items.push([c.key, c.exportVal()]); }); return JSON.stringify(items); };
@@ -281,6 +281,82 @@ const scenarios = {
             stop();
         }
         check(compared === 380, `compared ${compared} queries`);
+    },
+
+    // Ember's own client against the SDK: writes DIRECTORY/queries-server.lua and
+    // DIRECTORY/queries-client.lua (Ember's Lua, run by `ember --memory` by the Swift test)
+    // and DIRECTORY/queries-expected.txt, the keys of each query in order as this SDK computes
+    // them (from a location it holds whole, served by `ember serve`). The first script asks
+    // Ember's server (get), the second Ember's client offline, from its cache. Keys use the
+    // SDK's push characters only: for a key with another character, its endBefore and
+    // startAfter are not what they say (its `predecessor` of " " is 785 z's), where Ember's
+    // bounds are exact (ARCHITECTURE §8).
+    async queryScript() {
+        const { writeFileSync } = await import('fs');
+        const [directory] = rest;
+        let seed = 424242;
+        const random = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
+        const pick = list => list[Math.floor(random() * list.length)];
+        const keys = ['0', '1', '2', '10', '-1', '-5', '007', 'a', 'b', 'A', 'Z', 'aa', 'ab', 'b0', 'k1', '1a', '_', '-a', 'z-',
+            '2147483647', '2147483648', '-2147483648', '-2147483649', '42', '9', 'z'];
+        const leaves = [true, false, 0, 1, -1, 2.5, -3.75, 1e10, 'a', 'b', 'A', '', '1', '10', '2', 'zz', 'é ~'];
+        const priorities = [undefined, undefined, 1, 2, -1, 0.5, 'a', 'b', 'A', '1', '10'];
+        const lua = value => {
+            if (value === null) return 'nil';
+            if (typeof value === 'string') return '"' + [...Buffer.from(value, 'utf8')].map(b => (b >= 32 && b < 127 && b !== 34 && b !== 92) ? String.fromCharCode(b) : '\\' + String(b).padStart(3, '0')).join('') + '"';
+            if (typeof value !== 'object') return String(value);
+            return '{' + Object.entries(value).map(([k, v]) => `[${lua(k)}]=${lua(v)}`).join(', ') + '}';
+        };
+        const randomData = () => {
+            const data = {};
+            for (let count = 5 + Math.floor(random() * 20), i = 0; i < count; i++) {
+                let value;
+                if (random() < 0.3) value = pick(leaves);
+                else { value = { w: pick([1, 2, 'x']) }; const v = pick([null, ...leaves, { x: 1 }]); if (v !== null) value.v = v; }
+                const priority = pick(priorities);
+                if (priority !== undefined) value = typeof value === 'object' ? { ...value, '.priority': priority } : { '.value': value, '.priority': priority };
+                data[pick(keys)] = value;
+            }
+            return data;
+        };
+        const bound = order => {
+            if (order === 'key') return [pick(keys)];
+            const value = order === 'priority' ? pick([null, 1, 2, 0.5, 'a', 'b', '10']) : pick([null, true, false, 0, 1, -1, 2.5, 'a', 'b', '1', '', 'zz', 'A']);
+            return random() < 0.4 ? [value, pick(keys)] : [value];
+        };
+        const a = client();
+        const listed = snapshot => { const items = []; snapshot.forEach(c => { items.push(c.key); }); return items.join('|'); };
+        const lines = [], expected = [];
+        for (let round = 0; round < 10; round++) {
+            const path = `script/r${round}`, data = randomData();
+            await set(ref(a, path), data);
+            onValue(ref(a, path), () => {});
+            lines.push(`assert(db:ref("${path}"):set(${lua(data)}):wait())`, `c2:ref("${path}"):on("value", function() end)`);
+            for (let i = 0; i < 30; i++) {
+                const order = pick(['child', 'key', 'value', 'priority']);
+                const constraints = [{ child: orderByChild('v'), key: orderByKey(), value: orderByValue(), priority: orderByPriority() }[order]];
+                const calls = [{ child: ':orderByChild("v")', key: ':orderByKey()', value: ':orderByValue()', priority: ':orderByPriority()' }[order]];
+                const add = (name, make, args) => { constraints.push(make(...args)); calls.push(`:${name}(${args.map(lua).join(', ')})`); };
+                const mode = pick(['start', 'end', 'range', 'equal', 'after', 'before', 'none']);
+                const first = bound(order), second = bound(order);
+                if (mode === 'start' || mode === 'range') add('startAt', startAt, first);
+                if (mode === 'after') add('startAfter', startAfter, first);
+                if (mode === 'end' || mode === 'range') add('endAt', endAt, second);
+                if (mode === 'before') add('endBefore', endBefore, second);
+                if (mode === 'equal') add('equalTo', equalTo, first);
+                const limit = pick([0, 0, 1, 2, 3, 5]);
+                if (limit) { const fromStart = random() < 0.5; add(fromStart ? 'limitToFirst' : 'limitToLast', fromStart ? limitToFirst : limitToLast, [limit]); }
+                expected.push(await new Promise((resolve, reject) => onValue(query(ref(a, path), ...constraints), s => resolve(listed(s)), reject, { onlyOnce: true })));
+                lines.push(`emit(CLIENT:ref("${path}")${calls.join('')})`);
+            }
+        }
+        const emit = 'local function emit(q) local snap = q:get() local k = {} for child in snap:children() do k[#k + 1] = child.key end print(table.concat(k, "|")) end';
+        const setup = lines.filter(l => !l.startsWith('emit('));
+        const asks = lines.filter(l => l.startsWith('emit('));
+        writeFileSync(`${directory}/queries-server.lua`, [emit, 'local c2 = ember.client("c2")', ...setup, ...asks.map(l => l.replace('CLIENT', 'db'))].join('\n') + '\n');
+        writeFileSync(`${directory}/queries-client.lua`, [emit, 'local c2 = ember.client("c2")', ...setup, 'ember.flush()', 'c2:goOffline()', ...asks.map(l => l.replace('CLIENT', 'c2'))].join('\n') + '\n');
+        writeFileSync(`${directory}/queries-expected.txt`, expected.join('\n') + '\n');
+        check(expected.length === 300, `${expected.length} queries`);
     },
 
     // serverTimestamp and increment, resolved by the server.
