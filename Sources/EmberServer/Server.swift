@@ -192,6 +192,8 @@ public final class Server {
                 send(.other(id, .ack(requestID: requestID, status: .failed(error))))
                 return
             }
+            // A value or child order is indexed while it is listened to (ServerIndexes).
+            if connection.listens[query] == nil { indexes.listenStarted(query.params, at: query.path) }
             let data = self.data(for: query)
             // A listen sent again replaces the first (its tag, what was sent) in place.
             let listen = connection.listens[query] ?? ServerListen(query: query, tag: tag)
@@ -286,7 +288,7 @@ public final class Server {
         if let store, !store.isReadOnly { try store.saveRules(rules.source) }
         self.rules = rules
         coverage = RuleCoverage(ruleCount: rules.entries.count)
-        indexes = ServerIndexes(rules: rules)
+        indexes.reset(rules: rules)
         var revoked = 0
         for id in connectionIDs {
             if let connection = connections[id] { revoked += revokeListens(of: connection) }
@@ -457,7 +459,7 @@ public final class Server {
     private func undo(_ ended: ServerTick, because error: StoreError) {
         if let snapshot = ended.snapshot {
             root = snapshot
-            indexes = ServerIndexes(rules: indexes.rules)
+            indexes.reset(rules: indexes.rules)
         }
         // Connections that were to hear of the refused writes get their listens' data again,
         // before the answers (a listen answered in the tick needs its data first).
@@ -648,6 +650,7 @@ public final class Server {
     private func end(_ listen: ServerListen) {
         guard listen.isListening else { return }
         listen.isListening = false
+        indexes.listenEnded(listen.query.params, at: listen.query.path)
         listens.modify(at: listen.query.path) { tree in
             tree.value?.noteEnded()
             if tree.value?.isEmpty == true { tree.value = nil }

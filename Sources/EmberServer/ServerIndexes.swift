@@ -1,9 +1,15 @@
 import EmberCore
 import EmberRules
 
-/// The server's indexes: for each location whose rules declare `.indexOn`, a ``ChildIndex``
-/// per declared order, built the first time a query needs it and kept in step with every write
-/// from then on.
+/// The server's indexes: a ``ChildIndex`` per location and value or child order that the rules
+/// declare (`.indexOn`) or that a live listen orders by, built the first time a query needs it
+/// and kept in step with every write from then on.
+///
+/// An index no rule declares lives as long as a listen needs it: Firebase answers such a query
+/// by a scan (and warns that an index is missing), which costs every write under a listened
+/// leaderboard of 100,000 children a pass over all of them; Ember indexes it while it is
+/// listened to instead (deliberately better; `get`s still scan, as a one-off read should not
+/// leave an index behind).
 struct ServerIndexes {
     /// Where a write lands relative to an index's location.
     private enum Effect {
@@ -13,9 +19,11 @@ struct ServerIndexes {
         case rebuild(location: Path, index: Index)
     }
 
-    let rules: Ruleset
+    private(set) var rules: Ruleset
     private var built: [Path: [Index: ChildIndex]] = [:]
     private var pending: [Effect] = []
+    /// How many live listens order each location by each value or child order.
+    private var listened: [Path: [Index: Int]] = [:]
 
     init(rules: Ruleset) {
         self.rules = rules
@@ -24,7 +32,50 @@ struct ServerIndexes {
     /// How many indexes are built.
     var count: Int { built.values.reduce(0) { $0 + $1.count } }
 
-    /// The index answering `params` at `path`, when the rules declare one (built on first use).
+    /// Forgets every built index (the data they were built from is gone, or the rules changed);
+    /// the listens counted stay counted.
+    mutating func reset(rules: Ruleset) {
+        self.rules = rules
+        built = [:]
+        pending = []
+    }
+
+    /// The value or child order of `params` when it is filtered (a query that loads every child
+    /// needs no index).
+    private static func indexedOrder(of params: QueryParams) -> Index? {
+        guard !params.loadsAllData, let order = params.orderBy else { return nil }
+        switch order {
+        case .key, .priority: return nil
+        case .value, .child: return order
+        }
+    }
+
+    /// Counts a listen of `params` at `path` that started.
+    /// - Complexity: O(1) amortized.
+    mutating func listenStarted(_ params: QueryParams, at path: Path) {
+        guard let order = Self.indexedOrder(of: params) else { return }
+        listened[path, default: [:]][order, default: 0] += 1
+    }
+
+    /// Counts a listen of `params` at `path` that ended; the last one to end drops an index no
+    /// rule declares.
+    /// - Complexity: O(1) amortized.
+    mutating func listenEnded(_ params: QueryParams, at path: Path) {
+        guard let order = Self.indexedOrder(of: params), let count = listened[path]?[order] else { return }
+        if count > 1 {
+            listened[path]?[order] = count - 1
+            return
+        }
+        listened[path]?[order] = nil
+        if listened[path]?.isEmpty == true { listened[path] = nil }
+        if !rules.indexes(at: path).contains(order) {
+            built[path]?[order] = nil
+            if built[path]?.isEmpty == true { built[path] = nil }
+        }
+    }
+
+    /// The index answering `params` at `path`, when the rules declare one or a live listen
+    /// orders by it (built on first use).
     /// - Complexity: O(n log n) the first time, O(1) after.
     mutating func index(for params: QueryParams, at path: Path, root: Node) -> ChildIndex? {
         guard let order = params.orderBy else { return nil }
@@ -33,7 +84,7 @@ struct ServerIndexes {
         case .value, .child: break
         }
         if let index = built[path]?[order] { return index }
-        guard rules.indexes(at: path).contains(order) else { return nil }
+        guard listened[path]?[order] != nil || rules.indexes(at: path).contains(order) else { return nil }
         let index = ChildIndex(order, children: root.child(at: path))
         built[path, default: [:]][order] = index
         return index
