@@ -61,6 +61,12 @@ public struct DatabaseError: Error, Hashable, Sendable, CustomStringConvertible 
         }
     }
 
+    /// The key an `invalid_key` error refuses (`nil` for any other error).
+    public var invalidKey: String? {
+        if case .invalidKey(let key, _) = kind { return key }
+        return nil
+    }
+
     /// A sentence for people, naming what is wrong and where.
     public var message: String {
         let location = path.map { " at \($0)" } ?? ""

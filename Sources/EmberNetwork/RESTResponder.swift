@@ -174,10 +174,12 @@ struct RESTResponder: HTTPResponder {
     ) async throws(NetworkError) -> Response {
         try Self.checkWriteSizeLimit(query["writeSizeLimit"])
         let body: JSONValue?
+        var text = ""
         if method == .delete {
             body = nil
         } else {
-            body = try await Self.body(&request, limit: limits.maxBodySize)
+            text = try await Self.bodyText(&request, limit: limits.maxBodySize)
+            body = try Self.parse(text)
         }
         let ifMatch = request.headers[.ifMatch]
         let expectedHash = ifMatch.map { $0 == "null_etag" ? "" : $0 }
@@ -202,6 +204,12 @@ struct RESTResponder: HTTPResponder {
                 message = .merge(requestID: 2, path: path, changes: changes)
             }
         } catch {
+            if method != .patch, let key = error.invalidKey, let position = Self.position(ofKey: key, in: text) {
+                // Firebase's words, with where the key begins (line:column, from 1).
+                throw NetworkError(
+                    .badRequest,
+                    "Invalid data; couldn't parse key beginning at \(position.line):\(position.column). Key value can't be empty or contain $ # [ ] / or .")
+            }
             throw NetworkError(error)
         }
         let answer = await database.answer(message, signingIn: identity.signIn)
@@ -413,15 +421,36 @@ struct RESTResponder: HTTPResponder {
         node.isEmpty ? "null_etag" : node.hashString
     }
 
-    /// The request's body as JSON.
-    /// - Throws: 400 with Firebase's words when it is not JSON, 413 past the limit.
-    static func body(_ request: inout Request, limit: Int) async throws(NetworkError) -> JSONValue {
-        let text = try await bodyText(&request, limit: limit)
+    /// `text` as JSON.
+    /// - Throws: 400 with Firebase's words when it is not JSON.
+    static func parse(_ text: String) throws(NetworkError) -> JSONValue {
         do {
             return try JSONParser.parse(text)
         } catch {
             throw NetworkError(.badRequest, "Invalid data; couldn't parse JSON object, array, or value.")
         }
+    }
+
+    /// Where `key` is first written as an object's key in `text` (its opening quote), as a line
+    /// and a column counted from 1 in characters; `nil` when it is not written plainly (an
+    /// escape in it).
+    /// - Complexity: O(n) in the length of the text.
+    static func position(ofKey key: String, in text: String) -> (line: Int, column: Int)? {
+        var quoted = ""
+        JSONWriter.writeString(key, to: &quoted)
+        var searchFrom = text.startIndex
+        while let found = text[searchFrom...].firstRange(of: quoted) {
+            // A key is followed by a colon (after any spaces); a string value is not.
+            let after = text[found.upperBound...].drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+            if after.first == ":" {
+                let before = text[..<found.lowerBound]
+                let line = before.reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
+                let lineStart = before.lastIndex(of: "\n").map { text.index(after: $0) } ?? text.startIndex
+                return (line, text.distance(from: lineStart, to: found.lowerBound) + 1)
+            }
+            searchFrom = found.upperBound
+        }
+        return nil
     }
 
     static func bodyText(_ request: inout Request, limit: Int) async throws(NetworkError) -> String {

@@ -58,7 +58,9 @@ const scenarios = {
         same([badPath.status, badPath.json], [400, { error: 'Invalid path: Invalid token in path' }], 'a bad path');
         const badJSON = await call('PUT', '/x.json', { body: '{not json' });
         same([badJSON.status, badJSON.json], [400, { error: "Invalid data; couldn't parse JSON object, array, or value." }], 'bad JSON');
-        same((await call('PUT', '/x.json', { body: { 'a.b': 1 } })).status, 400, 'a bad key');
+        // Firebase's words, with where the key begins (line:column).
+        same((await call('PUT', '/x.json', { body: '{"ok": 1,\n "in": {"a.b": 1}}' })).json,
+            { error: "Invalid data; couldn't parse key beginning at 2:9. Key value can't be empty or contain $ # [ ] / or ." }, 'a bad key');
         same((await call('GET', '/x')).status, 404, 'no .json');
         same((await call('GET', '/x.json', { params: '&orderBy=height' })).json, { error: 'orderBy must be a valid JSON encoded path' }, 'orderBy not JSON');
         same((await call('GET', '/x.json', { params: '&orderBy="$key"&startAt=5' })).json, { error: 'Provided key index type is invalid, must be string' }, '$key with a number');
