@@ -32,9 +32,9 @@ extension Node {
         /// As the Web SDK's `doubleToIEEE754String` computes them (firebase-js-sdk
         /// `packages/database/src/core/util/util.ts`), which takes a number's exponent from
         /// `Math.floor(Math.log(v) / Math.LN2)`: wrong by one next to a power of two (the
-        /// largest double below one, `Number.MAX_SAFE_INTEGER`, every integer from 2^48 − 1
-        /// to 2^53 − 1 of the form 2^k − 1, and their negatives), where its text is another
-        /// number's.
+        /// largest double below many of them, such as 255.99999999999997; 2^k − 1 for k from
+        /// 48 to 53, `Number.MAX_SAFE_INTEGER` among them; their negatives; normal numbers
+        /// below 2^-971), where its text is another number's.
         case javaScript
     }
 
