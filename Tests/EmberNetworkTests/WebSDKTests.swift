@@ -11,6 +11,7 @@ struct WebSDKTests {
         Scenario("writes", "set, multi-path update, push, priorities and remove, read back by another app"),
         Scenario("queries", "every query: orders, ranges, limits, and a live window that moves"),
         Scenario("contention", "transactions from four apps on one counter lose no update"),
+        Scenario("unpairedSurrogate", "a query bound no key can hold is refused by its request; the connection stays"),
         Scenario("queryOracle", "every query the server answers, at once and live, is what the SDK computes from the whole location"),
         Scenario("transactionValues", "transactions on every kind of value, numbers next to a power of two included, commit at once"),
         Scenario("serverValues", "serverTimestamp and increment are resolved by the server"),

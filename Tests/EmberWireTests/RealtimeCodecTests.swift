@@ -1,5 +1,5 @@
 import EmberCore
-import EmberWire
+@testable import EmberWire
 import Testing
 
 /// The realtime protocol v5 as Firebase's SDKs write and read it
@@ -74,6 +74,33 @@ struct RealtimeCodecTests {
         #expect(afterAll.filter(node).isEmpty)
         // Called by hand, a key-order bound is still a string.
         #expect(throws: DatabaseError.self) { try QueryParams.default.orderedBy(.key).startingAt(nil) }
+    }
+
+    /// The Web SDK's endBefore("😀") sends the key's predecessor, the emoji's first UTF-16
+    /// unit alone (`\uD83D`) then `z`s; the frame was refused as not JSON and the connection
+    /// closed, and the SDK sent it again on every reconnection.
+    @Test("a request holding an unpaired surrogate is refused by its number; the connection is not closed for it")
+    func unpairedSurrogates() {
+        let listen = #"{"t":"d","d":{"r":4,"a":"q","b":{"p":"/p","q":{"ep":"\ud83dzz","i":".key"},"t":1,"h":""}}}"#
+        guard case .refused(4, let error) = RealtimeCodec.decodeClientFrame(listen) else {
+            Issue.record("not refused by its number: \(RealtimeCodec.decodeClientFrame(listen))")
+            return
+        }
+        #expect(error.code == ErrorCode.invalidQuery)
+        let put = #"{"t":"d","d":{"r":5,"a":"p","b":{"p":"/p","d":"a\udc00b"}}}"#
+        guard case .refused(5, let putError) = RealtimeCodec.decodeClientFrame(put) else {
+            Issue.record("the put is not refused by its number")
+            return
+        }
+        #expect(putError.code == ErrorCode.invalidValue)
+        // Pairs, and other escapes, are left alone.
+        #expect(RealtimeCodec.replacingUnpairedSurrogates(in: #"["\ud83d\ude00", "\\ud83d", "\"\u0041"]"#) == nil)
+        #expect(RealtimeCodec.replacingUnpairedSurrogates(in: #"["\ud83d", "\ude00x"]"#) == #"["\uFFFD", "\uFFFDx"]"#)
+        // Without a request number to answer, the frame still closes the connection.
+        guard case .refused(nil, _) = RealtimeCodec.decodeClientFrame(#"{"t":"d","d":{"a":"q","x":"\ud83d"}}"#) else {
+            Issue.record("a frame without a number")
+            return
+        }
     }
 
     @Test("stats, App Check, pings and keep-alives need no server; bad frames are refused with their request number")

@@ -362,6 +362,21 @@ const scenarios = {
         check(expected.length === 300, `${expected.length} queries`);
     },
 
+    // endBefore('😀') under key order: the SDK sends the key's predecessor, which starts with
+    // the emoji's first UTF-16 unit alone. No key can hold that: the listen is cancelled with an
+    // error, and the connection stays (it was closed, and the SDK sent the listen again on each
+    // reconnection while the app's other requests waited).
+    async unpairedSurrogate() {
+        const a = client(), b = client();
+        await set(ref(a, 'emoji'), { a: 1, '中': 2, '😀': 3 });
+        const answer = await new Promise(resolve => onValue(query(ref(b, 'emoji'), orderByKey(), endBefore('😀')),
+            () => resolve('a value'), error => resolve(`cancelled: ${error.message}`), { onlyOnce: true }));
+        check(answer.startsWith('cancelled: invalid_query'), `the listen: ${answer}`);
+        same((await get(ref(b, 'emoji/a'))).val(), 1, 'a read on the same connection after it');
+        const keys = s => { const out = []; s.forEach(c => { out.push(c.key); }); return out; };
+        same(keys(await get(query(ref(b, 'emoji'), orderByKey(), endBefore('中')))), ['a'], 'endBefore a CJK key');
+    },
+
     // serverTimestamp and increment, resolved by the server.
     async serverValues() {
         const a = client(), b = client();
