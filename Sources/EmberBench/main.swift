@@ -149,16 +149,19 @@ if arguments.first == "hotpath" {
     exit(0)
 }
 
+/// The value after `--NAME` in `rest`, if given.
+func option(_ name: String, in rest: [String]) -> String? {
+    rest.firstIndex(of: "--" + name).flatMap { rest.indices.contains($0 + 1) ? rest[$0 + 1] : nil }
+}
+
 if arguments.first == "network-floor" {
     // The floor server that `ember-bench network WORKLOAD --floor` measures.
     let rest = Array(arguments.dropFirst())
-    func option(_ name: String) -> Int? {
-        rest.firstIndex(of: "--" + name).flatMap { rest.indices.contains($0 + 1) ? Int(rest[$0 + 1]) : nil }
-    }
-    let loops = option("loops") ?? ProcessInfo.processInfo.environment["NIO_SINGLETON_GROUP_LOOP_COUNT"].flatMap { Int($0) }
+    let loops = option("loops", in: rest).flatMap { Int($0) }
+        ?? ProcessInfo.processInfo.environment["NIO_SINGLETON_GROUP_LOOP_COUNT"].flatMap { Int($0) }
         ?? ProcessInfo.processInfo.activeProcessorCount
     do {
-        try FloorServer(port: option("port") ?? 0, loops: loops).run()
+        try FloorServer(port: option("port", in: rest).flatMap { Int($0) } ?? 0, loops: loops).run()
     } catch {
         print("ember-bench network-floor: \(error)")
         exit(1)
@@ -171,19 +174,14 @@ if arguments.first == "network" {
     // [--redis PORT]` (Redis's fan-out, for pairs).
     let rest = Array(arguments.dropFirst())
     let workload = rest.first(where: { !$0.hasPrefix("--") }) ?? "fanout"
-    /// The value after `--NAME`, if given.
-    func option(_ name: String) -> String? {
-        rest.firstIndex(of: "--" + name).flatMap { rest.indices.contains($0 + 1) ? rest[$0 + 1] : nil }
-    }
-    let ember = option("ember") ?? ".build/release/ember"
-    var bench = NetworkBenchmarks(ember: ember)
+    let ember = option("ember", in: rest) ?? ".build/release/ember"
     // `--floor`: against ``FloorServer`` instead, the network stack without a database.
-    bench.floor = rest.contains("--floor")
+    let bench = NetworkBenchmarks(served: rest.contains("--floor") ? .floor : .ember(path: ember))
     do {
         switch workload {
         case "writes1", "writes10":
             let writers = workload == "writes1" ? 1 : 10
-            let count = option("count").flatMap { Int($0) }
+            let count = option("count", in: rest).flatMap { Int($0) }
                 ?? (quick ? 2_000 : 50_000)
             let run = try bench.writesMeasured(writers: writers, count: count)
             let perWrite = Int(run.serverSeconds / Double(count) * 1e6)
@@ -201,14 +199,14 @@ if arguments.first == "network" {
             print("fan-out to \(connections): \(Int(Double(messages * connections) / run.duration.seconds)) deliveries/s, server CPU \((perDelivery * 100).rounded() / 100) µs a delivery")
             // `--rate N`: paced at N writes a second instead of half this run's peak (to compare
             // two builds' latency at the same load).
-            let rate = option("rate").flatMap { Double($0) }
+            let rate = option("rate", in: rest).flatMap { Double($0) }
             let interval = rate.map { Duration.seconds(1 / $0) } ?? run.duration * 2 / messages
             let paced = try bench.fanOutOnce(connections: connections, messages: messages, interval: interval)
             print("at half the peak (ms): \(paced.latencies.percentileLine)")
         case "publish":
             // The peer of `fanout`: Redis `PUBLISH` to as many subscribers, against a running
             // Redis (`--redis PORT` on 127.0.0.1).
-            let port = option("redis").flatMap { Int($0) } ?? 6379
+            let port = option("redis", in: rest).flatMap { Int($0) } ?? 6379
             let subscribers = quick ? 200 : 1_000
             var latencies: Result<[Double], any Error> = .failure(PeerFailure("not measured"))
             let rate = RedisPeer(host: "127.0.0.1", port: port).publishFanOut(subscribers: subscribers, messages: quick ? 50 : 500, runs: 1) {

@@ -8,26 +8,37 @@ public struct JSONParser {
     /// The deepest nesting of arrays and objects accepted.
     public static let maxNesting = 512
 
+    /// What a string escape that is half a surrogate pair (`\uD83D` alone) becomes.
+    public enum UnpairedSurrogates: Sendable {
+        /// An error: no Swift string can hold it (the default).
+        case refused
+        /// U+FFFD, the replacement character: for reading what else a text says when its only
+        /// fault is such an escape (a JavaScript string may hold one).
+        case replaced
+    }
+
     /// The text's UTF-8, read in place (``parse(_:)`` lends the string's own storage).
     private let bytes: UnsafeBufferPointer<UInt8>
+    private let unpairedSurrogates: UnpairedSurrogates
     private var index = 0
     private var nesting = 0
     /// The bytes of a string with escapes, as they are decoded (kept between strings).
     private var scratch: [UInt8] = []
 
-    private init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    private init(_ bytes: UnsafeBufferPointer<UInt8>, unpairedSurrogates: UnpairedSurrogates) {
         self.bytes = bytes
+        self.unpairedSurrogates = unpairedSurrogates
     }
 
     /// Parses one JSON value, with optional surrounding white space.
     /// - Throws: ``DatabaseError`` `malformed_json`.
     /// - Complexity: O(n).
-    public static func parse(_ text: String) throws(DatabaseError) -> JSONValue {
+    public static func parse(_ text: String, unpairedSurrogates: UnpairedSurrogates = .refused) throws(DatabaseError) -> JSONValue {
         var text = text
         // The string's own UTF-8, not a copy; a Swift string is valid UTF-8, so every run of
         // bytes between two ASCII delimiters is too.
         let result: Result<JSONValue, DatabaseError> = text.withUTF8 { bytes in
-            var parser = JSONParser(bytes)
+            var parser = JSONParser(bytes, unpairedSurrogates: unpairedSurrogates)
             do throws(DatabaseError) {
                 parser.skipWhitespace()
                 let value = try parser.parseValue()
@@ -249,24 +260,34 @@ public struct JSONParser {
             let first = try parseHex4(escapeStart: start)
             if (0xD800...0xDBFF).contains(first) {
                 guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
-                    throw error("unpaired surrogate \\u\(hex(first)) (a high surrogate must be followed by a low one)", at: start)
+                    return try unpaired("unpaired surrogate \\u\(hex(first)) (a high surrogate must be followed by a low one)", at: start)
                 }
                 let lowStart = index
                 index += 2
                 let second = try parseHex4(escapeStart: lowStart)
                 guard (0xDC00...0xDFFF).contains(second) else {
-                    throw error("unpaired surrogate \\u\(hex(first)) (followed by \\u\(hex(second)))", at: start)
+                    // Replaced, the second escape is read again on its own.
+                    index = lowStart
+                    return try unpaired("unpaired surrogate \\u\(hex(first)) (followed by \\u\(hex(second)))", at: start)
                 }
                 let value = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
                 return Unicode.Scalar(value)!
             }
             if (0xDC00...0xDFFF).contains(first) {
-                throw error("unpaired surrogate \\u\(hex(first)) (a low surrogate without a high one)", at: start)
+                return try unpaired("unpaired surrogate \\u\(hex(first)) (a low surrogate without a high one)", at: start)
             }
             return Unicode.Scalar(first)!
         default:
             index -= 1
             throw error("invalid escape \\\(describeCurrent(quoted: false))", at: start)
+        }
+    }
+
+    /// U+FFFD for an unpaired surrogate escape, or the error `problem` (``UnpairedSurrogates``).
+    private func unpaired(_ problem: String, at start: Int) throws(DatabaseError) -> Unicode.Scalar {
+        switch unpairedSurrogates {
+        case .refused: throw error(problem, at: start)
+        case .replaced: return "\u{FFFD}"
         }
     }
 

@@ -192,14 +192,17 @@ public final class Server {
                 send(.other(id, .ack(requestID: requestID, status: .failed(error))))
                 return
             }
-            // A value or child order is indexed while it is listened to (ServerIndexes).
-            if connection.listens[query] == nil { indexes.listenStarted(query.params, at: query.path) }
-            let data = self.data(for: query)
             // A listen sent again replaces the first (its tag, what was sent) in place.
-            let listen = connection.listens[query] ?? ServerListen(query: query, tag: tag)
+            let existing = connection.listens[query]
+            // A value or child order is indexed while it is listened to (ServerIndexes): counted
+            // before the data is read, so that the index answers it.
+            if existing == nil { indexes.listenStarted(query.params, at: query.path) }
+            let data = self.data(for: query)
+            let listen = existing ?? ServerListen(query: query, tag: tag)
             listen.tag = tag
             listen.sent = query.params.loadsAllData ? .empty : data
-            if connection.listens.updateValue(listen, forKey: query) == nil {
+            if existing == nil {
+                connection.listens[query] = listen
                 addListenRef(ListenRef(connection: id, listen: listen))
             }
             // A client with nothing cached sends an empty hash: skip hashing the location then

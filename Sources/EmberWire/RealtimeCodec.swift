@@ -118,71 +118,24 @@ public enum RealtimeCodec {
         }
     }
 
-    /// The refusal of a request whose text holds an unpaired surrogate escape (`\uD83D` alone),
-    /// when the rest of it is JSON: a JavaScript string may hold one (the Web SDK's `endBefore`
-    /// of a key ending in an emoji sends its `predecessor`, which cuts the emoji in two), and no
-    /// key or value can. The request is answered with an error (a listen is cancelled, a write
-    /// reverted) and the connection kept: closing it had the SDK connect again and send the
-    /// same listen, forever, with every other request of the app waiting.
+    /// The refusal of a request whose only fault is an unpaired surrogate escape (`\uD83D`
+    /// alone), read with such escapes replaced: a JavaScript string may hold one (the Web SDK's
+    /// `endBefore` of a key ending in an emoji sends its `predecessor`, which cuts the emoji in
+    /// two), and no key or value can. The request is answered with an error (a listen is
+    /// cancelled, a write reverted) and the connection kept: closing it had the SDK connect again
+    /// and send the same listen, forever, with every other request of the app waiting.
     /// - Complexity: O(n) in the length of the text.
     private static func refusingUnpairedSurrogates(_ text: String, _ error: DatabaseError) -> ClientFrame? {
-        guard error.message.contains("unpaired surrogate"), let repaired = replacingUnpairedSurrogates(in: text),
-            let json = try? JSONParser.parse(repaired), case .int(let number)? = json["d"]?["r"], number >= 0, number <= Int64(Int32.max)
+        guard let json = try? JSONParser.parse(text, unpairedSurrogates: .replaced), case .int(let number)? = json["d"]?["r"],
+            number >= 0, number <= Int64(Int32.max)
         else { return nil }
         let reason = "a string holds an unpaired UTF-16 surrogate, which no key or value can hold (\(error.message))"
         let refusal: DatabaseError
         switch json["d"]?["a"] {
-        case .string("q")?, .string("g")?, .string("n")?: refusal = .invalidQuery(reason)
+        case .string("q")?, .string("l")?, .string("n")?, .string("g")?: refusal = .invalidQuery(reason)
         default: refusal = .invalidValue(reason)
         }
         return .refused(requestID: Int(number), error: refusal)
-    }
-
-    /// `text` with each `\uXXXX` escape of an unpaired surrogate written as `\uFFFD`; `nil` when
-    /// it has none.
-    /// - Complexity: O(n).
-    static func replacingUnpairedSurrogates(in text: String) -> String? {
-        var units = Array(text.utf8)
-        func escape(at index: Int) -> UInt16? {
-            guard index + 5 < units.count, units[index] == UInt8(ascii: "\\"), units[index + 1] == UInt8(ascii: "u") else { return nil }
-            var value: UInt16 = 0
-            for offset in 2..<6 {
-                guard let digit = hexDigit(units[index + offset]) else { return nil }
-                value = value << 4 | UInt16(digit)
-            }
-            return value
-        }
-        var changed = false
-        var index = 0
-        while index < units.count {
-            if units[index] == UInt8(ascii: "\\") {
-                guard let unit = escape(at: index) else {
-                    index += 2  // another escape (\", \\, \n…): skip the escaped character
-                    continue
-                }
-                if (0xD800...0xDBFF).contains(unit), let next = escape(at: index + 6), (0xDC00...0xDFFF).contains(next) {
-                    index += 12
-                    continue
-                }
-                if (0xD800...0xDFFF).contains(unit) {
-                    units.replaceSubrange((index + 2)..<(index + 6), with: Array("FFFD".utf8))
-                    changed = true
-                }
-                index += 6
-            } else {
-                index += 1
-            }
-        }
-        return changed ? String(decoding: units, as: UTF8.self) : nil
-    }
-
-    private static func hexDigit(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     private static func decodeRequest(_ id: Int, _ action: String, _ body: JSONValue) throws(DatabaseError) -> ClientFrame {

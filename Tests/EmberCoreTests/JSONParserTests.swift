@@ -108,4 +108,13 @@ import Testing
             }
             """)
     }
+
+    /// A JavaScript string may hold half a surrogate pair; read with `.replaced`, each such
+    /// escape is U+FFFD and pairs and other escapes are read as ever.
+    @Test func unpairedSurrogatesCanBeReplaced() throws {
+        let text = #"["\ud83d\ude00", "\ud83dzz", "a\ude00", "\ud83d\u0041", "\\ud83d"]"#
+        #expect(throws: DatabaseError.self) { try JSONParser.parse(text) }
+        let values = try JSONParser.parse(text, unpairedSurrogates: .replaced)
+        #expect(values == .array([.string("😀"), .string("\u{FFFD}zz"), .string("a\u{FFFD}"), .string("\u{FFFD}A"), .string("\\ud83d")]))
+    }
 }

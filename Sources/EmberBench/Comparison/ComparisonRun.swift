@@ -218,10 +218,10 @@ struct ComparisonRun {
             table.add(group: "network", workload: "ember serve", ember: .notMeasured("no ember executable (--ember PATH)"), peers: [])
             return
         }
-        let bench = NetworkBenchmarks(ember: emberPath)
+        let bench = NetworkBenchmarks(served: .ember(path: emberPath))
         // The same workloads against a server on the same network stack that keeps no database
         // (``FloorServer``): what the stack alone allows on this machine.
-        let floor = NetworkBenchmarks(ember: emberPath, floor: true)
+        let floor = NetworkBenchmarks(served: .floor)
         let floorPeer = "the network stack alone: SwiftNIO WebSocket server, no database (`ember-bench network-floor`), same client"
         /// A write rate from `clients` connections at once, beside Redis `SET` from as many (and
         /// the floor server, given `floorOnce`).

@@ -14,24 +14,30 @@ import Glibc
 /// - REST `PUT`s per second over keep-alive connections;
 /// - the server's resident memory per idle WebSocket connection.
 struct NetworkBenchmarks {
-    /// The `ember` to serve with.
-    let ember: String
-    /// Whether to measure ``FloorServer`` (this program's `network-floor`) instead of `ember`.
-    var floor = false
+    /// What serves the workloads.
+    enum Served: Sendable {
+        /// `ember serve --memory`, run from the `ember` executable at `path`.
+        case ember(path: String)
+        /// ``FloorServer`` (this program's `network-floor`): the network stack without a database.
+        case floor
+    }
+
+    let served: Served
 
     /// A running `ember serve --memory`, stopped with SIGTERM by ``stop()``.
     final class Server: @unchecked Sendable {
         let process = Process()
         private(set) var port = 0
 
-        init(ember: String, floor: Bool = false) throws {
+        init(_ served: Served) throws {
             Self.raiseDescriptorLimit()
-            if floor {
+            switch served {
+            case .ember(let path):
+                process.executableURL = URL(fileURLWithPath: path)
+                process.arguments = ["serve", "--memory", "--port", "0", "-q"]
+            case .floor:
                 process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
                 process.arguments = ["network-floor", "--port", "0"]
-            } else {
-                process.executableURL = URL(fileURLWithPath: ember)
-                process.arguments = ["serve", "--memory", "--port", "0", "-q"]
             }
             let output = Pipe()
             process.standardOutput = output
@@ -123,7 +129,7 @@ struct NetworkBenchmarks {
 
     /// ``writesOnce(writers:count:)`` with the server's processor time over the run (seconds).
     func writesMeasured(writers: Int, count: Int) throws -> (duration: Duration, serverSeconds: Double) {
-        let server = try Server(ember: ember, floor: floor)
+        let server = try Server(served)
         defer { server.stop() }
         let perWriter = count / writers
         let total = perWriter * writers
@@ -201,7 +207,7 @@ struct NetworkBenchmarks {
     /// acknowledged before the next, and no faster than one per `interval` when given). One
     /// thread reads every listener (``ReadySockets``: `epoll`).
     func fanOutOnce(connections: Int, messages: Int, interval: Duration? = nil) throws -> FanOut {
-        let server = try Server(ember: ember, floor: floor)
+        let server = try Server(served)
         defer { server.stop() }
         var listeners: [BenchSocket] = []
         for _ in 0..<connections {
@@ -277,7 +283,7 @@ struct NetworkBenchmarks {
 
     /// `clients` keep-alive connections each `PUT`ting `count / clients` leaves.
     func restWritesOnce(clients: Int, count: Int) throws -> Duration {
-        let server = try Server(ember: ember, floor: floor)
+        let server = try Server(served)
         defer { server.stop() }
         let perClient = count / clients
         let team = ThreadTeam<Int>(threads: clients)
@@ -301,7 +307,7 @@ struct NetworkBenchmarks {
     /// The server's resident memory per idle WebSocket (upgraded, hello received, nothing
     /// else), from its growth over `connections` of them.
     func bytesPerIdleConnection(connections: Int) throws -> Double {
-        let server = try Server(ember: ember, floor: floor)
+        let server = try Server(served)
         defer { server.stop() }
         // One connection first, so that what every server allocates once is not counted.
         let first = try Self.connect(server)

@@ -57,6 +57,56 @@ function expectDenied(promise, what) {
         error => check(String(error.message || error).toLowerCase().includes('permission'), `${what}: ${error}`));
 }
 
+// Seeded random trees and queries for the query oracles: integer-like, odd and unicode keys
+// (`keys`), every value type (`leaves`, objects), priorities; every order with every bound,
+// endBefore and startAfter included, and limits. The same seed gives the same data and queries.
+const orderMakers = { child: () => orderByChild('v'), key: orderByKey, value: orderByValue, priority: orderByPriority };
+const boundMakers = { startAt, startAfter, endAt, endBefore, equalTo, limitToFirst, limitToLast };
+
+function randomQueries(seed, keys, leaves) {
+    const random = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
+    const pick = list => list[Math.floor(random() * list.length)];
+    const priorities = [undefined, undefined, 1, 2, -1, 0.5, 'a', 'b', 'A', '1', '10'];
+    const randomData = () => {
+        const data = {};
+        for (let count = 5 + Math.floor(random() * 20), i = 0; i < count; i++) {
+            let value;
+            if (random() < 0.3) value = pick(leaves);
+            else { value = { w: pick([1, 2, 'x']) }; const v = pick([null, ...leaves, { x: 1 }]); if (v !== null) value.v = v; }
+            const priority = pick(priorities);
+            if (priority !== undefined) value = typeof value === 'object' ? { ...value, '.priority': priority } : { '.value': value, '.priority': priority };
+            data[pick(keys)] = value;
+        }
+        return data;
+    };
+    const bound = order => {
+        if (order === 'key') return [pick(keys)];
+        const value = order === 'priority' ? pick([null, 1, 2, 0.5, 'a', 'b', '10']) : pick([null, true, false, 0, 1, -1, 2.5, 'a', 'b', '1', '', 'zz', 'A']);
+        return random() < 0.4 ? [value, pick(keys)] : [value];
+    };
+    // A query: its order, its calls after the order ([name, arguments]), the SDK's constraints
+    // and a description.
+    const randomQuery = () => {
+        const order = pick(['child', 'key', 'value', 'priority']);
+        const mode = pick(['start', 'end', 'range', 'equal', 'after', 'before', 'none']);
+        const first = bound(order), second = bound(order);
+        const calls = [];
+        if (mode === 'start' || mode === 'range') calls.push(['startAt', first]);
+        if (mode === 'after') calls.push(['startAfter', first]);
+        if (mode === 'end' || mode === 'range') calls.push(['endAt', second]);
+        if (mode === 'before') calls.push(['endBefore', second]);
+        if (mode === 'equal') calls.push(['equalTo', first]);
+        const limit = pick([0, 0, 1, 2, 3, 5]);
+        if (limit) calls.push([random() < 0.5 ? 'limitToFirst' : 'limitToLast', [limit]]);
+        return {
+            order, calls,
+            constraints: [orderMakers[order](), ...calls.map(([name, args]) => boundMakers[name](...args))],
+            words: [order, ...calls.map(([name, args]) => name + JSON.stringify(args))].join(' '),
+        };
+    };
+    return { random, pick, randomData, randomQuery };
+}
+
 const scenarios = {
     // Values and child events, in Firebase's order, seen by a second app.
     async events() {
@@ -194,46 +244,10 @@ const scenarios = {
     // startAfter included (the SDK writes them with a key's 786-character predecessor or
     // successor, or `[MIN_NAME]`: the server once refused those), and limits.
     async queryOracle() {
-        let seed = 20261126;
-        const random = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
-        const pick = list => list[Math.floor(random() * list.length)];
         const keys = ['0', '1', '2', '10', '-1', '-5', '007', 'a', 'b', 'A', 'Z', 'aa', 'ab', 'b0', 'k1', '1a', ' ', '~', 'é',
             '2147483647', '2147483648', '-2147483648', '-2147483649', '42', '9', 'z'];
-        const leaves = [true, false, 0, 1, -1, 2.5, -3.75, 1e10, 'a', 'b', 'A', '', '1', '10', '2', 'zz'];
-        const priorities = [undefined, undefined, 1, 2, -1, 0.5, 'a', 'b', 'A', '1', '10'];
-        const randomData = () => {
-            const data = {};
-            for (let count = 5 + Math.floor(random() * 20), i = 0; i < count; i++) {
-                let value;
-                if (random() < 0.3) value = pick(leaves);
-                else { value = { w: pick([1, 2, 'x']) }; const v = pick([null, ...leaves, { x: 1 }]); if (v !== null) value.v = v; }
-                const priority = pick(priorities);
-                if (priority !== undefined) value = typeof value === 'object' ? { ...value, '.priority': priority } : { '.value': value, '.priority': priority };
-                data[pick(keys)] = value;
-            }
-            return data;
-        };
-        const bound = order => {
-            if (order === 'key') return [pick(keys)];
-            const value = order === 'priority' ? pick([null, 1, 2, 0.5, 'a', 'b', '10']) : pick([null, true, false, 0, 1, -1, 2.5, 'a', 'b', '1', '', 'zz', 'A']);
-            return random() < 0.4 ? [value, pick(keys)] : [value];
-        };
-        const randomQuery = () => {
-            const order = pick(['child', 'key', 'value', 'priority']);
-            const constraints = [{ child: orderByChild('v'), key: orderByKey(), value: orderByValue(), priority: orderByPriority() }[order]];
-            const words = [order];
-            const mode = pick(['start', 'end', 'range', 'equal', 'after', 'before', 'none']);
-            const first = bound(order), second = bound(order);
-            const add = (name, make, args) => { constraints.push(make(...args)); words.push(name + JSON.stringify(args)); };
-            if (mode === 'start' || mode === 'range') add('startAt', startAt, first);
-            if (mode === 'after') add('startAfter', startAfter, first);
-            if (mode === 'end' || mode === 'range') add('endAt', endAt, second);
-            if (mode === 'before') add('endBefore', endBefore, second);
-            if (mode === 'equal') add('equalTo', equalTo, first);
-            const limit = pick([0, 0, 1, 2, 3, 5]);
-            if (limit) { const first = random() < 0.5; add(first ? 'limitToFirst' : 'limitToLast', first ? limitToFirst : limitToLast, [limit]); }
-            return [constraints, words.join(' ')];
-        };
+        const { random, pick, randomData, randomQuery } = randomQueries(20261126, keys,
+            [true, false, 0, 1, -1, 2.5, -3.75, 1e10, 'a', 'b', 'A', '', '1', '10', '2', 'zz']);
         const listed = snapshot => { const items = []; snapshot.forEach(c => { items.push([c.key, c.exportVal()]); }); return JSON.stringify(items); };
         const firstValue = q => new Promise((resolve, reject) => onValue(q, s => resolve(listed(s)), reject, { onlyOnce: true }));
         const a = client(), b = client();
@@ -243,7 +257,7 @@ const scenarios = {
             await set(ref(a, path), data);
             const stop = onValue(ref(a, path), () => {});
             for (let i = 0; i < 40; i++) {
-                const [constraints, words] = randomQuery();
+                const { constraints, words } = randomQuery();
                 const local = await firstValue(query(ref(a, path), ...constraints));
                 const server = await firstValue(query(ref(b, path), ...constraints)).catch(error => `cancelled: ${error.message}`);
                 same(server, local, `${words} over ${JSON.stringify(data)}`);
@@ -261,7 +275,7 @@ const scenarios = {
             const stop = onValue(ref(a, path), () => {});
             const views = [];
             for (let i = 0; i < 6; i++) {
-                const [constraints, words] = randomQuery();
+                const { constraints, words } = randomQuery();
                 const view = { words, constraints, server: null };
                 view.stop = onValue(query(ref(b, path), ...constraints), s => { view.server = listed(s); }, e => { view.server = `cancelled: ${e.message}`; });
                 views.push(view);
@@ -297,35 +311,15 @@ const scenarios = {
     async queryScript() {
         const { writeFileSync } = await import('fs');
         const [directory] = rest;
-        let seed = 424242;
-        const random = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
-        const pick = list => list[Math.floor(random() * list.length)];
         const keys = ['0', '1', '2', '10', '-1', '-5', '007', 'a', 'b', 'A', 'Z', 'aa', 'ab', 'b0', 'k1', '1a', '_', '-a', 'z-',
             '2147483647', '2147483648', '-2147483648', '-2147483649', '42', '9', 'z'];
-        const leaves = [true, false, 0, 1, -1, 2.5, -3.75, 1e10, 'a', 'b', 'A', '', '1', '10', '2', 'zz', 'é ~'];
-        const priorities = [undefined, undefined, 1, 2, -1, 0.5, 'a', 'b', 'A', '1', '10'];
+        const { randomData, randomQuery } = randomQueries(424242, keys,
+            [true, false, 0, 1, -1, 2.5, -3.75, 1e10, 'a', 'b', 'A', '', '1', '10', '2', 'zz', 'é ~']);
         const lua = value => {
             if (value === null) return 'nil';
             if (typeof value === 'string') return '"' + [...Buffer.from(value, 'utf8')].map(b => (b >= 32 && b < 127 && b !== 34 && b !== 92) ? String.fromCharCode(b) : '\\' + String(b).padStart(3, '0')).join('') + '"';
             if (typeof value !== 'object') return String(value);
             return '{' + Object.entries(value).map(([k, v]) => `[${lua(k)}]=${lua(v)}`).join(', ') + '}';
-        };
-        const randomData = () => {
-            const data = {};
-            for (let count = 5 + Math.floor(random() * 20), i = 0; i < count; i++) {
-                let value;
-                if (random() < 0.3) value = pick(leaves);
-                else { value = { w: pick([1, 2, 'x']) }; const v = pick([null, ...leaves, { x: 1 }]); if (v !== null) value.v = v; }
-                const priority = pick(priorities);
-                if (priority !== undefined) value = typeof value === 'object' ? { ...value, '.priority': priority } : { '.value': value, '.priority': priority };
-                data[pick(keys)] = value;
-            }
-            return data;
-        };
-        const bound = order => {
-            if (order === 'key') return [pick(keys)];
-            const value = order === 'priority' ? pick([null, 1, 2, 0.5, 'a', 'b', '10']) : pick([null, true, false, 0, 1, -1, 2.5, 'a', 'b', '1', '', 'zz', 'A']);
-            return random() < 0.4 ? [value, pick(keys)] : [value];
         };
         const a = client();
         const listed = snapshot => { const items = []; snapshot.forEach(c => { items.push(c.key); }); return items.join('|'); };
@@ -336,21 +330,11 @@ const scenarios = {
             onValue(ref(a, path), () => {});
             lines.push(`assert(db:ref("${path}"):set(${lua(data)}):wait())`, `c2:ref("${path}"):on("value", function() end)`);
             for (let i = 0; i < 30; i++) {
-                const order = pick(['child', 'key', 'value', 'priority']);
-                const constraints = [{ child: orderByChild('v'), key: orderByKey(), value: orderByValue(), priority: orderByPriority() }[order]];
-                const calls = [{ child: ':orderByChild("v")', key: ':orderByKey()', value: ':orderByValue()', priority: ':orderByPriority()' }[order]];
-                const add = (name, make, args) => { constraints.push(make(...args)); calls.push(`:${name}(${args.map(lua).join(', ')})`); };
-                const mode = pick(['start', 'end', 'range', 'equal', 'after', 'before', 'none']);
-                const first = bound(order), second = bound(order);
-                if (mode === 'start' || mode === 'range') add('startAt', startAt, first);
-                if (mode === 'after') add('startAfter', startAfter, first);
-                if (mode === 'end' || mode === 'range') add('endAt', endAt, second);
-                if (mode === 'before') add('endBefore', endBefore, second);
-                if (mode === 'equal') add('equalTo', equalTo, first);
-                const limit = pick([0, 0, 1, 2, 3, 5]);
-                if (limit) { const fromStart = random() < 0.5; add(fromStart ? 'limitToFirst' : 'limitToLast', fromStart ? limitToFirst : limitToLast, [limit]); }
+                const { order, calls, constraints } = randomQuery();
+                const luaCalls = [{ child: ':orderByChild("v")', key: ':orderByKey()', value: ':orderByValue()', priority: ':orderByPriority()' }[order],
+                    ...calls.map(([name, args]) => `:${name}(${args.map(lua).join(', ')})`)];
                 expected.push(await new Promise((resolve, reject) => onValue(query(ref(a, path), ...constraints), s => resolve(listed(s)), reject, { onlyOnce: true })));
-                lines.push(`emit(CLIENT:ref("${path}")${calls.join('')})`);
+                lines.push(`emit(CLIENT:ref("${path}")${luaCalls.join('')})`);
             }
         }
         const emit = 'local function emit(q) local snap = q:get() local k = {} for child in snap:children() do k[#k + 1] = child.key end print(table.concat(k, "|")) end';
