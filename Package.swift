@@ -97,6 +97,7 @@ let package = Package(
             dependencies: [
                 "EmberCore", "EmberEngine", "EmberSync", "EmberWire", "EmberStorage",
                 .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "HeapModule", package: "swift-collections"),
             ],
             swiftSettings: swiftSettings
         ),

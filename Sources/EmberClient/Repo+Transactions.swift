@@ -71,17 +71,16 @@ extension Repo {
 
     /// Sends the waiting transactions that no transaction in flight holds back, as the SDKs do:
     /// all those at and below the highest waiting location go together in one put of the
-    /// location's new value, guarded by the hash of the value they ran on. Each is re-run first
-    /// when the value it ran on changed meanwhile.
+    /// location's new value, guarded by the hash of the value they ran on. When the value a
+    /// transaction ran on changed meanwhile, it is re-run first, with every later one that
+    /// overlaps it (``TransactionQueue/rerunOrder(_:)``), so that the put is not refused as
+    /// stale.
     func sendTransactions() {
         guard connectionState == .connected, !writesHeld else { return }
         for put in transactions.putsInDoubt() { resend(put) }
         var events: [Event] = []
         while let root = transactions.nextBatchRoot() {
-            for record in transactions.batch(at: root)
-            where transactions.inputHash(of: record.id) != transactionInput(for: record.id, at: record.path).hashString {
-                runTransaction(record.id, replacing: true, events: &events)
-            }
+            rerunChanged(transactions.batch(at: root), events: &events)
             let batch = transactions.batch(at: root)
             guard !batch.isEmpty else { continue }
             let base = syncTree.completeEventCache(at: root, excluding: Set(batch.map(\.writeID))) ?? .empty
@@ -95,6 +94,18 @@ extension Repo {
             send(put.message(requestID: requestID), as: .transactions(requestID))
         }
         raise(events)
+    }
+
+    /// Re-runs the transactions of `batch` (in order) whose input changed since they ran, each
+    /// with the later ones overlapping it.
+    private func rerunChanged(_ batch: [TransactionRecord], events: inout [Event]) {
+        var rerun: Set<TransactionID> = []
+        for record in batch where !rerun.contains(record.id) {
+            guard transactions.inputHash(of: record.id) != transactionInput(for: record.id, at: record.path).hashString else { continue }
+            let order = transactions.rerunOrder([record.id])
+            rerun.formUnion(order)
+            for id in order { runTransaction(id, replacing: true, events: &events) }
+        }
     }
 
     /// Sends `put`, in doubt, again unchanged (same key, same guard): the server answers it
@@ -120,8 +131,8 @@ extension Repo {
     private func perform(_ actions: [TransactionQueue.Action], events: inout [Event]) {
         for action in actions {
             switch action {
-            case .rerun(let id):
-                runTransaction(id, replacing: true, events: &events)
+            case .rerun(let ids):
+                for id in ids { runTransaction(id, replacing: true, events: &events) }
             case .finish(let record, let result, let write):
                 if let write { events += syncTree.ackUserWrite(record.writeID, outcome: write) }
                 raise(events) { [weak self] in

@@ -1,6 +1,8 @@
 import EmberCore
 import EmberSync
 import EmberWire
+import DequeModule
+import HeapModule
 
 /// The running transactions of a client, as a state machine: the repo feeds it what happens
 /// (a run's result, a batch sent, the server's answer, an overlapping set, a lost connection)
@@ -19,9 +21,9 @@ struct TransactionQueue {
 
     /// What the repo must do, in order.
     enum Action {
-        /// Run the transaction's update function again on its current input, replacing its
-        /// write.
-        case rerun(TransactionID)
+        /// Run these transactions' update functions again, in this order, each on its current
+        /// input (the previous one's output where they overlap), replacing their writes.
+        case rerun([TransactionID])
         /// The transaction ended and left the queue: acknowledge its write (`nil`: the run
         /// already dealt with it), deliver `result` to its completion, then stop its
         /// keep-synced listener.
@@ -39,7 +41,19 @@ struct TransactionQueue {
         case committed(output: Node, resolved: Node, inputHash: String, writeID: WriteID)
     }
 
-    private var records: [TransactionRecord] = []
+    /// The running transactions by number; their order is their numbers'.
+    private var records: [TransactionID: TransactionRecord] = [:]
+    /// Where they are.
+    private var locations = TransactionLocations()
+    /// Their keep-synced listeners.
+    private var listeners: Set<RegistrationID> = []
+    /// The transactions of each put in flight, by request, in order.
+    private var inFlight: [Int: [TransactionID]] = [:]
+    /// The transactions of each put in doubt, by its key, in order.
+    private var inDoubt: [WriteKey: [TransactionID]] = [:]
+    /// Locations where a batch may have become ready to go (a transaction added, finished or
+    /// sent back to waiting there), oldest first: ``nextBatchRoot()`` looks only there.
+    private var marks: Deque<Path> = []
     private var next = 1
 
     /// How many transactions are running.
@@ -53,134 +67,182 @@ struct TransactionQueue {
     }
 
     /// Adds a transaction, waiting, at the end of the queue (it runs before it is sent).
-    /// - Complexity: O(1) amortized.
+    /// - Complexity: O(d) for its path of depth d.
     mutating func add(_ record: TransactionRecord) {
-        records.append(record)
+        records[record.id] = record
+        locations.add(record.id, at: record.path)
+        listeners.insert(record.keepSynced)
+        marks.append(record.path)
     }
 
     /// The transaction `id`, if it is still running.
-    /// - Complexity: O(n).
+    /// - Complexity: O(1).
     func record(_ id: TransactionID) -> TransactionRecord? {
-        records.first { $0.id == id }
+        records[id]
     }
 
     /// Whether `id` is the keep-synced listener of a running transaction.
-    /// - Complexity: O(n).
+    /// - Complexity: O(1).
     func holdsListener(_ id: RegistrationID) -> Bool {
-        records.contains { $0.keepSynced == id }
+        listeners.contains(id)
     }
 
     /// The writes a run of `id` must not see: its own, and those of the later transactions
     /// that overlap it.
-    /// - Complexity: O(n).
+    /// - Complexity: O(d + m) for m transactions at, above or below its location.
     func writesHidden(from id: TransactionID) -> Set<WriteID> {
-        guard let start = records.firstIndex(where: { $0.id == id }) else { return [] }
-        let path = records[start].path
-        return Set(records[start...].filter { $0.overlaps(path) }.map(\.writeID))
+        guard let path = records[id]?.path else { return [] }
+        return Set(locations.overlapping(path).lazy.filter { $0 >= id }.compactMap { records[$0]?.writeID })
+    }
+
+    /// Removes a finished transaction.
+    /// - Complexity: O(d).
+    private mutating func remove(_ id: TransactionID) -> TransactionRecord? {
+        guard let record = records.removeValue(forKey: id) else { return nil }
+        locations.remove(id, at: record.path, standing: record.isOutstanding ? .outstanding : .waiting)
+        listeners.remove(record.keepSynced)
+        marks.append(record.path)
+        return record
     }
 
     /// Records a run of `id`; an abort or an invalid value finishes it.
-    /// - Complexity: O(n).
+    /// - Complexity: O(d).
     mutating func ran(_ id: TransactionID, _ result: RunResult) -> [Action] {
-        guard let index = records.firstIndex(where: { $0.id == id }) else { return [] }
-        records[index].attempts += 1
+        guard records[id] != nil else { return [] }
+        records[id]!.attempts += 1
         switch result {
         case .aborted(let input):
-            let record = records.remove(at: index)
+            let record = remove(id)!
             return [.finish(record, .success((committed: false, node: input, attempts: record.attempts)), write: nil)]
         case .invalid(let error):
-            return [.finish(records.remove(at: index), .failure(error), write: nil)]
+            return [.finish(remove(id)!, .failure(error), write: nil)]
         case .committed(let output, let resolved, let inputHash, let writeID):
-            records[index].writeID = writeID
-            records[index].output = output
-            records[index].resolvedOutput = resolved
-            records[index].inputHash = inputHash
+            records[id]!.writeID = writeID
+            records[id]!.output = output
+            records[id]!.resolvedOutput = resolved
+            records[id]!.inputHash = inputHash
             return []
         }
     }
 
+    /// The transactions to run again, in order, when `stale` must: those, and every later
+    /// waiting transaction that overlaps one of them (its input was the earlier one's output),
+    /// and so on (firebase-js-sdk `repoRerunTransactionQueue` re-runs every transaction queued
+    /// at the location, each on the previous one's output: re-running one alone left the next
+    /// one's write under its new write, and the one after ran on the wrong value).
+    /// - Complexity: O((r + o) log(r + o)) for r transactions re-run and o overlaps looked at.
+    func rerunOrder(_ stale: [TransactionID]) -> [TransactionID] {
+        var heap = Heap(stale)
+        var chosen: Set<TransactionID> = []
+        var expanded: Set<Path> = []
+        var order: [TransactionID] = []
+        while let id = heap.popMin() {
+            guard !chosen.contains(id), let record = records[id], record.state == .waiting else { continue }
+            chosen.insert(id)
+            order.append(id)
+            // The first (lowest) transaction at a location brings every later one overlapping it.
+            guard expanded.insert(record.path).inserted else { continue }
+            for other in locations.overlapping(record.path) where other > id && !chosen.contains(other) {
+                heap.insert(other)
+            }
+        }
+        return order
+    }
+
     // MARK: Sending
 
-    /// The location of the next batch to send: the highest location among the waiting
-    /// transactions that overlap the first one ready, or `nil` when none can go (every waiting
-    /// one overlaps one in flight).
-    /// - Complexity: O(n²).
-    func nextBatchRoot() -> Path? {
-        let outstanding = records.filter(\.isOutstanding)
-        for candidate in records where candidate.state == .waiting {
-            var root = candidate.path
-            while let higher = records.first(where: { $0.state == .waiting && $0.path != root && $0.path.contains(root) }) {
-                root = higher.path
-            }
-            if !outstanding.contains(where: { $0.overlaps(root) }) { return root }
+    /// The location of the next batch to send: the highest location of the waiting
+    /// transactions that overlap one that may have become ready, when nothing overlapping it is
+    /// in flight; `nil` when none can go. Looks only where transactions were added, finished or
+    /// sent back since the last call (a location passed over is looked at again when a
+    /// transaction overlapping it finishes).
+    /// - Complexity: O(d) per location looked at, amortized.
+    mutating func nextBatchRoot() -> Path? {
+        while let mark = marks.popFirst() {
+            let roots = locations.batchRoots(near: mark)
+            guard let first = roots.first else { continue }
+            if roots.count == 1 { return first }
+            // Several below the mark: the one whose first transaction is oldest goes first, the
+            // others are looked at again next.
+            let ordered = roots.sorted { locations.all(at: $0).first! < locations.all(at: $1).first! }
+            for root in ordered.dropFirst().reversed() { marks.prepend(root) }
+            return ordered[0]
         }
         return nil
     }
 
     /// The transactions at and below `root`, in order.
-    /// - Complexity: O(n).
+    /// - Complexity: O(d + b log b) for b transactions there.
     func batch(at root: Path) -> [TransactionRecord] {
-        records.filter { root.contains($0.path) }
+        locations.all(at: root).compactMap { records[$0] }
     }
 
     /// The batch at `root` went as request `requestID`, carrying `put`.
-    /// - Complexity: O(n).
+    /// - Complexity: O(b d) for b transactions.
     mutating func sent(batchAt root: Path, put: TransactionRecord.SentPut, requestID: Int) {
-        for index in records.indices where root.contains(records[index].path) {
-            records[index].state = .sent(requestID: requestID, put: put, abortWhenAnswered: false)
+        let ids = locations.all(at: root)
+        for id in ids {
+            guard let record = records[id] else { continue }
+            if !record.isOutstanding { locations.move(1, at: record.path, to: .outstanding) }
+            records[id]!.state = .sent(requestID: requestID, put: put, abortWhenAnswered: false)
         }
+        inFlight[requestID, default: []] += ids
     }
 
     /// The puts whose answer a lost connection took, each once, in the order of their numbers
     /// (the order the server must see them in).
-    /// - Complexity: O(n log n).
+    /// - Complexity: O(p log p) for p puts in doubt.
     func putsInDoubt() -> [TransactionRecord.SentPut] {
-        var seen: Set<WriteKey> = []
-        var puts: [TransactionRecord.SentPut] = []
-        for record in records {
-            if case .inDoubt(let put, _) = record.state, seen.insert(put.key).inserted { puts.append(put) }
+        inDoubt.values.compactMap { ids -> TransactionRecord.SentPut? in
+            for id in ids { if case .inDoubt(let put, _)? = records[id]?.state { return put } }
+            return nil
         }
-        return puts.sorted { $0.key.sequence < $1.key.sequence }
+        .sorted { $0.key.sequence < $1.key.sequence }
     }
 
     /// `put`, in doubt, went again as request `requestID`.
-    /// - Complexity: O(n).
+    /// - Complexity: O(b) for the b transactions it carries.
     mutating func resent(_ put: TransactionRecord.SentPut, requestID: Int) {
-        for index in records.indices {
-            if case .inDoubt(put, let abortWhenAnswered) = records[index].state {
-                records[index].state = .sent(requestID: requestID, put: put, abortWhenAnswered: abortWhenAnswered)
+        let ids = inDoubt.removeValue(forKey: put.key) ?? []
+        for id in ids {
+            if case .inDoubt(put, let abortWhenAnswered)? = records[id]?.state {
+                records[id]!.state = .sent(requestID: requestID, put: put, abortWhenAnswered: abortWhenAnswered)
             }
         }
+        inFlight[requestID, default: []] += ids
     }
 
     /// The connection went: what was sent is in doubt (it may have landed).
-    /// - Complexity: O(n).
+    /// - Complexity: O(s) for s transactions in flight.
     mutating func connectionLost() {
-        for index in records.indices {
-            if case .sent(_, let put, let abortWhenAnswered) = records[index].state {
-                records[index].state = .inDoubt(put: put, abortWhenAnswered: abortWhenAnswered)
+        for (_, ids) in inFlight {
+            for id in ids {
+                if case .sent(_, let put, let abortWhenAnswered)? = records[id]?.state {
+                    records[id]!.state = .inDoubt(put: put, abortWhenAnswered: abortWhenAnswered)
+                    inDoubt[put.key, default: []].append(id)
+                }
             }
         }
+        inFlight = [:]
     }
 
     // MARK: Answers
 
     /// The server answered request `requestID` (a batch): `ok` finishes its transactions;
-    /// `datastale` sends them back to waiting and re-runs them, unless they were overridden
-    /// by a set or have been refused too often; any other refusal fails them.
-    /// - Complexity: O(n · b) for a batch of b transactions.
+    /// `datastale` sends them back to waiting and re-runs them (with every later waiting
+    /// transaction overlapping them, ``rerunOrder(_:)``), unless they were overridden by a set
+    /// or have been refused too often; any other refusal fails them.
+    /// - Complexity: O(b d) for a batch of b transactions, plus the re-runs' order.
     mutating func answered(requestID: Int, status: AckStatus) -> [Action] {
-        let ids = records.filter { if case .sent(requestID, _, _) = $0.state { true } else { false } }.map(\.id)
+        let ids = inFlight.removeValue(forKey: requestID) ?? []
         var actions: [Action] = []
-        var reruns: [Action] = []
+        var stale: [TransactionID] = []
+        var reverted: [TransactionRecord] = []
         for id in ids {
-            guard let index = records.firstIndex(where: { $0.id == id }),
-                case .sent(_, _, let abortWhenAnswered) = records[index].state
-            else { continue }
-            let record = records[index]
+            guard let record = records[id], case .sent(requestID, _, let abortWhenAnswered) = record.state else { continue }
             switch status {
             case .ok:
-                records.remove(at: index)
+                _ = remove(id)
                 // Its own result, not the latest value (repoSendTransactionQueue: onComplete gets
                 // currentOutputSnapshotResolved; transaction.test.ts "Merged transactions have
                 // correct snapshot").
@@ -189,54 +251,71 @@ struct TransactionQueue {
                     write: .confirmed))
             case .failed(let error) where error.code == DatabaseError.dataStale().code:
                 if abortWhenAnswered {
-                    records.remove(at: index)
+                    _ = remove(id)
+                    reverted.append(record)
                     actions.append(.finish(record, .failure(.overriddenBySet(at: record.path)), write: .reverted))
                 } else if record.retries + 1 >= Self.maxRetries {
-                    records.remove(at: index)
+                    _ = remove(id)
+                    reverted.append(record)
                     actions.append(.finish(record, .failure(.maxRetries(at: record.path)), write: .reverted))
                 } else {
-                    records[index].retries += 1
-                    records[index].state = .waiting
-                    reruns.append(.rerun(id))
+                    records[id]!.retries += 1
+                    records[id]!.state = .waiting
+                    locations.move(1, at: record.path, to: .waiting)
+                    marks.append(record.path)
+                    stale.append(id)
                 }
             case .failed(let error):
-                records.remove(at: index)
+                _ = remove(id)
+                reverted.append(record)
                 actions.append(.finish(record, .failure(error.path == nil ? error.at(record.path) : error), write: .reverted))
             }
         }
-        // What the server refused as stale re-runs after the others finished, in order.
-        return actions + reruns
+        // What the server refused as stale re-runs after the others finished, in order, with
+        // what ran on the output of one that failed.
+        let rerun = rerunOrder(stale + waitingAfter(reverted))
+        if !rerun.isEmpty { actions.append(.rerun(rerun)) }
+        return actions
+    }
+
+    /// The waiting transactions that started after one of `reverted` and overlap it: they ran
+    /// on its output, which is gone.
+    /// - Complexity: O(r (d + m)) for r reverted transactions and m overlapping each.
+    private func waitingAfter(_ reverted: [TransactionRecord]) -> [TransactionID] {
+        reverted.flatMap { record in
+            locations.overlapping(record.path).filter { $0 > record.id && records[$0]?.state == .waiting }
+        }
     }
 
     /// A set at `path` overrides the transactions it overlaps: waiting ones finish now, sent
     /// ones (and those in doubt) when the server answers, since their put may have landed.
-    /// - Complexity: O(n).
+    /// - Complexity: O(d + m log m) for m transactions at, above or below `path`.
     mutating func abort(overlapping path: Path) -> [Action] {
         var actions: [Action] = []
-        var index = records.startIndex
-        while index < records.endIndex {
-            guard records[index].overlaps(path) else {
-                index += 1
-                continue
-            }
-            switch records[index].state {
+        var reverted: [TransactionRecord] = []
+        for id in locations.overlapping(path).sorted() {
+            guard let record = records[id] else { continue }
+            switch record.state {
             case .waiting:
-                let record = records.remove(at: index)
+                _ = remove(id)
+                reverted.append(record)
                 actions.append(.finish(record, .failure(.overriddenBySet(at: record.path)), write: .reverted))
-                continue
             case .sent(let requestID, let put, _):
-                records[index].state = .sent(requestID: requestID, put: put, abortWhenAnswered: true)
+                records[id]!.state = .sent(requestID: requestID, put: put, abortWhenAnswered: true)
             case .inDoubt(let put, _):
-                records[index].state = .inDoubt(put: put, abortWhenAnswered: true)
+                records[id]!.state = .inDoubt(put: put, abortWhenAnswered: true)
             }
-            index += 1
         }
+        // Those left that ran on an aborted one's output run again (firebase-js-sdk
+        // `repoSetWithPriority`: `repoAbortTransactions`, then `repoRerunTransactions`).
+        let rerun = rerunOrder(waitingAfter(reverted))
+        if !rerun.isEmpty { actions.append(.rerun(rerun)) }
         return actions
     }
 
     /// Whether a run of `id` needs redoing before it is sent: the value it ran on changed.
-    /// - Complexity: O(n).
+    /// - Complexity: O(1).
     func inputHash(of id: TransactionID) -> String? {
-        record(id)?.inputHash
+        records[id]?.inputHash
     }
 }

@@ -85,6 +85,25 @@ struct VisibleWriteIndex: Sendable {
         return false
     }
 
+    /// Appends the writes listed at `path`, above it and below it, in no particular order (an
+    /// update listed at several of its paths appears once for each).
+    /// - Complexity: O(d + m) for a path of depth d and m listings at or below it.
+    func appendOverlapping(_ path: Path, to result: inout [WriteID]) {
+        var node = self
+        for key in path.keys {
+            result += node.writes
+            guard let child = node.children[key] else { return }
+            node = child
+        }
+        node.appendAll(to: &result)
+    }
+
+    private func appendAll(to result: inout [WriteID]) {
+        result += writes
+        guard below > 0 else { return }
+        for child in children.values { child.appendAll(to: &result) }
+    }
+
     /// Forgets every listing.
     mutating func removeAll() {
         writes = []

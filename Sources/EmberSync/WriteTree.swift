@@ -23,6 +23,11 @@ public struct WriteTree: Sendable {
     /// How many pending writes are hidden: while none is, the visible layer is every write, and
     /// a question that includes hidden writes is answered from it without a walk of the list.
     private var hiddenCount = 0
+    /// The hidden writes by location (the visible ones are in `visible`): a transaction's
+    /// input, computed without some writes, layers only the writes that overlap its location
+    /// (issue 37: with thousands of transactions in flight, layering every pending write for
+    /// each made them quadratic).
+    private var hidden = VisibleWriteIndex()
 
     public init() {}
 
@@ -35,6 +40,7 @@ public struct WriteTree: Sendable {
             visibleWrites.add(node, at: path)
         } else {
             hiddenCount += 1
+            hidden.add(id, at: path)
         }
         countAdded()
     }
@@ -116,7 +122,10 @@ public struct WriteTree: Sendable {
     public mutating func removeWrite(_ id: WriteID) -> Bool {
         guard let position = position(of: id) else { return false }
         let removed = allWrites.remove(at: position)
-        if removed.visibility == .hidden { hiddenCount -= 1 }
+        if removed.visibility == .hidden {
+            hiddenCount -= 1
+            hidden.remove(removed.id, at: removed.path)
+        }
         if allWrites.isEmpty {
             // The last pending write: nothing is left to show or to count.
             visibleWrites = .empty
@@ -151,9 +160,30 @@ public struct WriteTree: Sendable {
         for path in paths { visibleWrites.remove(at: path) }
     }
 
+    /// The pending writes at `path`, above it or below it, oldest first.
+    /// - Complexity: O(d + m log m) for m such writes while two or more writes are pending
+    ///   (the visible ones are counted then); O(1) otherwise.
+    private func writes(overlapping path: Path) -> [WriteRecord] {
+        guard isCounting else {
+            return allWrites.filter { $0.path.contains(path) || path.contains($0.path) }
+        }
+        var ids: [WriteID] = []
+        visible.appendOverlapping(path, to: &ids)
+        hidden.appendOverlapping(path, to: &ids)
+        ids.sort()
+        var result: [WriteRecord] = []
+        result.reserveCapacity(ids.count)
+        var last: WriteID?
+        for id in ids where id != last {
+            last = id
+            if let write = write(id) { result.append(write) }
+        }
+        return result
+    }
+
     /// The writes selected by `include`, layered in order, relative to `root`.
     /// - Complexity: O(w k d log n).
-    static func layer(_ writes: Deque<WriteRecord>, at root: Path, include: (WriteRecord) -> Bool) -> CompoundWrite {
+    static func layer(_ writes: some Sequence<WriteRecord>, at root: Path, include: (WriteRecord) -> Bool) -> CompoundWrite {
         var result = CompoundWrite.empty
         for write in writes where include(write) {
             let changes: [(Path, Node)]
@@ -203,9 +233,8 @@ public struct WriteTree: Sendable {
         let merge = visibleWrites.child(at: path)
         if !includingHidden && merge.isEmpty { return completeServerCache }
         if !includingHidden && completeServerCache == nil && !merge.hasCompleteWrite(at: .root) { return nil }
-        let layered = Self.layer(allWrites, at: path) { write in
+        let layered = Self.layer(writes(overlapping: path), at: path) { write in
             (write.visibility == .visible || includingHidden) && !excluding.contains(write.id)
-                && (write.path.contains(path) || path.contains(write.path))
         }
         if completeServerCache == nil && !layered.hasCompleteWrite(at: .root) { return nil }
         return layered.apply(to: completeServerCache ?? .empty)

@@ -33,7 +33,7 @@ struct TransactionQueueTests {
     private func describe(_ actions: [TransactionQueue.Action]) -> [String] {
         actions.map { action in
             switch action {
-            case .rerun(let id): "rerun \(id.rawValue)"
+            case .rerun(let ids): "rerun \(ids.map { "\($0.rawValue)" }.joined(separator: ","))"
             case .finish(let record, let result, let write):
                 switch result {
                 case .success(let outcome):
@@ -70,6 +70,17 @@ struct TransactionQueueTests {
         #expect(queue.writesHidden(from: ids[1]) == [WriteID(101), WriteID(103)])
         #expect(queue.writesHidden(from: ids[0]) == [WriteID(100), WriteID(101), WriteID(103)])
         #expect(queue.writesHidden(from: ids[2]) == [WriteID(102)])
+    }
+
+    @Test("a re-run brings every later waiting transaction that overlaps it, transitively, in order; not earlier ones")
+    func rerunOrder() {
+        let (queue, ids) = queue(["a", "a/b", "c", "a/b/c", "a"])
+        #expect(queue.rerunOrder([ids[0]]) == [ids[0], ids[1], ids[3], ids[4]])
+        #expect(queue.rerunOrder([ids[1]]) == [ids[1], ids[3], ids[4]])
+        #expect(queue.rerunOrder([ids[2]]) == [ids[2]])
+        let (chain, chained) = self.queue(["a/b", "a", "a/c", "d"])
+        // a/c does not overlap a/b, but runs on the output of a, which does.
+        #expect(chain.rerunOrder([chained[0]]) == [chained[0], chained[1], chained[2]])
     }
 
     @Test("ok finishes every transaction of the batch with its own resolved output, its write confirmed")

@@ -372,6 +372,15 @@ struct ComparisonRun {
                     }),
                 ])
         }
+        let inFlight = quick ? 1_000 : 10_000
+        table.add(
+            group: "transactions", workload: "\(Figure.grouped(Double(inFlight))) transactions in flight on distinct locations, started then flushed (1 client)",
+            ember: contention.inFlight(count: inFlight, runs: runs),
+            peers: [
+                .init(peer: "Redis `INCR` on as many distinct keys, pipelined in one connection (no read-modify-write)", measurement: redis {
+                    $0.pipelinedIncrements(keys: inFlight, runs: runs)
+                }),
+            ])
     }
 
     /// Opening a server store of a million leaves and answering a first read.

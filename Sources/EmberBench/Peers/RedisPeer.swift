@@ -97,6 +97,24 @@ struct RedisPeer {
         }
     }
 
+    /// `INCR` on `keys` distinct keys sent as one pipeline on one connection: the time until
+    /// every reply has come (the peer of `keys` transactions in flight at once).
+    func pipelinedIncrements(keys: Int, runs: Int) -> Measurement {
+        if let reason = unavailable() { return .notMeasured(reason) }
+        return Measurement.catching("INCR pipeline") {
+            let durations = try Repetitions.measure(size: keys, runs: runs) { size in
+                let connection = try connect()
+                let commands = (0..<size).map { ["INCR", "ember-bench:inflight:\($0)"] }
+                let start = ContinuousClock.now
+                let replies = try connection.pipeline(commands)
+                let time = ContinuousClock.now - start
+                guard replies.count == size else { throw RedisError.unexpected(command: "INCR", reply: "\(replies.count) replies") }
+                return time
+            }
+            return .latency(durations: durations)
+        }
+    }
+
     private func watchMultiRun(clients: Int, each: Int) throws -> Duration {
         let key = Self.counterKey
         let admin = try connect()
