@@ -71,7 +71,9 @@ extension Repo {
             result = .success(cached)
         } else {
             result = .failure(.other(
-                code: ErrorCode.offline, message: "client \(name) is offline and has no cached data for \(get.query)",
+                code: ErrorCode.offline,
+                message: "client \(name) is \(connectionState == .offline ? "offline" : "not connected (\(connectionState))") and has no cached data"
+                    + (get.query.isDefault ? "" : " for the query \(get.query.params)"),
                 at: get.query.path))
         }
         raise([]) { get.completion(result) }

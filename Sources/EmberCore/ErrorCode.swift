@@ -78,6 +78,8 @@ public enum ErrorCode {
     public static let badRows = "bad_rows"
     /// The shell asked to wait for a write that only lives in memory (a client without a store).
     public static let notStored = "not_stored"
+    /// A script's write was not acknowledged within `--ack-timeout`; it stays queued.
+    public static let notAcknowledged = "not_acknowledged"
     /// A command or function acts on the server itself (its rules, clock, latency, timeouts),
     /// which is in another process (`ember --connect`, a second terminal).
     public static let needsEmbeddedServer = "needs_embedded_server"
@@ -125,7 +127,7 @@ public enum ErrorCode {
         invalidClientName, invalidRules,
         permissionDenied, invalidToken, expiredToken, dataStale, disconnected, writeCanceled, maxRetries, overriddenBySet, offline,
         wouldWaitForever, reentrantWait, cancelled,
-        storageError, readOnly, databaseInUse, storeUnreadable, storeEmpty, badRows, needsEmbeddedServer, notStored,
+        storageError, readOnly, databaseInUse, storeUnreadable, storeEmpty, badRows, needsEmbeddedServer, notStored, notAcknowledged,
         syntaxError, unknownCommand, unknownWatch, ioError,
         luaError, interrupted, instructionLimit, memoryLimit, invalidArgument, cannotWait, timeout, noShell,
         reservedName, sessionEnded, internalError,

@@ -262,6 +262,6 @@ final class WebSocketConnection: RemoteConnection, Transport, @unchecked Sendabl
     }
 
     private static func describe(_ error: any Error) -> String {
-        (error as? IOError)?.description ?? String(describing: error)
+        SocketErrorText.describe(error)
     }
 }

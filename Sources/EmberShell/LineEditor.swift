@@ -183,6 +183,16 @@ public final class LineEditor {
         _ = ember_el_refresh(editLine)
     }
 
+    /// Shows `prompt` from the next line on and, while a line is being read at a terminal,
+    /// draws the line being typed again behind it at once.
+    public func redraw(prompt newPrompt: String) {
+        guard newPrompt != prompt else { return }
+        prompt = newPrompt
+        guard isReading, isTerminal else { return }
+        write("\r\u{1B}[K")
+        _ = ember_el_refresh(editLine)
+    }
+
     /// Writes `text` to the editor's output now.
     public func write(_ text: String) {
         fputs(text, streams[1])

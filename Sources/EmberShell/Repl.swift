@@ -17,6 +17,8 @@ public final class Repl {
     public let historyFile: String?
     /// Whether the REPL reads Lua chunks (`lua` alone) rather than commands.
     public private(set) var luaMode = false
+    /// Whether the editor shows the shell's own prompt (not Lua's, nor an entry's next line).
+    private var atMainPrompt = false
 
     /// Creates a REPL for `shell` reading with `editor`; loads the history from `historyFile`.
     public init(shell: Shell, editor: LineEditor, historyFile: String?) {
@@ -29,7 +31,12 @@ public final class Repl {
         editor.completer = { [unowned self, unowned shell] prefix in
             luaMode ? shell.luaCompletions(for: prefix) : shell.completions(for: prefix)
         }
-        editor.idle = { [unowned shell] in shell.engine.runDue() }
+        editor.idle = { [unowned self, unowned shell, unowned editor] in
+            shell.engine.runDue()
+            // The prompt follows the connection's state while it waits (issue 37: it still said
+            // `main:/>` after the server had gone).
+            if atMainPrompt { editor.redraw(prompt: shell.prompt) }
+        }
         editor.nextWake = { [unowned shell] in
             shell.engine.nextDueTime.map { Int(clamping: max(0, $0 - shell.engine.now)) }
         }
@@ -65,6 +72,8 @@ public final class Repl {
         while !shell.exitRequested {
             shell.engine.runDue()
             editor.prompt = entry == nil ? (luaMode ? "lua> " : shell.prompt) : continuationPrompt
+            atMainPrompt = entry == nil && !luaMode
+            defer { atMainPrompt = false }
             switch editor.read() {
             case .endOfInput:
                 if entry != nil {

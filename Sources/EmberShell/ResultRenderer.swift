@@ -61,8 +61,11 @@ public struct ResultRenderer {
         case .write(let report):
             switch report.status {
             case .acknowledged: return report.detail ?? style.ok("ok")
-            case .queued:
-                return (report.detail.map { $0 + " " } ?? "") + style.warning("queued (offline): sent when the client reconnects")
+            case .queued(let state, let keeping):
+                return (report.detail.map { $0 + " " } ?? "")
+                    + style.warning(
+                        "queued (\(state)): sent when the client reconnects"
+                            + (keeping == .inMemory ? "; kept in memory only: lost if ember exits before then" : ""))
             case .held(let reason):
                 return (report.detail.map { $0 + " " } ?? "")
                     + style.warning("held (\(reason)): sent once the client has a new token (auth {...})")

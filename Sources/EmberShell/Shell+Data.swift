@@ -10,10 +10,12 @@ import Foundation
 
 /// The data commands: get, ls, tree, set, update, push, remove, increment, priority.
 extension Shell {
-    /// Starts a write with `start` and waits for the server's answer, unless the write must
-    /// wait in the queue (the client is offline, or holds its writes for a new token).
+    /// Starts a write with `start` and waits for the server's answer as ``acknowledgementWait``
+    /// says, unless the write must wait in the queue (the client is offline, holds its writes
+    /// for a new token, or, at the prompt, is not connected).
     /// - Parameter interrupted: what Ctrl-C during the wait says became of the write.
-    /// - Throws: the refusal, or `interrupted` (the write stays queued).
+    /// - Throws: the refusal; `interrupted` (the write stays queued); `not_acknowledged` when a
+    ///   script's wait ran out (the write stays queued, and the error says where).
     func performWrite(
         at position: SourcePosition?, on database: Database,
         interrupted: String = "stopped waiting; the write stays queued and will be sent",
@@ -25,7 +27,13 @@ extension Shell {
         } catch {
             throw .database(error, at: position)
         }
-        if !answer.isFilled, let waiting = waitingStatus(of: database) {
+        var waiting = answer.isFilled ? nil : waitingStatus(of: database)
+        if waiting == nil, !answer.isFilled, acknowledgementWait == .interactive, !database.connectionState.isConnected {
+            // At the prompt a write made while the connection is down does not hold the
+            // prompt: it is queued, and the prompt shows the state.
+            waiting = .queued(database.connectionState, keeping: queueKeeping(of: database))
+        }
+        if let waiting {
             // Queued means kept: the client's store must have it before the shell says so. A
             // store that cannot take it makes the client refuse the write (reverted, with
             // events), and that refusal is the answer.
@@ -40,7 +48,18 @@ extension Shell {
             }
             return waiting
         }
-        try wait(for: answer, interrupted: interrupted)
+        switch acknowledgementWait {
+        case .interactive, .unbounded:
+            try wait(for: answer, interrupted: interrupted)
+        case .bounded(let milliseconds):
+            try require(engine.wait(until: { answer.isFilled }, deadline: engine.now + milliseconds), interrupted: interrupted)
+            if !answer.isFilled {
+                throw .command(
+                    ErrorCode.notAcknowledged,
+                    "the write was not acknowledged within \(Self.duration(milliseconds)) (--ack-timeout): client \(database.name) is "
+                        + "\(database.connectionState)\(serverDescription); \(queueDescription(of: database))", at: position)
+            }
+        }
         if case .some(.some(let error)) = answer.value { throw .database(error, at: position) }
         return .acknowledged
     }
@@ -49,9 +68,31 @@ extension Shell {
     /// client is offline (`queued`), or holds its writes until it has a new token (`held`);
     /// `nil` when it goes to the server.
     func waitingStatus(of database: Database) -> WriteReport.Status? {
-        if database.connectionState == .offline { return .queued }
+        if database.connectionState == .offline { return .queued(.offline, keeping: queueKeeping(of: database)) }
         if database.writesHeld { return .held(reason: Self.heldReason(database.authState)) }
         return nil
+    }
+
+    /// Whether what `database` queues outlives this process when the server does.
+    func queueKeeping(of database: Database) -> QueueKeeping {
+        ember.remoteServer != nil && !database.isPersistent ? .inMemory : .kept
+    }
+
+    /// " to URL" for a server in another process, or nothing.
+    var serverDescription: String {
+        ember.remoteServer.map { " (server \($0.url))" } ?? ""
+    }
+
+    /// Where `database`'s queued writes are: "it stays queued in FILE and is sent when the
+    /// client reconnects", or that it is in memory only.
+    func queueDescription(of database: Database) -> String {
+        if database.isPersistent, case .file(let file)? = ember.clientStore(database.name)?.location {
+            return "it stays queued in \(file) and is sent when the client reconnects (also on a later run)"
+        }
+        if ember.remoteServer != nil {
+            return "it stays queued in memory only, and is lost if ember exits before it is sent"
+        }
+        return "it stays queued in memory"
     }
 
     /// A query for `path` with the modifiers of `query`.

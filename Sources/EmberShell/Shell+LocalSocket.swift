@@ -28,7 +28,7 @@ extension Shell {
                 failure.set(error.message)
                 listening.signal()
             } catch {
-                failure.set("\(error)")
+                failure.set(SocketErrorText.describe(error))
                 listening.signal()
             }
             ended.signal()

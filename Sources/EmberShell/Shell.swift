@@ -36,6 +36,8 @@ public final class Shell {
     /// The database directory another `ember` holds, which this session reached through its
     /// local socket (a second terminal).
     public private(set) var sharedDatabase: String?
+    /// Where a second terminal's clients keep their caches and queues (`nil`: in memory).
+    public private(set) var sharedCache: String?
 
     /// Where results, errors and events go.
     public let output: any ShellOutput
@@ -49,6 +51,9 @@ public final class Shell {
     public var timing = false
     /// Whether long results go through the pager at a terminal (`pager on|off`).
     public var pagerEnabled = true
+    /// How long a write waits for its acknowledgement: ``ShellSession`` sets it for scripts
+    /// (`--ack-timeout`) and for the prompt; until the answer otherwise.
+    public var acknowledgementWait = AcknowledgementWait.unbounded
     /// The styles of pretty output.
     public internal(set) var style: TextStyle
     /// Asks the user a yes/no question (the REPL sets it; without it nothing is asked).
@@ -128,9 +133,20 @@ public final class Shell {
                 if error.code == ErrorCode.databaseInUse {
                     // Another ember holds it: its local socket, if it serves one, is the way in.
                     guard let socket = LocalSocket.listening(forDatabase: directory) else { throw .command(error.code, error.message) }
-                    ember = try Self.remoteEmber(
-                        url: "unix:" + socket, cacheDirectory: nil, durability: options.durability, adminCredential: nil, userToken: nil,
-                        clock: clock, random: random)
+                    // Its clients keep their queues on disk as the first terminal's do (issue
+                    // 37: they were in memory, and a write queued offline vanished at exit);
+                    // in memory only when a third terminal holds that directory too.
+                    let cache = options.sharedDatabaseCacheDirectory(for: directory)
+                    do {
+                        ember = try Self.remoteEmber(
+                            url: "unix:" + socket, cacheDirectory: cache, durability: options.durability, adminCredential: nil,
+                            userToken: nil, clock: clock, random: random)
+                        sharedCache = cache
+                    } catch where cache != nil && error.code == ErrorCode.databaseInUse {
+                        ember = try Self.remoteEmber(
+                            url: "unix:" + socket, cacheDirectory: nil, durability: options.durability, adminCredential: nil,
+                            userToken: nil, clock: clock, random: random)
+                    }
                     sharedDatabase = directory
                 } else {
                     throw .command(error.code, "cannot open the database at \(directory): \(error.message)")
@@ -148,9 +164,14 @@ public final class Shell {
         // the first client connects before the first command
         settle()
         if let sharedDatabase, let remote = ember.remoteServer {
+            let queues = sharedCache.map { "its clients' queues are kept in \($0)" }
+                ?? "its clients' queues are in memory only (another terminal keeps them on disk)"
             note(
-                "the database at \(sharedDatabase) is open in another ember: connected to it through \(remote.url)",
-                json: .object([("database", .string(sharedDatabase)), ("connectedThrough", .string(remote.url))]))
+                "the database at \(sharedDatabase) is open in another ember: connected to it through \(remote.url); \(queues)",
+                json: .object([
+                    ("database", .string(sharedDatabase)), ("connectedThrough", .string(remote.url)),
+                    ("queues", sharedCache.map { .string($0) } ?? .string("memory")),
+                ]))
         }
     }
 
@@ -200,10 +221,11 @@ public final class Shell {
     var isJSON: Bool { outputMode == .json }
 
     /// The prompt: `client:/location> `, with who the client is signed in as (`[alice]`,
-    /// `[alice expired]`) and `(offline)` when the client is offline or disconnected.
+    /// `[alice expired]`) and the connection's state when it is not connected: `(offline)`,
+    /// `(disconnected)` or `(connecting)`; the REPL draws it again when that changes.
     public var prompt: String {
         let state = database.connectionState
-        let marker = state == .connected || state == .connecting ? "" : "(\(state))"
+        let marker = state == .connected ? "" : "(\(state))"
         return "\(currentClient)\(identityMark)\(marker):\(location)> "
     }
 

@@ -1,5 +1,6 @@
 import EmberNetwork
 import EmberStorage
+import Glibc
 
 /// Everything the command line decides about a shell session (see `ember --help` and
 /// SHELL.md's "Command line").
@@ -44,6 +45,9 @@ public struct ShellOptions: Sendable, Hashable {
     public var luaInstructionLimit: Int? = 1_000_000_000
     /// How many bytes the Lua state may hold (`--lua-memory`, in MiB; `nil`: no limit).
     public var luaMemoryLimit: Int? = 512 << 20
+    /// How long a script's write waits for its acknowledgement, in milliseconds
+    /// (`--ack-timeout`, in seconds; `nil`: no limit).
+    public var acknowledgementTimeout: Int64? = 30_000
     /// Whether the banner is left out (`-q`).
     public var quiet = false
     /// The server in another process the clients connect to (`--connect URL`); `nil` embeds
@@ -56,10 +60,27 @@ public struct ShellOptions: Sendable, Hashable {
     /// Where the clients of ``connectURL`` keep their caches and queues: one directory per
     /// server, under the data directory; `nil` with `--memory`.
     public var remoteCacheDirectory: String?
+    /// Where the clients of a second terminal on a database directory (one another `ember`
+    /// holds, reached through its local socket) keep their caches and queues: under the data
+    /// directory's `remote/`, one directory per database directory. `nil` keeps them in memory.
+    public var remoteCacheRoot: String?
 
     /// Creates the default options, with the default database directory found in `environment`.
     public init(environment: [String: String]) {
         databaseDirectory = Self.defaultDatabaseDirectory(environment: environment)
+        remoteCacheRoot = databaseDirectory.map { String($0.dropLast("default".count)) + "remote/" }
+    }
+
+    /// The directory a second terminal on the database directory `directory` keeps its
+    /// clients' caches and queues in: named after the directory's real path, so that the same
+    /// database reached from anywhere finds the same queue.
+    public func sharedDatabaseCacheDirectory(for directory: String) -> String? {
+        guard let remoteCacheRoot else { return nil }
+        let real = realpath(directory, nil).map { pointer in
+            defer { free(pointer) }
+            return String(cString: pointer)
+        } ?? directory
+        return remoteCacheRoot + RemoteAddress.directoryName(for: "db:" + real)
     }
 
     /// The names `--durability` accepts.

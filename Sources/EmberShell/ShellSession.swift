@@ -31,8 +31,10 @@ public enum ShellSession {
         }
         shell.showsProgress = isatty(STDERR_FILENO) == 1
         let status = run(shell, options: options, output: output, environment: environment, inputIsTerminal: inputIsTerminal)
+        // Writes a script left unacknowledged, or lost with a queue in memory, fail it.
+        let writesKept = shell.finishWrites(waiting: status == 0)
         // What could not be committed at the end is an error too.
-        return shell.close() ? status : 1
+        return shell.close() && writesKept ? status : 1
     }
 
     /// Everything after opening: the notices, the start-up scripts, the commands, the REPL.
@@ -44,7 +46,9 @@ public enum ShellSession {
         if !shell.reportNotices() && options.runsBatchOnly { return 1 }
         shell.loadStartupScripts(configurationDirectory: Shell.configurationDirectory(environment: environment))
 
-        // -c and -e in the order given, then -f, then SCRIPT; the first failure stops the run
+        // -c and -e in the order given, then -f, then SCRIPT; the first failure stops the run.
+        // A script's write waits for its acknowledgement at most --ack-timeout.
+        shell.acknowledgementWait = options.acknowledgementTimeout.map { .bounded(milliseconds: $0) } ?? .unbounded
         for input in options.inputs {
             switch input {
             case .command(let command): if !shell.execute(command) { return 1 }
@@ -62,6 +66,7 @@ public enum ShellSession {
             return shell.runLines(lines) ? 0 : 1
         }
         setlocale(LC_CTYPE, "")
+        shell.acknowledgementWait = .interactive
         let editor: LineEditor
         do {
             editor = try LineEditor()

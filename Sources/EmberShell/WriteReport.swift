@@ -1,3 +1,4 @@
+import EmberClient
 import EmberCore
 
 /// How a write the shell made ended, as far as the command waits: acknowledged by the server,
@@ -7,8 +8,9 @@ public struct WriteReport {
     public enum Status: Sendable, Hashable {
         /// The server acknowledged it.
         case acknowledged
-        /// The client is offline: the write is queued and will be sent on reconnection.
-        case queued
+        /// The client is not connected (`state`: offline on purpose, or disconnected): the write
+        /// is queued and will be sent on reconnection; `keeping` says where the queue is.
+        case queued(ConnectionState, keeping: QueueKeeping)
         /// The client's token expired (or was refused): the write is queued and will be sent
         /// once the client has a new token; `reason` says why, for people.
         case held(reason: String)
@@ -32,7 +34,10 @@ public struct WriteReport {
         var members: [(key: String, value: JSONValue)] = [("ok", .bool(true))]
         switch status {
         case .acknowledged: break
-        case .queued: members.append(("queued", .bool(true)))
+        case .queued(let state, let keeping):
+            members.append(("queued", .bool(true)))
+            if state != .offline { members.append(("state", .string(state.description))) }
+            if keeping == .inMemory { members.append(("inMemory", .bool(true))) }
         case .held(let reason): members += [("queued", .bool(true)), ("held", .string(reason))]
         }
         return .object(members + fields)

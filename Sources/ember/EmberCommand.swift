@@ -105,6 +105,13 @@ struct EmberCommand: ParsableCommand {
         help: ArgumentHelp("How much memory Lua may use, in MiB (0: no limit).", valueName: "MIB"))
     var luaMemory: Int = 512
 
+    @Option(
+        name: .customLong("ack-timeout"), parsing: .unconditional,
+        help: ArgumentHelp(
+            "In scripts, how long a write waits for the server's acknowledgement, in seconds (0: no limit); then the script fails, saying where the write is kept.",
+            valueName: "SECONDS"))
+    var ackTimeout: Int = 30
+
     @Flag(name: [.customShort("q"), .customLong("quiet")], help: "No banner.")
     var quiet = false
 
@@ -146,6 +153,10 @@ struct EmberCommand: ParsableCommand {
         options.luaInstructionLimit = luaInstructions == 0 ? nil : luaInstructions
         options.luaMemoryLimit = luaMemory == 0 ? nil : luaMemory << 20
         options.quiet = quiet
+        guard ackTimeout >= 0, ackTimeout <= 86_400 else {
+            throw ShellUsageError("--ack-timeout must be a number of seconds from 0 (no limit) to 86400, not \(ackTimeout)")
+        }
+        options.acknowledgementTimeout = ackTimeout == 0 ? nil : Int64(ackTimeout) * 1_000
 
         var rest = scriptAndArguments[...]
         if rest.first == "--" { rest = rest.dropFirst() }

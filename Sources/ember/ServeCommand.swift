@@ -205,7 +205,8 @@ struct ServeCommand: ParsableCommand {
             } catch let error as NetworkError {
                 failure.set(error.message)
             } catch {
-                failure.set("cannot listen on \(display):\(configuration.port): \(error)")
+                let hint = SocketErrorText.isAddressInUse(error) ? " (another process listens there: choose another with --port)" : ""
+                failure.set("cannot listen on \(display):\(configuration.port): \(SocketErrorText.describe(error))\(hint)")
             }
             finished.signal()
         }

@@ -18,7 +18,7 @@ import Testing
         #expect(results == [
             .json("main"), .json("carol"), .json("Database(carol)"), .json(true),
             .json([
-                "code": "offline", "message": "test:3: ref:get: client carol is offline and has no cached data for /x at /x",
+                "code": "offline", "message": "test:3: ref:get: client carol is offline and has no cached data at /x",
                 "path": "/x",
             ]),
             .json(true),

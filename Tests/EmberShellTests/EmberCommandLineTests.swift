@@ -117,7 +117,7 @@ import Glibc
         #expect(result.status == 1)
         #expect(result.output == "main is offline: writes queue until online\n")
         #expect(result.error.hasPrefix("waiting for the connection (up to 300 ms; Ctrl-C stops)…\n"), "\(result.error)")
-        #expect(result.error.contains("client main is offline and has no cached data for /x"), "\(result.error)")
+        #expect(result.error.contains("client main is offline and has no cached data at /x"), "\(result.error)")
         #expect(elapsed >= 0.3 && elapsed < 2.9, "waited \(elapsed) s, not the default 3 s")
 
         let json = try ember("-q", "--memory", "--json", "-c", "offline", "-c", "get /x timeout 100")

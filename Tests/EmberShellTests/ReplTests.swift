@@ -323,4 +323,43 @@ import Testing
         #expect(session.waitFor("null", after: mark), "the screen: \(session.screen)")
         #expect(exit(session) == 0)
     }
+    /// Issue 37, item 4: after the server stopped, the prompt still said `main:/>` and a `set`
+    /// blocked it for ever (lines typed meanwhile were lost).
+    @Test func thePromptFollowsTheConnectionAndAWriteWhileDisconnectedReturns() throws {
+        let server = Process()
+        server.executableURL = EmberCommandLineTests.executable
+        server.arguments = ["serve", "--memory", "--port", "0", "--quiet"]
+        let banner = Pipe()
+        server.standardOutput = banner
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        defer { if server.isRunning { kill(server.processIdentifier, SIGKILL) }; server.waitUntilExit() }
+        var text = ""
+        let deadline = Date().addingTimeInterval(20)
+        while !text.contains("another ember:"), Date() < deadline {
+            let data = banner.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            text += String(decoding: data, as: UTF8.self)
+        }
+        let port = try #require(text.firstMatch(of: /listening on 127\.0\.0\.1:(\d+)/).map { String($0.1) }, "\(text)")
+        let session = try start(home: try makeHome(), ["--connect", "ws://127.0.0.1:\(port)/?ns=t"])
+        typeAtPrompt(session, "set /a 1\r")
+        #expect(session.waitFor("ok"), "the screen: \(session.screen)")
+        let mark = session.mark
+        kill(server.processIdentifier, SIGKILL)
+        // Within a second or so, with nothing typed, the prompt is drawn again with the state.
+        #expect(session.waitUntil(timeout: 3) { screen in
+            screen[mark...].contains("main(disconnected):/> ") || screen[mark...].contains("main(connecting):/> ")
+        }, "the screen: \(session.screen)")
+        let typed = session.mark
+        session.type("set /b 2\r")
+        #expect(session.waitUntil(timeout: 3) { screen in
+            screen[typed...].contains("queued (disconnected): sent when the client reconnects; kept in memory only")
+                || screen[typed...].contains("queued (connecting): sent when the client reconnects; kept in memory only")
+        }, "the screen: \(session.screen)")
+        typeAtPrompt(session, "exit\r")
+        #expect(session.waitFor("warning: 1 write of client main was never sent to ws://127.0.0.1:\(port)/?ns=t and is lost"),
+                "the screen: \(session.screen)")
+        #expect(session.waitForExit() == 0)
+    }
 }

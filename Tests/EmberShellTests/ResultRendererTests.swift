@@ -1,3 +1,4 @@
+import EmberClient
 import EmberCore
 import EmberLua
 import EmberQL
@@ -28,9 +29,14 @@ struct ResultRendererTests {
     func writes() {
         #expect(render(.write(WriteReport(.acknowledged)), .pretty) == "ok\n")
         #expect(render(.write(WriteReport(.acknowledged)), .json) == #"{"ok":true}"# + "\n")
-        let push = WriteReport(.queued, detail: "-Nk", fields: [("key", .string("-Nk"))])
+        let push = WriteReport(.queued(.offline, keeping: .kept), detail: "-Nk", fields: [("key", .string("-Nk"))])
         #expect(render(.write(push), .pretty) == "-Nk queued (offline): sent when the client reconnects\n")
         #expect(render(.write(push), .json) == #"{"ok":true,"queued":true,"key":"-Nk"}"# + "\n")
+        // Issue 37: a queue in memory while the server outlives the process says so.
+        let lost = WriteReport(.queued(.disconnected, keeping: .inMemory))
+        #expect(render(.write(lost), .pretty)
+            == "queued (disconnected): sent when the client reconnects; kept in memory only: lost if ember exits before then\n")
+        #expect(render(.write(lost), .json) == #"{"ok":true,"queued":true,"state":"disconnected","inMemory":true}"# + "\n")
     }
 
     @Test("a transaction: committed or aborted with the value; queued; JSON with the attempts")
