@@ -116,6 +116,8 @@ public enum ErrorCode {
     public static let noShell = "no_shell"
     /// `ember.command` was given the name of a built-in command.
     public static let reservedName = "reserved_name"
+    /// `ember.exit(n)` ends the script (a `pcall` may catch it; the run still ends with `n`).
+    public static let exit = "exit"
     /// A Lua object outlived its session or client (a binding called after the database closed).
     public static let sessionEnded = "session_ended"
     /// Ember failed in a way that is its own bug; the message says what.
@@ -130,6 +132,6 @@ public enum ErrorCode {
         storageError, readOnly, databaseInUse, storeUnreadable, storeEmpty, badRows, needsEmbeddedServer, notStored, notAcknowledged,
         syntaxError, unknownCommand, unknownWatch, ioError,
         luaError, interrupted, instructionLimit, memoryLimit, invalidArgument, cannotWait, timeout, noShell,
-        reservedName, sessionEnded, internalError,
+        reservedName, exit, sessionEnded, internalError,
     ]
 }

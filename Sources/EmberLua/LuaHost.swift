@@ -19,6 +19,14 @@ public protocol LuaHost: AnyObject {
     /// Reports an error that happened where no script can catch it: in a listener, a completion
     /// callback or `onComplete`. `context` says where ("value listener on /chat").
     func report(_ error: LuaError, context: String)
+
+    /// `ember.exit(status)`: the run ends with `status` once the script has stopped.
+    func requestExit(status: Int32)
+}
+
+extension LuaHost {
+    /// A host without a run to end ignores it (the script still stops).
+    public func requestExit(status: Int32) {}
 }
 
 /// A failure the host reports back to a script (raised there as a Lua error object).

@@ -124,6 +124,20 @@ extension LuaRuntime {
                 try call.push(json: result)
                 return .values(1)
             }),
+            ("exit", { call throws(LuaBindingError) in
+                // ember.exit([status]): as os.exit, true is 0 and false is 1 (issue 37: a script
+                // could not choose its exit status).
+                var status: Int64 = 0
+                switch call.type(at: 1) {
+                case LUA_TNONE, LUA_TNIL: status = 0
+                case LUA_TBOOLEAN: status = lua_toboolean(call.state, 1) != 0 ? 0 : 1
+                default:
+                    status = try call.integer(at: 1, expected: "an exit status from 0 to 255")
+                    guard (0...255).contains(status) else { throw call.error(at: 1, "an exit status goes from 0 to 255, not \(status)") }
+                }
+                call.runtime.host?.requestExit(status: Int32(status))
+                throw call.failure(code: ErrorCode.exit, "exit \(status)")
+            }),
             ("command", { call throws(LuaBindingError) in try call.runtime.addCommand(call) }),
             ("rules", { call throws(LuaBindingError) in
                 // ember.rules(): the rules document in force (nil: the open rules);

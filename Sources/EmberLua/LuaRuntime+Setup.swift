@@ -79,6 +79,31 @@ extension LuaRuntime {
             }
             lua_setfield(state, -2, "increment")
             lua_setfield(state, -2, "ServerValue")
+            // ember.json.encode(value [, pretty]) and ember.json.decode(text), with the
+            // conversions of LUA.md (`nil` and ember.null are null; issue 37: Lua had none).
+            lua_createtable(state, 0, 2)
+            let encode: LuaBinding = { call throws(LuaBindingError) in
+                let value = try call.json(at: 1)
+                let pretty = call.type(at: 2) == LUA_TBOOLEAN && lua_toboolean(call.state, 2) != 0
+                call.push(value.serialized(pretty: pretty))
+                return .values(1)
+            }
+            let decode: LuaBinding = { call throws(LuaBindingError) in
+                let text = try call.string(at: 1, expected: "JSON text")
+                let value: JSONValue
+                do throws(DatabaseError) {
+                    value = try JSONValue(parsing: text)
+                } catch {
+                    throw call.failure(code: error.code, error.message)
+                }
+                try call.push(json: value)
+                return .values(1)
+            }
+            guard self.pushBinding("ember.json.encode", isMethod: false, onto: state, encode) else { return EMBER_LUA_CALL_ERROR }
+            lua_setfield(state, -2, "encode")
+            guard self.pushBinding("ember.json.decode", isMethod: false, onto: state, decode) else { return EMBER_LUA_CALL_ERROR }
+            lua_setfield(state, -2, "decode")
+            lua_setfield(state, -2, "json")
             return 0
         }
         guard installed == LUA_OK else { throw lua.popError(status: installed, kind: .setup) }

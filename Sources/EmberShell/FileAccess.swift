@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 
 /// Reading and writing the files commands name (`import`, `export`, `run`, `-f`), and checking
@@ -7,6 +8,17 @@ enum FileAccess {
     /// The contents of the regular file at `path` as UTF-8 text.
     /// - Throws: ``FileAccessError``: "no such file", "it is a directory", "permission denied",
     ///   "it is not UTF-8 text", or the system's reason.
+    /// `path` with a leading `~` (alone or before `/`) replaced by the home directory
+    /// (`$HOME`, else the user's entry in the password database), as a shell would (issue 37:
+    /// `export /a ~/a.json` wrote to a directory named `~`). `~user` is left alone.
+    static func expandingHome(_ path: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        guard path == "~" || path.hasPrefix("~/") else { return path }
+        var home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        if home == nil, let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir { home = String(cString: directory) }
+        guard let home else { return path }
+        return home + path.dropFirst()
+    }
+
     static func readText(_ path: String) throws(FileAccessError) -> String {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw FileAccessError("read", path, reason(errno)) }

@@ -130,7 +130,7 @@ public final class Repl {
                 }
             }
         }
-        return 0
+        return shell.exitStatus
     }
 
     /// The prompt for the next line of an unfinished entry, as wide as the main prompt.

@@ -16,14 +16,15 @@ extension Shell {
         let value = snapshot.exportValue
         guard let file else { return .value(value) }
         let text = value.serialized(pretty: true) + "\n"
+        let target = FileAccess.expandingHome(file.text)
         do {
-            try FileAccess.write(text, to: file.text)
+            try FileAccess.write(text, to: target)
         } catch {
             throw .command(error.code, error.message, at: file.position)
         }
         return .report(
-            text: "exported \(path) to \(file.text) (\(Self.bytes(text.utf8.count)))",
-            json: .object([("ok", .bool(true)), ("file", .string(file.text)), ("bytes", .int(Int64(text.utf8.count)))]))
+            text: "exported \(path) to \(target) (\(Self.bytes(text.utf8.count)))",
+            json: .object([("ok", .bool(true)), ("file", .string(target)), ("bytes", .int(Int64(text.utf8.count)))]))
     }
 
     /// Writes the JSON of `file` at `expression` as one write: the server applies all of it in
@@ -32,8 +33,9 @@ extension Shell {
     ///
     /// Ctrl-C before the write is made (while reading or parsing the file) imports nothing;
     /// after it, the write is in the client's queue and lands whole, and only the wait ends.
-    func importFile(_ file: Word, to expression: PathExpression) throws(ShellError) -> CommandResult {
+    func importFile(_ given: Word, to expression: PathExpression) throws(ShellError) -> CommandResult {
         let path = try resolve(expression)
+        let file = Word(FileAccess.expandingHome(given.text), at: given.position)
         let text: String
         let fileSize = (try? FileManager.default.attributesOfItem(atPath: file.text))?[.size] as? Int ?? 0
         let large = fileSize >= Self.largeImportBytes

@@ -27,6 +27,12 @@ extension Shell: LuaHost {
         }
     }
 
+    /// `ember.exit(status)`: the run ends with `status` once the script has stopped.
+    public func requestExit(status: Int32) {
+        exitRequested = true
+        exitStatus = status
+    }
+
     /// Adds a plugin command to the registry (replacing one of the same name).
     public func register(_ command: LuaCommand) throws(LuaHostError) {
         let lowered = command.name.lowercased()

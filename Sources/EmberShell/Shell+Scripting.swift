@@ -35,18 +35,26 @@ extension Shell {
         }
     }
 
-    /// Runs a Lua chunk typed in Lua mode or given with `-e`: an expression prints its value
-    /// (as the Lua REPL does), a statement runs.
+    /// Runs a Lua chunk typed in Lua mode or given with `-e`. In Lua mode an expression prints
+    /// its value (as the Lua REPL does) and a statement runs. With `-e` (`asStatement`) the
+    /// chunk runs as a statement first, as `lua -e` runs it: a call prints nothing of what it
+    /// returns (issue 37: `-e "db:ref('y'):set(1)"` printed `WriteHandle(...)` on standard
+    /// output); only a chunk that is nothing but an expression (`-e "1 + 1"`), or says
+    /// `return`, prints its value.
     /// - Returns: whether it succeeded.
     @discardableResult
-    public func executeLua(_ code: String) -> Bool {
+    public func executeLua(_ code: String, asStatement: Bool = false) -> Bool {
         do {
             let result: CommandResult
-            do {
-                // an expression prints its value; a statement does not compile with `return`
-                result = try runChunk("return " + code, name: "=lua")
-            } catch .lua(let error) where error.kind == .syntax {
-                result = try runChunk(code, name: "=lua")
+            if asStatement {
+                result = try runStatementOrExpression(code)
+            } else {
+                do {
+                    // an expression prints its value; a statement does not compile with `return`
+                    result = try runChunk("return " + code, name: "=lua")
+                } catch .lua(let error) where error.kind == .syntax {
+                    result = try runChunk(code, name: "=lua")
+                }
             }
             settle()
             show(result)
@@ -55,6 +63,25 @@ extension Shell {
             settle()
             report(error)
             return false
+        }
+    }
+
+    /// Runs `code` as a statement; when it is not one, as the value of a `return` (an
+    /// expression). A chunk that is neither reports the statement's syntax error (nothing ran:
+    /// it did not compile).
+    private func runStatementOrExpression(_ code: String) throws(ShellError) -> CommandResult {
+        let statementError: LuaError
+        do {
+            return try runChunk(code, name: "=lua")
+        } catch {
+            guard case .lua(let lua) = error, lua.kind == .syntax else { throw error }
+            statementError = lua
+        }
+        do {
+            return try runChunk("return " + code, name: "=lua")
+        } catch {
+            guard case .lua(let lua) = error, lua.kind == .syntax else { throw error }
+            throw .lua(statementError)
         }
     }
 
@@ -81,7 +108,7 @@ extension Shell {
     /// The text of the script file at `path`.
     func readScript(_ path: String, at position: SourcePosition? = nil) throws(ShellError) -> String {
         do {
-            return try FileAccess.readText(path)
+            return try FileAccess.readText(FileAccess.expandingHome(path))
         } catch {
             throw .command(error.code, error.message, at: position)
         }

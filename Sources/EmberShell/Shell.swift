@@ -62,6 +62,8 @@ public final class Shell {
     public var historyEntries: (() -> [String])?
     /// Whether `exit` was run.
     public internal(set) var exitRequested = false
+    /// The status the run ends with once ``exitRequested``: 0 for `exit`, `n` for `ember.exit(n)`.
+    public internal(set) var exitStatus: Int32 = 0
     /// Whether stderr is a terminal (progress bars are drawn only then).
     public var showsProgress = false
     /// The session's watches, by number.
@@ -281,6 +283,8 @@ public final class Shell {
     /// Prints `error`: pretty (with a caret under the input's offending word) or as one JSON
     /// document on stderr.
     public func report(_ error: ShellError, source: String? = nil, from origin: InputOrigin? = nil) {
+        // `ember.exit(n)` stops the script with an error that is not one.
+        if exitRequested, case .lua(let lua) = error, lua.code == ErrorCode.exit { return }
         output.writeError(explained(error).rendered(source: source, json: isJSON, style: style, origin: origin) + "\n")
     }
 

@@ -50,20 +50,31 @@ public enum ShellSession {
         // A script's write waits for its acknowledgement at most --ack-timeout.
         shell.acknowledgementWait = options.acknowledgementTimeout.map { .bounded(milliseconds: $0) } ?? .unbounded
         for input in options.inputs {
-            switch input {
-            case .command(let command): if !shell.execute(command) { return 1 }
-            case .lua(let chunk): if !shell.executeLua(chunk) { return 1 }
+            let succeeded = switch input {
+            case .command(let command): shell.execute(command)
+            case .lua(let chunk): shell.executeLua(chunk, asStatement: true)
             }
-            // `exit` (`quit`, `\\q`) ends the run: nothing after it runs.
-            if shell.exitRequested { return 0 }
+            // `exit` (`quit`, `\\q`) and `ember.exit(n)` end the run: nothing after them runs.
+            if shell.exitRequested { return shell.exitStatus }
+            if !succeeded { return 1 }
         }
-        if let file = options.file, !shell.runFile(file) { return 1 }
-        if let script = options.script, !shell.runFile(script, arguments: options.scriptArguments) { return 1 }
-        if shell.exitRequested || options.runsBatchOnly { return 0 }
+        if let file = options.file {
+            let succeeded = shell.runFile(file)
+            if shell.exitRequested { return shell.exitStatus }
+            if !succeeded { return 1 }
+        }
+        if let script = options.script {
+            let succeeded = shell.runFile(script, arguments: options.scriptArguments)
+            if shell.exitRequested { return shell.exitStatus }
+            if !succeeded { return 1 }
+        }
+        if shell.exitRequested || options.runsBatchOnly { return shell.exitStatus }
 
         guard inputIsTerminal else {
             let lines = AnySequence { AnyIterator { Swift.readLine(strippingNewline: true) } }
-            return shell.runLines(lines) ? 0 : 1
+            let succeeded = shell.runLines(lines)
+            if shell.exitRequested { return shell.exitStatus }
+            return succeeded ? 0 : 1
         }
         setlocale(LC_CTYPE, "")
         shell.acknowledgementWait = .interactive
