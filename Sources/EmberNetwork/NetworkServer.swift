@@ -56,7 +56,7 @@ public struct NetworkServer: Sendable {
             address: .hostname(configuration.host, port: configuration.port),
             publicHost: "\(Self.displayHost(configuration.host)):\(configuration.port)", registry: registry,
             limits: configuration.limits, verifier: configuration.tokenVerifier, admin: configuration.adminCredential,
-            connections: connections, sessions: sessions, logger: logger,
+            policy: configuration.originPolicy, connections: connections, sessions: sessions, logger: logger,
             onListening: { port in onListening(port) })
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: tcp)]
         var socketPath: String?
@@ -127,13 +127,15 @@ public struct NetworkServer: Sendable {
 
     /// The HTTP server of one address: the realtime protocol over WebSocket, REST, event
     /// streams. `admin` is the administrator's credential there (a local socket's is `owner`:
-    /// only the directory's user can open it).
+    /// only the directory's user can open it). `policy` says which hosts and web pages may use
+    /// it (none for a local socket, which no browser reaches).
     private static func application(
         address: BindAddress, publicHost: String, registry: DatabaseRegistry, limits: NetworkLimits, verifier: TokenVerifier? = nil,
-        admin: AdminCredential = .owner, connections: ConnectionCounter,
+        admin: AdminCredential = .owner, policy: OriginPolicy? = nil, connections: ConnectionCounter,
         sessions: SessionIDs, logger: Logger, onListening: @escaping @Sendable (Int) -> Void
     ) -> some Service {
-        let responder = RESTResponder(registry: registry, limits: limits, verifier: verifier, admin: admin, logger: logger, connections: connections)
+        let responder = RESTResponder(
+            registry: registry, limits: limits, verifier: verifier, admin: admin, policy: policy, logger: logger, connections: connections)
         return Application(
             responder: responder,
             server: .http1WebSocketUpgrade(
@@ -141,6 +143,14 @@ public struct NetworkServer: Sendable {
                     http1: .init(idleTimeout: .seconds(Int64(limits.idleTimeout))),
                     ws: .init(maxFrameSize: limits.maxMessageSize, autoPing: .disabled))
             ) { head, channel, _ in
+                if let policy {
+                    let origin = head.headerFields[.origin]
+                    guard policy.allows(host: head.authority), policy.allows(origin: origin) else {
+                        // hummingbird-websocket answers 400 and closes.
+                        logger.warning("refused a WebSocket from Host \(head.authority ?? "-"), Origin \(origin ?? "-"): not this server's host or an allowed origin (--allow-origin)")
+                        return .dontUpgrade
+                    }
+                }
                 let target = head.path ?? "/"
                 let query = QueryString(target: target)
                 let database: ServedDatabase

@@ -26,6 +26,8 @@ struct RESTResponder: HTTPResponder {
     let verifier: TokenVerifier?
     /// The administrator's credential (`owner`, or `--admin-token`'s secret).
     let admin: AdminCredential
+    /// Which hosts and web pages may use the server (none on a local socket).
+    let policy: OriginPolicy?
     let logger: Logger
     /// Counts the open event streams (against ``NetworkLimits/maxConnections``).
     let connections: ConnectionCounter
@@ -33,11 +35,27 @@ struct RESTResponder: HTTPResponder {
     func respond(to request: Request, context: ServeRequestContext) async throws -> Response {
         var request = request
         let target = request.head.path ?? "/"
-        let response: Response
+        let origin = request.headers[.origin]
+        var response: Response
+        if let policy, !policy.allows(host: request.head.authority) || !policy.allows(origin: origin) {
+            // Before anything is read or written: a simple request (no preflight) from another
+            // origin would otherwise be carried out, though its page could not read the answer.
+            response = Self.failure(NetworkError(
+                .forbidden, "This server takes requests for localhost, 127.0.0.1, [::1] and its --host, from pages on this machine or of an --allow-origin origin"))
+            response.headers[.accessControlAllowOrigin] = nil
+            response.headers[.accessControlExposeHeaders] = nil
+            logger.warning("refused \(request.method.rawValue) \(Self.redacted(target)) from Host \(request.head.authority ?? "-"), Origin \(origin ?? "-")")
+            return response
+        }
         do {
             response = try await handle(&request, target: target, channel: context.channel)
         } catch {
             response = Self.failure(error)
+        }
+        if let origin {
+            // A page of an allowed origin gets its own origin back, not `*`.
+            response.headers[.accessControlAllowOrigin] = origin
+            response.headers[.vary] = "Origin"
         }
         logger.info("\(request.method.rawValue) \(Self.redacted(target)) \(response.status.code)")
         return response
