@@ -5,6 +5,7 @@ import EmberRules
 import EmberStorage
 import EmberWire
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import NIOCore
@@ -49,6 +50,7 @@ public struct NetworkServer: Sendable {
     /// - Throws: ``NetworkError`` when the default namespace cannot be opened; the server's
     ///   error when it cannot listen.
     public func run(onListening: @escaping @Sendable (Int) -> Void) async throws {
+        Self.raiseFileLimit(logger: logger)
         _ = try registry.database(named: nil)
         let connections = ConnectionCounter()
         let sessions = SessionIDs()
@@ -136,13 +138,21 @@ public struct NetworkServer: Sendable {
     ) -> some Service {
         let responder = RESTResponder(
             registry: registry, limits: limits, verifier: verifier, admin: admin, policy: policy, logger: logger, connections: connections)
-        return Application(
-            responder: responder,
-            server: .http1WebSocketUpgrade(
-                configuration: .init(
-                    http1: .init(idleTimeout: .seconds(Int64(limits.idleTimeout))),
-                    ws: .init(maxFrameSize: limits.maxMessageSize, autoPing: .disabled))
-            ) { head, channel, _ in
+        // Every connection's pipeline begins with a ConnectionGate (counted, the head's deadline
+        // and size, malformed HTTP answered and closed).
+        let server = HTTPServerBuilder { respond in
+            GuardedHTTPChannel(
+                inner: HTTP1WebSocketUpgradeChannel(
+                    responder: respond,
+                    configuration: .init(
+                        http1: .init(idleTimeout: .seconds(Int64(limits.idleTimeout))),
+                        ws: .init(maxFrameSize: limits.maxMessageSize, autoPing: .disabled)),
+                    shouldUpgrade: shouldUpgrade),
+                connections: connections, limits: limits)
+        }
+        @Sendable func shouldUpgrade(head: HTTPRequest, channel: any Channel, logger _: Logger) throws
+            -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>>
+        {
                 if let policy {
                     let origin = head.headerFields[.origin]
                     guard policy.allows(host: head.authority), policy.allows(origin: origin) else {
@@ -161,13 +171,17 @@ public struct NetworkServer: Sendable {
                     return .dontUpgrade
                 }
                 let frames = OutboundFrames(channel: channel, outbox: database.outbox, limit: limits.maxUnsentBytes)
-                guard let number = connections.open(limit: limits.maxConnections, close: { frames.finish() }) else {
-                    logger.warning("refused a WebSocket: \(limits.maxConnections) connections are open, or the server is stopping")
+                guard let number = connections.open(close: { frames.finish() }) else {
+                    logger.warning("refused a WebSocket: the server is stopping")
                     return .dontUpgrade
                 }
-                // Counted until the channel closes (the one place that gives it back), whether or
+                // Registered until the channel closes (the one place that forgets it), whether or
                 // not the upgrade completes.
                 channel.closeFuture.whenComplete { _ in connections.close(number) }
+                // The connection reads frames from now on, not HTTP parts.
+                if let boundaries = try? channel.pipeline.syncOperations.context(name: RequestBoundaries.name) {
+                    channel.pipeline.syncOperations.removeHandler(context: boundaries, promise: nil)
+                }
                 let host = head.authority ?? publicHost
                 let session = sessions.next()
                 return .upgrade([:]) { inbound, outbound, _ in
@@ -177,7 +191,10 @@ public struct NetworkServer: Sendable {
                         limits: limits, verifier: verifier, admin: admin, logger: logger)
                     logger.info("connection \(session) closed")
                 }
-            },
+        }
+        return Application(
+            responder: responder,
+            server: server,
             configuration: .init(address: address, serverName: "ember"),
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) },
             logger: logger

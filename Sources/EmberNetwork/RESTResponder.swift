@@ -29,7 +29,7 @@ struct RESTResponder: HTTPResponder {
     /// Which hosts and web pages may use the server (none on a local socket).
     let policy: OriginPolicy?
     let logger: Logger
-    /// Counts the open event streams (against ``NetworkLimits/maxConnections``).
+    /// The open connections: an event stream is ended by a graceful stop.
     let connections: ConnectionCounter
 
     func respond(to request: Request, context: ServeRequestContext) async throws -> Response {
@@ -300,8 +300,8 @@ struct RESTResponder: HTTPResponder {
         guard let params = try Self.queryParams(query) else { throw NetworkError(.badRequest, "a stream's limit must be positive") }
         let format: JSONFormat = query["format"] == "export" ? .export : .normal
         let events = EventStream(location: path, format: format)
-        guard let number = connections.open(limit: limits.maxConnections, close: { events.finish() }) else {
-            throw NetworkError(.unavailable, "this server holds at most \(limits.maxConnections) connections, or is stopping")
+        guard let number = connections.open(close: { events.finish() }) else {
+            throw NetworkError(.unavailable, "this server is stopping")
         }
         let handle = database.listen(QuerySpec(path: path, params: params), signingIn: identity.signIn) { message in
             events.take(message)

@@ -81,7 +81,7 @@ struct ServeCommand: ParsableCommand {
             valueName: "ORIGIN"))
     var allowOrigins: [String] = []
 
-    @Option(name: .customLong("max-connections"), help: ArgumentHelp("Open WebSockets and event streams at most.", valueName: "N"))
+    @Option(name: .customLong("max-connections"), help: ArgumentHelp("Open connections at most (every HTTP connection counts, WebSockets and event streams too).", valueName: "N"))
     var maxConnections = NetworkLimits().maxConnections
 
     @Option(
@@ -96,7 +96,8 @@ struct ServeCommand: ParsableCommand {
 
     @Option(
         name: .customLong("idle-timeout"),
-        help: ArgumentHelp("Seconds a silent WebSocket stays open (Firebase's clients speak every 45).", valueName: "S"))
+        help: ArgumentHelp(
+            "Seconds a silent WebSocket stays open (Firebase's clients speak every 45); a request head gets at most 10.", valueName: "S"))
     var idleTimeout = NetworkLimits().idleTimeout
 
     @Flag(name: [.customShort("q"), .customLong("quiet")], help: "Log warnings and errors only (no line per connection and request).")

@@ -139,7 +139,135 @@ def origins():
     same(ws.answer(2)["d"], "kept", "the value nobody else could change")
 
 
-SCENARIOS = {"origins": origins}
+def closed_within(sock, seconds):
+    """Whether the server closes `sock` within `seconds` (whatever it answers first): the time
+    it took, or None."""
+    started = time.time()
+    sock.settimeout(0.2)
+    while time.time() - started < seconds:
+        try:
+            if not sock.recv(65536):
+                return time.time() - started
+        except socket.timeout:
+            continue
+        except (ConnectionResetError, BrokenPipeError):
+            return time.time() - started
+    return None
+
+
+def slow_heads():
+    """With --idle-timeout 2: a silent connection, a partial head, a head trickled a byte every
+    0.3 s and a kept-alive connection whose next head stops halfway are all closed within a few
+    seconds; the server answers everyone else meanwhile."""
+    started = time.time()
+    silent = connect()
+    partial = connect()
+    partial.sendall(b"GET /.json HTTP/1.1\r\nHo")
+    trickle = connect()
+    kept = connect()
+    kept.sendall(f"GET /.json HTTP/1.1\r\nHost: 127.0.0.1:{PORT}\r\n\r\n".encode())
+    same(read_response(kept)[0], 200, "the kept-alive connection's first request")
+    kept.sendall(b"GET /.json HTTP/1.1\r\nHost: 127")
+    line = f"GET /.json HTTP/1.1\r\nHost: 127.0.0.1:{PORT}\r\nX-Slow: " + "a" * 100
+    trickled_until = None
+    for index, byte in enumerate(line.encode()):
+        try:
+            trickle.sendall(bytes([byte]))
+        except (ConnectionResetError, BrokenPipeError):
+            trickled_until = time.time() - started
+            break
+        time.sleep(0.3)
+        if index % 3 == 0:
+            same(request("GET", "/.json")[0], 200, "a request while the slow ones wait")
+        if time.time() - started > 12:
+            break
+    if trickled_until is None:
+        trickled_until = closed_within(trickle, 1)
+        if trickled_until is not None:
+            trickled_until += time.time() - started
+    if trickled_until is None or trickled_until > 6:
+        raise AssertionError(f"the trickled head was not cut off ({trickled_until})")
+    for name, sock in [("silent", silent), ("partial", partial), ("kept-alive", kept)]:
+        took = closed_within(sock, 1)
+        if took is None:
+            raise AssertionError(f"the {name} connection is still open after {time.time() - started:.1f} s")
+
+
+def many_silent():
+    """1,050 silent connections (under a soft limit of 1,024 files, which the server raises) do
+    not lock others out: a request is answered at once, and they are all closed within a few
+    seconds (--idle-timeout 2)."""
+    import resource
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 4096)), hard))
+    socks = [connect() for _ in range(1050)]
+    started = time.time()
+    status = request("GET", "/.json")[0]
+    same(status, 200, "a request beside 1,050 silent connections")
+    if time.time() - started > 2:
+        raise AssertionError(f"the request took {time.time() - started:.1f} s")
+    time.sleep(4)
+    still = 0
+    for sock in socks:
+        if closed_within(sock, 0.01) is None:
+            still += 1
+        sock.close()
+    same(still, 0, "silent connections still open after 4 s")
+
+
+def counted():
+    """With --max-connections 5, five silent connections hold every place: a sixth is answered
+    503 and closed; once the head deadline closes them (--idle-timeout 2), requests get in."""
+    socks = [connect() for _ in range(5)]
+    time.sleep(0.3)
+    status, _, body = request("GET", "/.json")
+    same(status, 503, "a request while five silent connections are open")
+    time.sleep(3)
+    same(request("GET", "/.json")[0], 200, "a request once they were closed")
+    for sock in socks:
+        sock.close()
+
+
+def raw(data, timeout=10):
+    """Sends `data` on a connection of its own: (the status answered or None, whether the server
+    then closed the connection within 5 s)."""
+    sock = connect()
+    try:
+        try:
+            sock.sendall(data)
+        except (ConnectionResetError, BrokenPipeError):
+            return None, True
+        try:
+            status, _, _ = read_response(sock, timeout)
+        except (ConnectionResetError, socket.timeout):
+            return None, False
+        return status, closed_within(sock, 5) is not None
+    finally:
+        sock.close()
+
+
+def malformed():
+    """Malformed HTTP is answered 400 (414 for a request line too long, 431 for a head too
+    large) and the connection closed; the server goes on."""
+    host = f"Host: 127.0.0.1:{PORT}\r\n"
+    cases = [
+        ("two Content-Lengths", f"PUT /m.json HTTP/1.1\r\n{host}Content-Length: 3\r\nContent-Length: 4\r\n\r\n\"a\"", 400),
+        ("chunked with a length", f"PUT /m.json HTTP/1.1\r\n{host}Transfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n3\r\n\"a\"\r\n0\r\n\r\n", 400),
+        ("a negative length", f"PUT /m.json HTTP/1.1\r\n{host}Content-Length: -1\r\n\r\n", 400),
+        ("a 2^64 chunk", f"PUT /m.json HTTP/1.1\r\n{host}Transfer-Encoding: chunked\r\n\r\n10000000000000000\r\nx\r\n", 400),
+        ("bare LF", f"GET /.json HTTP/1.1\nHost: 127.0.0.1:{PORT}\n\n", 400),
+        ("obs-fold", f"GET /.json HTTP/1.1\r\n{host}X-Folded: a\r\n b\r\n\r\n", 400),
+        ("a garbage request line", "\x00\x01\x02 garbage \x7f\r\n\r\n", 400),
+        ("a 200 KB request line", "GET /" + "a" * 200000 + f".json HTTP/1.1\r\n{host}\r\n", 414),
+        ("a 200 KB header", f"GET /.json HTTP/1.1\r\n{host}X-Big: " + "a" * 200000 + "\r\n\r\n", 431),
+    ]
+    for what, data, expected in cases:
+        status, closed = raw(data.encode("latin-1"))
+        same((status, closed), (expected, True), f"{what}: the status and the close")
+    same(request("GET", "/m.json")[:3:2], (200, b"null"), "nothing was written, and the server goes on")
+
+
+SCENARIOS = {"malformed": malformed, "origins": origins, "slowHeads": slow_heads, "manySilent": many_silent, "counted": counted}
 
 if __name__ == "__main__":
     PORT = int(sys.argv[1])
