@@ -86,7 +86,12 @@ struct RESTResponder: HTTPResponder {
         guard rawPath.hasSuffix(".json") else {
             throw NetworkError(.notFound, "Not found: Firebase's REST paths end in .json (\(rawPath).json)")
         }
-        let pathText = QueryString.decode(rawPath.dropLast(".json".count), plusIsSpace: false)
+        // Bytes that are not UTF-8 are refused, not stored as U+FFFD (`%FF` and `%FE` would be one
+        // key); the request line's own bytes reached us with them replaced already.
+        guard !rawPath.contains("\u{FFFD}"), let pathText = QueryString.decodeValidating(rawPath.dropLast(".json".count), plusIsSpace: false)
+        else {
+            throw NetworkError(.badRequest, "Invalid path: the path is not UTF-8")
+        }
         if pathText == "/.inspect/databases" || pathText == "/.inspect/databases/" {
             let names = registry.names.map { JSONValue.object([("name", .string($0))]) }
             return Self.json(JSONValue.array(names).serialized())
@@ -201,6 +206,13 @@ struct RESTResponder: HTTPResponder {
         }
         let ifMatch = request.headers[.ifMatch]
         let expectedHash = ifMatch.map { $0 == "null_etag" ? "" : $0 }
+        if ifMatch != nil || request.headers[.firebaseETag] == "true" {
+            // The answer carries the location's ETag, and a 412 its value (firebase-admin-python's
+            // `Reference.set_if_unchanged` takes the new ETag from the answer's headers and, on
+            // 412, the value from its body): what a read gives. A client that may not read the
+            // location is refused before anything is stored, not after.
+            _ = try Self.data(of: await database.answer(.get(requestID: 2, query: .default(at: path)), signingIn: identity.signIn))
+        }
         var pushed: String?
         let message: ClientMessage
         do throws(DatabaseError) {
@@ -472,12 +484,17 @@ struct RESTResponder: HTTPResponder {
     }
 
     static func bodyText(_ request: inout Request, limit: Int) async throws(NetworkError) -> String {
+        let buffer: ByteBuffer
         do {
-            let buffer = try await request.collectBody(upTo: limit)
-            return String(buffer: buffer)
+            buffer = try await request.collectBody(upTo: limit)
         } catch {
             throw NetworkError(.payloadTooLarge, "Data to write exceeds the maximum size that can be modified with a single request.")
         }
+        // Not stored as U+FFFD: a body that is not UTF-8 is not JSON.
+        guard let text = String(validating: buffer.readableBytesView, as: UTF8.self) else {
+            throw NetworkError(.badRequest, "Invalid data; couldn't parse JSON object, array, or value. (the body is not UTF-8)")
+        }
+        return text
     }
 
     static func json(_ text: String, headers: HTTPFields = HTTPFields()) -> Response {

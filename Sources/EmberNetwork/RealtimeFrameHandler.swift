@@ -72,6 +72,12 @@ final class RealtimeFrameHandler: ChannelInboundHandler, RemovableChannelHandler
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = unwrapInboundIn(data)
         activity.heard()
+        // RFC 6455 §5.1, §5.2: a client's frames are masked, and no extension was agreed that
+        // would give the RSV bits a meaning: fail the connection (close code 1002).
+        guard frame.maskKey != nil, !frame.rsv1, !frame.rsv2, !frame.rsv3 else {
+            failProtocol(context: context, reason: frame.maskKey == nil ? "unmasked frame" : "RSV bit set")
+            return
+        }
         switch frame.opcode {
         case .text, .binary, .continuation:
             guard !refusing else { return }
@@ -190,5 +196,17 @@ final class RealtimeFrameHandler: ChannelInboundHandler, RemovableChannelHandler
     private func refuse(context: ChannelHandlerContext) {
         refusing = true
         context.close(promise: nil)
+    }
+
+    /// Fails the connection for a frame RFC 6455 forbids: a close frame with 1002 (protocol
+    /// error), then the close.
+    private func failProtocol(context: ChannelHandlerContext, reason: String) {
+        guard !refusing else { return }
+        refusing = true
+        var payload = context.channel.allocator.buffer(capacity: 2 + reason.utf8.count)
+        payload.writeInteger(UInt16(1002))
+        payload.writeString(reason)
+        let close = WebSocketFrame(fin: true, opcode: .connectionClose, data: payload)
+        context.writeAndFlush(NIOAny(close)).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
     }
 }

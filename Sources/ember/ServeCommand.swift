@@ -169,6 +169,13 @@ struct ServeCommand: ParsableCommand {
 
     func run() throws {
         let configuration = try configurationForServing()
+        // The databases are the user's alone, as the local socket is: directories 0700, SQLite
+        // files 0600 (SQLite gives the -wal and -shm files the database file's mode). A
+        // directory made before is made 0700 too.
+        umask(0o077)
+        if case .directory(let directory, _) = configuration.storage {
+            for path in [directory, directory + "/namespaces", directory + "/clients"] { chmod(path, 0o700) }
+        }
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = quiet ? .warning : .info

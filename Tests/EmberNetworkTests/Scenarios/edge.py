@@ -267,7 +267,65 @@ def malformed():
     same(request("GET", "/m.json")[:3:2], (200, b"null"), "nothing was written, and the server goes on")
 
 
-SCENARIOS = {"malformed": malformed, "origins": origins, "slowHeads": slow_heads, "manySilent": many_silent, "counted": counted}
+def utf8():
+    """Bytes that are not UTF-8, in a body or percent-encoded in a path, are refused (400), not
+    stored as U+FFFD (where two different keys would become one)."""
+    owner = {"Authorization": "Bearer owner"}
+    same(request("PUT", "/cafe.json", owner, b'"caf\xe9"')[0], 400, "a body that is not UTF-8")
+    same(request("PUT", "/cafe.json", owner, b'{"caf\xe9": 1}')[0], 400, "a key that is not UTF-8")
+    same(request("PUT", "/keys/%FF.json", owner, b'1')[0], 400, "a path with %FF")
+    same(request("PUT", "/keys/%FE.json", owner, b'2')[0], 400, "a path with %FE")
+    same(request("GET", "/keys/%C3.json", owner)[0], 400, "a read of a path with half a character")
+    same(request("GET", "/.json", owner)[:3:2], (200, b"null"), "nothing was stored")
+    same(request("PUT", "/caf%C3%A9.json", owner, '"café"'.encode())[0], 200, "UTF-8 in a path and a body")
+    same(request("GET", "/caf%C3%A9.json", owner)[:3:2], (200, '"café"'.encode()), "read back")
+
+
+def write_only_etag():
+    """A location that may be written but not read: a PUT asking for its ETag (X-Firebase-ETag,
+    if-match) is refused before anything is stored; a plain PUT is stored."""
+    owner = {"Authorization": "Bearer owner"}
+    rules = b'{"rules": {"wo": {".read": false, ".write": true}}}'
+    same(request("PUT", "/.settings/rules.json", owner, rules)[0], 200, "the rules")
+    same(request("PUT", "/wo.json", {"X-Firebase-ETag": "true"}, b'"etag"')[0], 401, "a PUT asking for the ETag")
+    same(request("PUT", "/wo.json", {"If-Match": "null_etag"}, b'"match"')[0], 401, "a PUT with if-match")
+    same(request("DELETE", "/wo.json", {"If-Match": "null_etag"})[0], 401, "a DELETE with if-match")
+    same(request("GET", "/wo.json", owner)[:3:2], (200, b"null"), "nothing was stored")
+    same(request("PUT", "/wo.json", {}, b'"plain"')[:3:2], (200, b'"plain"'), "a plain PUT")
+    same(request("GET", "/wo.json", owner)[:3:2], (200, b'"plain"'), "the plain PUT was stored")
+
+
+def close_code(ws):
+    """The code of the close frame the server sends next (None for an end without one)."""
+    deadline = time.time() + 10
+    try:
+        while time.time() < deadline:
+            ws.message()
+    except frames.Closed as closed:
+        return closed.args[0] if closed.args else None
+    except (ConnectionResetError, BrokenPipeError):
+        return None
+    raise AssertionError("the connection stayed open")
+
+
+def bad_frames():
+    """RFC 6455: a frame with an RSV bit set (no extension agreed) or a client frame that is not
+    masked fails the connection with close code 1002; the server goes on."""
+    payload = json.dumps({"t": "d", "d": {"r": 1, "a": "p", "b": {"p": "/rsv", "d": 1}}}).encode()
+    for rsv in (0x40, 0x20, 0x10):
+        ws = frames.Socket(ns="edge")
+        mask = os.urandom(4)
+        ws.sock.sendall(bytes([0x80 | rsv | 1, 0x80 | len(payload)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+        same(close_code(ws), 1002, f"the close code after a frame with RSV bit {rsv:#x}")
+    ws = frames.Socket(ns="edge")
+    ws.sock.sendall(bytes([0x81, len(payload)]) + payload)
+    same(close_code(ws), 1002, "the close code after an unmasked frame")
+    ws = frames.Socket(ns="edge")
+    ws.send({"r": 1, "a": "g", "b": {"p": "/rsv", "q": {}}})
+    same(ws.answer(1), {"s": "ok", "d": None}, "nothing was written, and the server goes on")
+
+
+SCENARIOS = {"badFrames": bad_frames, "malformed": malformed, "utf8": utf8, "writeOnlyETag": write_only_etag, "origins": origins, "slowHeads": slow_heads, "manySilent": many_silent, "counted": counted}
 
 if __name__ == "__main__":
     PORT = int(sys.argv[1])
