@@ -311,7 +311,11 @@ struct RESTResponder: HTTPResponder {
     ) throws(NetworkError) -> Response {
         guard let params = try Self.queryParams(query) else { throw NetworkError(.badRequest, "a stream's limit must be positive") }
         let format: JSONFormat = query["format"] == "export" ? .export : .normal
-        let events = EventStream(location: path, format: format)
+        let logger = logger
+        let events = EventStream(location: path, format: format, limit: limits.maxUnsentBytes) {
+            logger.warning("stream of \(path) closed: its client stopped reading (more than \(limits.maxUnsentBytes) bytes unsent)")
+            channel.close(promise: nil)
+        }
         guard let number = connections.open(close: { events.finish() }) else {
             throw NetworkError(.unavailable, "this server is stopping")
         }
@@ -327,7 +331,6 @@ struct RESTResponder: HTTPResponder {
             }
         }
         let connections = connections
-        let logger = logger
         var headers = HTTPFields()
         headers[.contentType] = "text/event-stream; charset=utf-8"
         headers[.cacheControl] = "no-cache"
@@ -349,6 +352,7 @@ struct RESTResponder: HTTPResponder {
                 }
                 for await text in events.stream {
                     try await writer.write(ByteBuffer(string: text))
+                    events.written(text)
                 }
                 group.cancelAll()
             }

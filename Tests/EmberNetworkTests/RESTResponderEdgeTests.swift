@@ -4,7 +4,7 @@ import Testing
 /// ``RESTResponder`` and the event streams at their edges, against a real `ember serve` over raw
 /// sockets (`Scenarios/edge.py`): bytes that are not UTF-8 are refused, not stored as U+FFFD; a
 /// PUT that asks for the ETag of a location its client may not read is refused before it is
-/// stored.
+/// stored; an event stream whose client does not read is cut off past `--max-unsent`.
 @Suite(.serialized)
 struct RESTResponderEdgeTests {
     @Test("a body or a path that is not UTF-8 is answered 400 and nothing is stored")
@@ -19,5 +19,12 @@ struct RESTResponderEdgeTests {
         let server = try ServeProcess()
         defer { server.stop() }
         ConnectionGateTests.expectPass("writeOnlyETag", on: server)
+    }
+
+    @Test("an event stream whose client never reads is closed past --max-unsent; the server does not hold every update")
+    func slowStream() throws {
+        let server = try ServeProcess(["--max-unsent", "16777216", "--quiet"])
+        defer { server.stop() }
+        ConnectionGateTests.expectPass("slowStream", on: server)
     }
 }

@@ -295,6 +295,42 @@ def write_only_etag():
     same(request("GET", "/wo.json", owner)[:3:2], (200, b'"plain"'), "the plain PUT was stored")
 
 
+def slow_stream():
+    """An event stream whose client never reads, on a location receiving 200 updates of 1 MB,
+    with --max-unsent 16777216: the server cuts it once 16 MB wait for it, instead of holding
+    every update for it (it grew by 401 MB)."""
+    value = json.dumps("v" * (1 << 20)).encode()
+    owner = {"Authorization": "Bearer owner"}
+    slow = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    slow.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    slow.settimeout(10)
+    slow.connect(("127.0.0.1", PORT))
+    slow.sendall(f"GET /big.json HTTP/1.1\r\nHost: 127.0.0.1:{PORT}\r\nAccept: text/event-stream\r\n\r\n".encode())
+    time.sleep(0.5)
+    for index in range(200):
+        same(request("PUT", "/big.json", owner, value)[0], 200, f"write {index}")
+    got = 0
+    ended = False
+    slow.settimeout(10)
+    try:
+        while True:
+            data = slow.recv(1 << 20)
+            if not data:
+                ended = True
+                break
+            got += len(data)
+    except ConnectionResetError:
+        ended = True
+    except socket.timeout:
+        pass
+    same(ended, True, f"the slow stream ended (after {got} bytes)")
+    # What it was sent: at most the limit, an event on its way, and the sockets' buffers (the
+    # server held all 200 MB for it, and sent them all once the client read).
+    if got > 24 << 20:
+        raise AssertionError(f"the slow stream was sent {got} bytes")
+    print(f"the slow stream was sent {got} bytes, then closed")
+
+
 def close_code(ws):
     """The code of the close frame the server sends next (None for an end without one)."""
     deadline = time.time() + 10
@@ -325,7 +361,7 @@ def bad_frames():
     same(ws.answer(1), {"s": "ok", "d": None}, "nothing was written, and the server goes on")
 
 
-SCENARIOS = {"badFrames": bad_frames, "malformed": malformed, "utf8": utf8, "writeOnlyETag": write_only_etag, "origins": origins, "slowHeads": slow_heads, "manySilent": many_silent, "counted": counted}
+SCENARIOS = {"badFrames": bad_frames, "slowStream": slow_stream, "malformed": malformed, "utf8": utf8, "writeOnlyETag": write_only_etag, "origins": origins, "slowHeads": slow_heads, "manySilent": many_silent, "counted": counted}
 
 if __name__ == "__main__":
     PORT = int(sys.argv[1])
