@@ -51,17 +51,32 @@ final class RealtimeFrameHandler: ChannelInboundHandler, RemovableChannelHandler
     /// While the verifier fetches its keys for a token: the `auth` request and every message
     /// after it, held so that they reach the server in order and as the token's user.
     private var held: [ClientFrame]?
+    /// The bytes of the messages held, and how many may be (``NetworkLimits/maxUnsentBytes``):
+    /// past it the connection is closed (a client could send 120 MB behind a slow fetch).
+    private var heldBytes = 0
+    private let maxHeldBytes: Int
+    /// Where a connection that held too much is closed.
+    private var context: ChannelHandlerContext?
 
     /// The channel's event loop, where the handler lives.
     private let loop: any EventLoop
 
-    init(maxMessageSize: Int, activity: Activity, verifier: TokenVerifier?, loop: any EventLoop, events: Events) {
+    init(maxMessageSize: Int, maxHeldBytes: Int = .max, activity: Activity, verifier: TokenVerifier?, loop: any EventLoop, events: Events) {
         self.maxMessageSize = maxMessageSize
+        self.maxHeldBytes = maxHeldBytes
         self.loop = loop
         assembler = FrameAssembler(maxMessageSize: maxMessageSize)
         self.activity = activity
         self.verifier = verifier
         self.events = events
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
@@ -145,6 +160,15 @@ final class RealtimeFrameHandler: ChannelInboundHandler, RemovableChannelHandler
         case .tooLarge:
             refuseTooLarge()
         case .message(let text):
+            if held != nil {
+                heldBytes += text.utf8.count
+                if heldBytes > maxHeldBytes {
+                    held = nil
+                    refusing = true
+                    context?.close(promise: nil)
+                    return
+                }
+            }
             deliver(RealtimeCodec.decodeClientFrame(text))
         }
     }
@@ -180,6 +204,7 @@ final class RealtimeFrameHandler: ChannelInboundHandler, RemovableChannelHandler
     private func keysFetched() {
         guard let verifier, let frames = held, let first = frames.first else { return }
         held = nil
+        heldBytes = 0
         if case .request(.auth(let requestID, let token)) = first, case .failure(let error) = verifier.checkAfterFetching(token) {
             events.message(.refused(requestID: requestID, error: error))
         } else {
