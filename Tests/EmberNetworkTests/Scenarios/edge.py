@@ -361,7 +361,59 @@ def bad_frames():
     same(ws.answer(1), {"s": "ok", "d": None}, "nothing was written, and the server goes on")
 
 
-SCENARIOS = {"badFrames": bad_frames, "slowStream": slow_stream, "malformed": malformed, "utf8": utf8, "writeOnlyETag": write_only_etag, "origins": origins, "slowHeads": slow_heads, "manySilent": many_silent, "counted": counted}
+def mock_token(uid, lifetime):
+    """An unsigned token as the Web SDK's createMockUserToken makes, expiring in `lifetime` s."""
+    import base64
+
+    def part(value):
+        return base64.urlsafe_b64encode(json.dumps(value).encode()).rstrip(b"=").decode()
+    now = int(time.time())
+    return part({"alg": "none", "type": "JWT"}) + "." + part(
+        {"iss": "https://securetoken.google.com/demo", "aud": "demo", "iat": now, "exp": now + lifetime, "sub": uid,
+         "user_id": uid}) + "."
+
+
+def expiry():
+    """A listen and an event stream made with a token that expires 3 s later, whose clients
+    then send nothing: at the expiry the WebSocket gets `ac` with expired_token and its listen
+    revoked (the rules need a user), the stream `auth_revoked` and its end."""
+    owner = {"Authorization": "Bearer owner"}
+    rules = b'{"rules": {".read": "auth != null", ".write": "auth != null"}}'
+    same(request("PUT", "/.settings/rules.json?ns=edge", owner, rules)[0], 200, "the rules")
+    ws = frames.Socket(ns="edge")
+    ws.send({"r": 1, "a": "auth", "b": {"cred": mock_token("alice", 3)}})
+    same(ws.answer(1)["s"], "ok", "alice's sign-in")
+    ws.send({"r": 2, "a": "q", "b": {"p": "/room", "h": ""}})
+    same(ws.answer(2)["s"], "ok", "alice's listen")
+    stream = connect()
+    stream.sendall((f"GET /room.json?ns=edge&auth={mock_token('bob', 3)} HTTP/1.1\r\nHost: 127.0.0.1:{PORT}\r\n"
+                    "Accept: text/event-stream\r\n\r\n").encode())
+    started = time.time()
+    pushes = []
+    while time.time() - started < 10:
+        body = json.loads(ws.message())["d"]
+        if body.get("a") in ("ac", "c"):
+            pushes.append((body["a"], body["b"].get("s") if body["a"] == "ac" else body["b"].get("p")))
+        if len(pushes) == 2:
+            break
+    took = time.time() - started
+    same(pushes, [("ac", "expired_token"), ("c", "room")], "what the silent listener got at the token's expiry")
+    if took > 6:
+        raise AssertionError(f"the revocation came {took:.1f} s after the sign-in")
+    ws.send({"r": 3, "a": "g", "b": {"p": "/room", "q": {}}})
+    same(ws.answer(3)["s"], "permission_denied", "a read after the revocation")
+    text = b""
+    stream.settimeout(10)
+    while b"auth_revoked" not in text or not (text.endswith(b"0\r\n\r\n") or b"\r\n0\r\n" in text.split(b"auth_revoked", 1)[1]):
+        data = stream.recv(65536)
+        if not data:
+            break
+        text += data
+    if b"event: put" not in text or b"event: auth_revoked\ndata: credential is no longer valid\n\n" not in text:
+        raise AssertionError(f"the stream: {text!r}")
+
+
+SCENARIOS = {"expiry": expiry, "badFrames": bad_frames, "slowStream": slow_stream, "malformed": malformed, "utf8": utf8, "writeOnlyETag": write_only_etag, "origins": origins, "slowHeads": slow_heads, "manySilent": many_silent, "counted": counted}
 
 if __name__ == "__main__":
     PORT = int(sys.argv[1])

@@ -213,13 +213,47 @@ def held(port, directory):
     same(ws.answer(1)["s"], "ok", "a sign-in with a known key")
 
 
+def expiry(port, directory):
+    """Signed tokens that expire 3 s after they are used, their clients silent: the listen gets
+    `ac` with expired_token and is revoked, the event stream (auth=) gets auth_revoked and ends."""
+    frames.PORT = port
+    with open(os.path.join(directory, "key.pem"), "rb") as f:
+        key = serialization.load_pem_private_key(f.read(), password=None)
+    now = int(time.time())
+    rules = json.dumps({"rules": {".read": "auth != null", ".write": "auth != null"}}).encode()
+    request = urllib.request.Request(f"http://127.0.0.1:{port}/.settings/rules.json?ns=tokens", data=rules, method="PUT",
+                                     headers={"Authorization": "Bearer owner"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        same(response.status, 200, "the rules")
+    ws = frames.Socket(ns="tokens")
+    ws.send({"r": 1, "a": "auth", "b": {"cred": token(key, "alice", issued=now - 10, expires=now + 3)}})
+    same(ws.answer(1)["s"], "ok", "alice's sign-in")
+    ws.send({"r": 2, "a": "q", "b": {"p": "/room", "h": ""}})
+    same(ws.answer(2)["s"], "ok", "alice's listen")
+    stream = urllib.request.urlopen(urllib.request.Request(
+        f"http://127.0.0.1:{port}/room.json?ns=tokens&auth={token(key, 'bob', issued=now - 10, expires=now + 3)}",
+        headers={"Accept": "text/event-stream"}), timeout=10)
+    pushes = []
+    started = time.time()
+    while len(pushes) < 2 and time.time() - started < 10:
+        body = json.loads(ws.message())["d"]
+        if body.get("a") == "ac":
+            pushes.append(("ac", body["b"]["s"]))
+        elif body.get("a") == "c":
+            pushes.append(("c", body["b"]["p"]))
+    same(pushes, [("ac", "expired_token"), ("c", "room")], "what the silent listener got at the token's expiry")
+    text = stream.read().decode()  # to the stream's end
+    if "event: auth_revoked\ndata: credential is no longer valid\n\n" not in text:
+        raise AssertionError(f"the stream: {text!r}")
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "keys":
         make_keys(sys.argv[2])
     elif sys.argv[1] == "certserver":
         cert_server(sys.argv[2], int(sys.argv[3]))
-    elif sys.argv[1] in ("herd", "held"):
-        {"herd": herd, "held": held}[sys.argv[1]](int(sys.argv[2]), sys.argv[3])
+    elif sys.argv[1] in ("herd", "held", "expiry"):
+        {"herd": herd, "held": held, "expiry": expiry}[sys.argv[1]](int(sys.argv[2]), sys.argv[3])
         print(f"ok {sys.argv[1]}")
     else:
         check(int(sys.argv[2]), sys.argv[3])
