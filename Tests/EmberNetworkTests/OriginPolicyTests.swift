@@ -18,10 +18,13 @@ struct OriginPolicyTests {
     }
 }
 
-/// Runs a scenario of `Scenarios/edge.py` against a server, at most `timeout` seconds.
+/// Runs a scenario of `Scenarios/edge.py` against a server, at most `timeout` seconds (the
+/// server's process id in `EMBER_PID`, for scenarios that read its memory).
 enum EdgeScenario {
     static func run(_ name: String, on server: ServeProcess, timeout: TimeInterval = 120) -> (status: Int32, output: String) {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Scenarios/edge.py")
-        return ProcessRun.run(["python3", script.path, String(server.port), name], timeout: timeout)
+        return ProcessRun.run(
+            ["python3", script.path, String(server.port), name], environment: ["EMBER_PID": String(server.process.processIdentifier)],
+            timeout: timeout)
     }
 }

@@ -21,6 +21,13 @@ struct RESTResponderEdgeTests {
         ConnectionGateTests.expectPass("writeOnlyETag", on: server)
     }
 
+    @Test("200 PUTs of 1 MB keep nothing once answered")
+    func putsAreNotKept() throws {
+        let server = try ServeProcess(["--quiet"])
+        defer { server.stop() }
+        ConnectionGateTests.expectPass("putMemory", on: server)
+    }
+
     @Test("an event stream whose client never reads is closed past --max-unsent; the server does not hold every update")
     func slowStream() throws {
         let server = try ServeProcess(["--max-unsent", "16777216", "--quiet"])

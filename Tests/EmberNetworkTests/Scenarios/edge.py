@@ -295,6 +295,32 @@ def write_only_etag():
     same(request("GET", "/wo.json", owner)[:3:2], (200, b'"plain"'), "the plain PUT was stored")
 
 
+def rss(pid):
+    """The resident memory of process `pid`, in MB."""
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) // 1024
+    return 0
+
+
+def put_memory():
+    """200 PUTs of 1 MB over REST keep nothing once answered: the server's memory stays flat
+    (each request's server connection held itself, and so its value: +230 MB per 200)."""
+    pid = int(os.environ["EMBER_PID"])
+    value = json.dumps("v" * (1 << 20)).encode()
+    owner = {"Authorization": "Bearer owner"}
+    for index in range(50):
+        same(request("PUT", "/big.json", owner, value)[0], 200, f"warm-up write {index}")
+    before = rss(pid)
+    for index in range(200):
+        same(request("PUT", "/big.json", owner, value)[0], 200, f"write {index}")
+    grown = rss(pid) - before
+    print(f"the server grew by {grown} MB over 200 PUTs of 1 MB")
+    if grown > 64:
+        raise AssertionError(f"the server grew by {grown} MB over 200 PUTs of 1 MB")
+
+
 def slow_stream():
     """An event stream whose client never reads, on a location receiving 200 updates of 1 MB,
     with --max-unsent 16777216: the server cuts it once 16 MB wait for it, instead of holding
@@ -307,8 +333,11 @@ def slow_stream():
     slow.connect(("127.0.0.1", PORT))
     slow.sendall(f"GET /big.json HTTP/1.1\r\nHost: 127.0.0.1:{PORT}\r\nAccept: text/event-stream\r\n\r\n".encode())
     time.sleep(0.5)
+    pid = int(os.environ["EMBER_PID"])
+    before = rss(pid)
     for index in range(200):
         same(request("PUT", "/big.json", owner, value)[0], 200, f"write {index}")
+    grown = rss(pid) - before
     got = 0
     ended = False
     slow.settimeout(10)
@@ -328,7 +357,9 @@ def slow_stream():
     # server held all 200 MB for it, and sent them all once the client read).
     if got > 24 << 20:
         raise AssertionError(f"the slow stream was sent {got} bytes")
-    print(f"the slow stream was sent {got} bytes, then closed")
+    print(f"the slow stream was sent {got} bytes, then closed; the server grew by {grown} MB")
+    if grown > 100:
+        raise AssertionError(f"the server grew by {grown} MB while the stream did not read")
 
 
 def close_code(ws):
@@ -413,7 +444,7 @@ def expiry():
         raise AssertionError(f"the stream: {text!r}")
 
 
-SCENARIOS = {"expiry": expiry, "badFrames": bad_frames, "slowStream": slow_stream, "malformed": malformed, "utf8": utf8, "writeOnlyETag": write_only_etag, "origins": origins, "slowHeads": slow_heads, "manySilent": many_silent, "counted": counted}
+SCENARIOS = {"putMemory": put_memory, "expiry": expiry, "badFrames": bad_frames, "slowStream": slow_stream, "malformed": malformed, "utf8": utf8, "writeOnlyETag": write_only_etag, "origins": origins, "slowHeads": slow_heads, "manySilent": many_silent, "counted": counted}
 
 if __name__ == "__main__":
     PORT = int(sys.argv[1])
