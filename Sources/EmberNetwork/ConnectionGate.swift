@@ -143,10 +143,16 @@ final class ConnectionGate: ChannelDuplexHandler, RemovableChannelHandler {
     /// The decoder refused what it read: 400 (431 when it was a header too large for it), unless
     /// the server has begun its answer; then the close.
     func malformed(context: ChannelHandlerContext, error: HTTPParserError) {
-        if case .request(answered: true) = phase {
+        switch phase {
+        case .closing:
+            // Refused already (the decoder may report more than one error).
+            return
+        case .request(answered: true):
             phase = .closing
             context.close(promise: nil)
             return
+        default:
+            break
         }
         let status: HTTPResponseStatus = error == .headerOverflow ? .requestHeaderFieldsTooLarge : .badRequest
         refuse(context: context, status: status, message: "Malformed HTTP request (\(error))")

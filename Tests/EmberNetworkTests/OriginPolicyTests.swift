@@ -18,6 +18,17 @@ struct OriginPolicyTests {
     }
 }
 
+extension OriginPolicyTests {
+    @Test("--allow-origin takes an origin as a browser sends it, or *")
+    func allowOriginArgument() {
+        for origin in ["foo", "https://x.example/path", "ftp://x.example", "https://x.example?q"] {
+            let result = ProcessRun.run([ServeProcess.executable.path, "serve", "--memory", "--port", "0", "--allow-origin", origin], timeout: 20)
+            #expect(result.status != 0, "\(origin): \(result.output)")
+            #expect(result.output.contains("--allow-origin \(origin): an origin is scheme://host[:port]"), "\(origin): \(result.output)")
+        }
+    }
+}
+
 /// Runs a scenario of `Scenarios/edge.py` against a server, at most `timeout` seconds (the
 /// server's process id in `EMBER_PID`, for scenarios that read its memory).
 enum EdgeScenario {
