@@ -204,7 +204,7 @@ def many_silent():
     started = time.time()
     status = request("GET", "/.json")[0]
     same(status, 200, "a request beside 1,050 silent connections")
-    if time.time() - started > 2:
+    if time.time() - started > 5:
         raise AssertionError(f"the request took {time.time() - started:.1f} s")
     time.sleep(4)
     still = 0
