@@ -55,13 +55,14 @@ public enum Persistence: Sendable, Hashable {
             .sorted().map { clients + "/" + $0 }
     }
 
-    /// Creates the database directory and its `clients` directory when missing.
+    /// Creates the database directory and its `clients` directory when missing, for their
+    /// user alone (0700, as the local socket is 0600).
     /// - Throws: ``StoreError`` naming the directory that cannot be created.
     func createDirectories() throws(StoreError) {
         guard case .directory(let directory, _) = self else { return }
         let clients = directory + "/clients"
         do {
-            try FileManager.default.createDirectory(atPath: clients, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: clients, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
             throw StoreError("cannot create the database directory \(clients): \(error.localizedDescription)")
         }

@@ -5,7 +5,11 @@ import Synchronization
 /// One REST event stream (`Accept: text/event-stream`): turns what the server sends for its
 /// listen into Firebase's events (`put`, `patch`, `keep-alive`, `cancel`, `auth_revoked`;
 /// `../shared/reference/firebase-network.md` §2), each `event: NAME\ndata: JSON\n\n` with the
-/// path before the data. Events are queued for the response's writer.
+/// path before the data. Events are queued for the response's writer, which writes them as the
+/// client reads (the channel's writer waits while the socket is full); past `limit` bytes queued
+/// and not yet written (``NetworkLimits/maxUnsentBytes``, as a WebSocket) the stream ends and
+/// `overflow` is called (it closes the connection): a client that does not read is cut off
+/// instead of the server holding every update for it.
 final class EventStream: Sendable {
     private let location: Path
     private let format: JSONFormat
@@ -13,11 +17,35 @@ final class EventStream: Sendable {
     private let continuation: AsyncStream<String>.Continuation
     /// Set once the first `put` went out (on the engine thread).
     private let started = Atomic<Bool>(false)
+    /// Bytes queued and not yet written, and the limit.
+    private let unsent = Atomic<Int>(0)
+    private let limit: Int
+    private let overflowed = Atomic<Bool>(false)
+    private let overflow: @Sendable () -> Void
 
-    init(location: Path, format: JSONFormat) {
+    init(location: Path, format: JSONFormat, limit: Int = .max, overflow: @escaping @Sendable () -> Void = {}) {
         self.location = location
         self.format = format
+        self.limit = limit
+        self.overflow = overflow
         (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .unbounded)
+    }
+
+    /// The writer wrote `text` (one of the stream's events) to the channel.
+    func written(_ text: String) {
+        unsent.subtract(text.utf8.count, ordering: .relaxed)
+    }
+
+    /// Queues `text` for the writer, unless too much waits already: then the stream ends.
+    private func yield(_ text: String) {
+        guard !overflowed.load(ordering: .relaxed) else { return }
+        let waiting = unsent.add(text.utf8.count, ordering: .relaxed).newValue
+        if waiting > limit, !overflowed.exchange(true, ordering: .relaxed) {
+            continuation.finish()
+            overflow()
+            return
+        }
+        continuation.yield(text)
     }
 
     /// Takes a message the server sent for the stream's connection (engine thread).
@@ -40,7 +68,7 @@ final class EventStream: Sendable {
         case .listenRevoked(_, _, let error):
             cancel(error)
         case .authRevoked:
-            continuation.yield("event: auth_revoked\ndata: credential is no longer valid\n\n")
+            yield("event: auth_revoked\ndata: credential is no longer valid\n\n")
             continuation.finish()
         default:
             break
@@ -49,7 +77,7 @@ final class EventStream: Sendable {
 
     /// A keep-alive event (any thread).
     func keepAlive() {
-        continuation.yield("event: keep-alive\ndata: null\n\n")
+        yield("event: keep-alive\ndata: null\n\n")
     }
 
     /// Ends the stream.
@@ -60,7 +88,7 @@ final class EventStream: Sendable {
     private func cancel(_ error: DatabaseError) {
         var writer = JSONWriter()
         writer.write(string: error.code == ErrorCode.permissionDenied ? "Permission denied" : error.message)
-        continuation.yield("event: cancel\ndata: \(writer.output)\n\n")
+        yield("event: cancel\ndata: \(writer.output)\n\n")
         continuation.finish()
     }
 
@@ -72,6 +100,6 @@ final class EventStream: Sendable {
         writer.append(raw: ",\"data\":")
         data(&writer)
         writer.append(raw: "}\n\n")
-        continuation.yield(writer.output)
+        yield(writer.output)
     }
 }

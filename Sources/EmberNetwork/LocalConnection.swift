@@ -13,8 +13,13 @@ final class LocalConnection: Transport {
     var onMessage: (ServerMessage) -> Void = { _ in }
     func send(_ message: ServerMessage) { onMessage(message) }
 
-    /// Nothing to end: the connection lives on the engine thread only.
-    func close() {}
+    /// The server closed the connection: its handlers go, and what they hold with them (a
+    /// handler that delivers on the connection holds the connection, and so the request's
+    /// value: every REST request was kept, a 1 MB PUT kept 1 MB).
+    func close() {
+        onMessage = { _ in }
+        onEvent = nil
+    }
 
     /// Hands `message` to the server.
     func deliver(_ message: ClientMessage) { onEvent?(.received(message)) }

@@ -5,6 +5,7 @@ import EmberRules
 import EmberStorage
 import EmberWire
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import NIOCore
@@ -49,6 +50,7 @@ public struct NetworkServer: Sendable {
     /// - Throws: ``NetworkError`` when the default namespace cannot be opened; the server's
     ///   error when it cannot listen.
     public func run(onListening: @escaping @Sendable (Int) -> Void) async throws {
+        Self.raiseFileLimit(logger: logger)
         _ = try registry.database(named: nil)
         let connections = ConnectionCounter()
         let sessions = SessionIDs()
@@ -56,7 +58,7 @@ public struct NetworkServer: Sendable {
             address: .hostname(configuration.host, port: configuration.port),
             publicHost: "\(Self.displayHost(configuration.host)):\(configuration.port)", registry: registry,
             limits: configuration.limits, verifier: configuration.tokenVerifier, admin: configuration.adminCredential,
-            connections: connections, sessions: sessions, logger: logger,
+            policy: configuration.originPolicy, connections: connections, sessions: sessions, logger: logger,
             onListening: { port in onListening(port) })
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: tcp)]
         var socketPath: String?
@@ -127,20 +129,38 @@ public struct NetworkServer: Sendable {
 
     /// The HTTP server of one address: the realtime protocol over WebSocket, REST, event
     /// streams. `admin` is the administrator's credential there (a local socket's is `owner`:
-    /// only the directory's user can open it).
+    /// only the directory's user can open it). `policy` says which hosts and web pages may use
+    /// it (none for a local socket, which no browser reaches).
     private static func application(
         address: BindAddress, publicHost: String, registry: DatabaseRegistry, limits: NetworkLimits, verifier: TokenVerifier? = nil,
-        admin: AdminCredential = .owner, connections: ConnectionCounter,
+        admin: AdminCredential = .owner, policy: OriginPolicy? = nil, connections: ConnectionCounter,
         sessions: SessionIDs, logger: Logger, onListening: @escaping @Sendable (Int) -> Void
     ) -> some Service {
-        let responder = RESTResponder(registry: registry, limits: limits, verifier: verifier, admin: admin, logger: logger, connections: connections)
-        return Application(
-            responder: responder,
-            server: .http1WebSocketUpgrade(
-                configuration: .init(
-                    http1: .init(idleTimeout: .seconds(Int64(limits.idleTimeout))),
-                    ws: .init(maxFrameSize: limits.maxMessageSize, autoPing: .disabled))
-            ) { head, channel, _ in
+        let responder = RESTResponder(
+            registry: registry, limits: limits, verifier: verifier, admin: admin, policy: policy, logger: logger, connections: connections)
+        // Every connection's pipeline begins with a ConnectionGate (counted, the head's deadline
+        // and size, malformed HTTP answered and closed).
+        let server = HTTPServerBuilder { respond in
+            GuardedHTTPChannel(
+                inner: HTTP1WebSocketUpgradeChannel(
+                    responder: respond,
+                    configuration: .init(
+                        http1: .init(idleTimeout: .seconds(Int64(limits.idleTimeout))),
+                        ws: .init(maxFrameSize: limits.maxMessageSize, autoPing: .disabled)),
+                    shouldUpgrade: shouldUpgrade),
+                connections: connections, limits: limits)
+        }
+        @Sendable func shouldUpgrade(head: HTTPRequest, channel: any Channel, logger _: Logger) throws
+            -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>>
+        {
+                if let policy {
+                    let origin = head.headerFields[.origin]
+                    guard policy.allows(host: head.authority), policy.allows(origin: origin) else {
+                        // hummingbird-websocket answers 400 and closes.
+                        logger.warning("refused a WebSocket from Host \(head.authority ?? "-"), Origin \(origin ?? "-"): not this server's host or an allowed origin (--allow-origin)")
+                        return .dontUpgrade
+                    }
+                }
                 let target = head.path ?? "/"
                 let query = QueryString(target: target)
                 let database: ServedDatabase
@@ -151,13 +171,17 @@ public struct NetworkServer: Sendable {
                     return .dontUpgrade
                 }
                 let frames = OutboundFrames(channel: channel, outbox: database.outbox, limit: limits.maxUnsentBytes)
-                guard let number = connections.open(limit: limits.maxConnections, close: { frames.finish() }) else {
-                    logger.warning("refused a WebSocket: \(limits.maxConnections) connections are open, or the server is stopping")
+                guard let number = connections.open(close: { frames.finish() }) else {
+                    logger.warning("refused a WebSocket: the server is stopping")
                     return .dontUpgrade
                 }
-                // Counted until the channel closes (the one place that gives it back), whether or
+                // Registered until the channel closes (the one place that forgets it), whether or
                 // not the upgrade completes.
                 channel.closeFuture.whenComplete { _ in connections.close(number) }
+                // The connection reads frames from now on, not HTTP parts.
+                if let boundaries = try? channel.pipeline.syncOperations.context(name: RequestBoundaries.name) {
+                    channel.pipeline.syncOperations.removeHandler(context: boundaries, promise: nil)
+                }
                 let host = head.authority ?? publicHost
                 let session = sessions.next()
                 return .upgrade([:]) { inbound, outbound, _ in
@@ -167,7 +191,10 @@ public struct NetworkServer: Sendable {
                         limits: limits, verifier: verifier, admin: admin, logger: logger)
                     logger.info("connection \(session) closed")
                 }
-            },
+        }
+        return Application(
+            responder: responder,
+            server: server,
             configuration: .init(address: address, serverName: "ember"),
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) },
             logger: logger

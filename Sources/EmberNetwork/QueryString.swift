@@ -31,8 +31,19 @@ struct QueryString: Sendable {
     /// `text` with `%XX` escapes decoded (and `+` as a space when `plusIsSpace`); a malformed
     /// escape is kept as it is. Invalid UTF-8 becomes U+FFFD.
     static func decode(_ text: Substring, plusIsSpace: Bool) -> String {
+        String(decoding: decodedBytes(text, plusIsSpace: plusIsSpace), as: UTF8.self)
+    }
+
+    /// `text` decoded as ``decode(_:plusIsSpace:)`` does, or `nil` when the bytes its escapes
+    /// give are not UTF-8 (`%FF` and `%FE` would both become U+FFFD: two keys made one).
+    static func decodeValidating(_ text: Substring, plusIsSpace: Bool) -> String? {
+        let bytes = decodedBytes(text, plusIsSpace: plusIsSpace)
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func decodedBytes(_ text: Substring, plusIsSpace: Bool) -> [UInt8] {
         guard text.utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) }) else {
-            return String(text)
+            return Array(text.utf8)
         }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
@@ -56,6 +67,6 @@ struct QueryString: Sendable {
                 index += 1
             }
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 }

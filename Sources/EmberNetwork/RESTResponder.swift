@@ -26,18 +26,36 @@ struct RESTResponder: HTTPResponder {
     let verifier: TokenVerifier?
     /// The administrator's credential (`owner`, or `--admin-token`'s secret).
     let admin: AdminCredential
+    /// Which hosts and web pages may use the server (none on a local socket).
+    let policy: OriginPolicy?
     let logger: Logger
-    /// Counts the open event streams (against ``NetworkLimits/maxConnections``).
+    /// The open connections: an event stream is ended by a graceful stop.
     let connections: ConnectionCounter
 
     func respond(to request: Request, context: ServeRequestContext) async throws -> Response {
         var request = request
         let target = request.head.path ?? "/"
-        let response: Response
+        let origin = request.headers[.origin]
+        var response: Response
+        if let policy, !policy.allows(host: request.head.authority) || !policy.allows(origin: origin) {
+            // Before anything is read or written: a simple request (no preflight) from another
+            // origin would otherwise be carried out, though its page could not read the answer.
+            response = Self.failure(NetworkError(
+                .forbidden, "This server takes requests for localhost, 127.0.0.1, [::1] and its --host, from pages on this machine or of an --allow-origin origin"))
+            response.headers[.accessControlAllowOrigin] = nil
+            response.headers[.accessControlExposeHeaders] = nil
+            logger.warning("refused \(request.method.rawValue) \(Self.redacted(target)) from Host \(request.head.authority ?? "-"), Origin \(origin ?? "-")")
+            return response
+        }
         do {
             response = try await handle(&request, target: target, channel: context.channel)
         } catch {
             response = Self.failure(error)
+        }
+        if let origin {
+            // A page of an allowed origin gets its own origin back, not `*`.
+            response.headers[.accessControlAllowOrigin] = origin
+            response.headers[.vary] = "Origin"
         }
         logger.info("\(request.method.rawValue) \(Self.redacted(target)) \(response.status.code)")
         return response
@@ -68,7 +86,12 @@ struct RESTResponder: HTTPResponder {
         guard rawPath.hasSuffix(".json") else {
             throw NetworkError(.notFound, "Not found: Firebase's REST paths end in .json (\(rawPath).json)")
         }
-        let pathText = QueryString.decode(rawPath.dropLast(".json".count), plusIsSpace: false)
+        // Bytes that are not UTF-8 are refused, not stored as U+FFFD (`%FF` and `%FE` would be one
+        // key); the request line's own bytes reached us with them replaced already.
+        guard !rawPath.contains("\u{FFFD}"), let pathText = QueryString.decodeValidating(rawPath.dropLast(".json".count), plusIsSpace: false)
+        else {
+            throw NetworkError(.badRequest, "Invalid path: the path is not UTF-8")
+        }
         if pathText == "/.inspect/databases" || pathText == "/.inspect/databases/" {
             let names = registry.names.map { JSONValue.object([("name", .string($0))]) }
             return Self.json(JSONValue.array(names).serialized())
@@ -183,6 +206,13 @@ struct RESTResponder: HTTPResponder {
         }
         let ifMatch = request.headers[.ifMatch]
         let expectedHash = ifMatch.map { $0 == "null_etag" ? "" : $0 }
+        if ifMatch != nil || request.headers[.firebaseETag] == "true" {
+            // The answer carries the location's ETag, and a 412 its value (firebase-admin-python's
+            // `Reference.set_if_unchanged` takes the new ETag from the answer's headers and, on
+            // 412, the value from its body): what a read gives. A client that may not read the
+            // location is refused before anything is stored, not after.
+            _ = try Self.data(of: await database.answer(.get(requestID: 2, query: .default(at: path)), signingIn: identity.signIn))
+        }
         var pushed: String?
         let message: ClientMessage
         do throws(DatabaseError) {
@@ -281,9 +311,13 @@ struct RESTResponder: HTTPResponder {
     ) throws(NetworkError) -> Response {
         guard let params = try Self.queryParams(query) else { throw NetworkError(.badRequest, "a stream's limit must be positive") }
         let format: JSONFormat = query["format"] == "export" ? .export : .normal
-        let events = EventStream(location: path, format: format)
-        guard let number = connections.open(limit: limits.maxConnections, close: { events.finish() }) else {
-            throw NetworkError(.unavailable, "this server holds at most \(limits.maxConnections) connections, or is stopping")
+        let logger = logger
+        let events = EventStream(location: path, format: format, limit: limits.maxUnsentBytes) {
+            logger.warning("stream of \(path) closed: its client stopped reading (more than \(limits.maxUnsentBytes) bytes unsent)")
+            channel.close(promise: nil)
+        }
+        guard let number = connections.open(close: { events.finish() }) else {
+            throw NetworkError(.unavailable, "this server is stopping")
         }
         let handle = database.listen(QuerySpec(path: path, params: params), signingIn: identity.signIn) { message in
             events.take(message)
@@ -297,7 +331,6 @@ struct RESTResponder: HTTPResponder {
             }
         }
         let connections = connections
-        let logger = logger
         var headers = HTTPFields()
         headers[.contentType] = "text/event-stream; charset=utf-8"
         headers[.cacheControl] = "no-cache"
@@ -319,6 +352,7 @@ struct RESTResponder: HTTPResponder {
                 }
                 for await text in events.stream {
                     try await writer.write(ByteBuffer(string: text))
+                    events.written(text)
                 }
                 group.cancelAll()
             }
@@ -454,12 +488,17 @@ struct RESTResponder: HTTPResponder {
     }
 
     static func bodyText(_ request: inout Request, limit: Int) async throws(NetworkError) -> String {
+        let buffer: ByteBuffer
         do {
-            let buffer = try await request.collectBody(upTo: limit)
-            return String(buffer: buffer)
+            buffer = try await request.collectBody(upTo: limit)
         } catch {
             throw NetworkError(.payloadTooLarge, "Data to write exceeds the maximum size that can be modified with a single request.")
         }
+        // Not stored as U+FFFD: a body that is not UTF-8 is not JSON.
+        guard let text = String(validating: buffer.readableBytesView, as: UTF8.self) else {
+            throw NetworkError(.badRequest, "Invalid data; couldn't parse JSON object, array, or value. (the body is not UTF-8)")
+        }
+        return text
     }
 
     static func json(_ text: String, headers: HTTPFields = HTTPFields()) -> Response {

@@ -51,17 +51,32 @@ final class RealtimeFrameHandler: ChannelInboundHandler, RemovableChannelHandler
     /// While the verifier fetches its keys for a token: the `auth` request and every message
     /// after it, held so that they reach the server in order and as the token's user.
     private var held: [ClientFrame]?
+    /// The bytes of the messages held, and how many may be (``NetworkLimits/maxUnsentBytes``):
+    /// past it the connection is closed (a client could send 120 MB behind a slow fetch).
+    private var heldBytes = 0
+    private let maxHeldBytes: Int
+    /// Where a connection that held too much is closed.
+    private var context: ChannelHandlerContext?
 
     /// The channel's event loop, where the handler lives.
     private let loop: any EventLoop
 
-    init(maxMessageSize: Int, activity: Activity, verifier: TokenVerifier?, loop: any EventLoop, events: Events) {
+    init(maxMessageSize: Int, maxHeldBytes: Int = .max, activity: Activity, verifier: TokenVerifier?, loop: any EventLoop, events: Events) {
         self.maxMessageSize = maxMessageSize
+        self.maxHeldBytes = maxHeldBytes
         self.loop = loop
         assembler = FrameAssembler(maxMessageSize: maxMessageSize)
         self.activity = activity
         self.verifier = verifier
         self.events = events
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
@@ -72,6 +87,12 @@ final class RealtimeFrameHandler: ChannelInboundHandler, RemovableChannelHandler
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = unwrapInboundIn(data)
         activity.heard()
+        // RFC 6455 §5.1, §5.2: a client's frames are masked, and no extension was agreed that
+        // would give the RSV bits a meaning: fail the connection (close code 1002).
+        guard frame.maskKey != nil, !frame.rsv1, !frame.rsv2, !frame.rsv3 else {
+            failProtocol(context: context, reason: frame.maskKey == nil ? "unmasked frame" : "RSV bit set")
+            return
+        }
         switch frame.opcode {
         case .text, .binary, .continuation:
             guard !refusing else { return }
@@ -139,6 +160,15 @@ final class RealtimeFrameHandler: ChannelInboundHandler, RemovableChannelHandler
         case .tooLarge:
             refuseTooLarge()
         case .message(let text):
+            if held != nil {
+                heldBytes += text.utf8.count
+                if heldBytes > maxHeldBytes {
+                    held = nil
+                    refusing = true
+                    context?.close(promise: nil)
+                    return
+                }
+            }
             deliver(RealtimeCodec.decodeClientFrame(text))
         }
     }
@@ -174,6 +204,7 @@ final class RealtimeFrameHandler: ChannelInboundHandler, RemovableChannelHandler
     private func keysFetched() {
         guard let verifier, let frames = held, let first = frames.first else { return }
         held = nil
+        heldBytes = 0
         if case .request(.auth(let requestID, let token)) = first, case .failure(let error) = verifier.checkAfterFetching(token) {
             events.message(.refused(requestID: requestID, error: error))
         } else {
@@ -190,5 +221,17 @@ final class RealtimeFrameHandler: ChannelInboundHandler, RemovableChannelHandler
     private func refuse(context: ChannelHandlerContext) {
         refusing = true
         context.close(promise: nil)
+    }
+
+    /// Fails the connection for a frame RFC 6455 forbids: a close frame with 1002 (protocol
+    /// error), then the close.
+    private func failProtocol(context: ChannelHandlerContext, reason: String) {
+        guard !refusing else { return }
+        refusing = true
+        var payload = context.channel.allocator.buffer(capacity: 2 + reason.utf8.count)
+        payload.writeInteger(UInt16(1002))
+        payload.writeString(reason)
+        let close = WebSocketFrame(fin: true, opcode: .connectionClose, data: payload)
+        context.writeAndFlush(NIOAny(close)).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
     }
 }

@@ -40,7 +40,8 @@ enum RealtimeSocket {
         let handler: NIOLoopBound<RealtimeFrameHandler>? = try? await channel.eventLoop.submit {
             database.submit { access in access.server.accept(connection) }
             let handler = RealtimeFrameHandler(
-                maxMessageSize: maxMessageSize, activity: activity, verifier: verifier, loop: channel.eventLoop,
+                maxMessageSize: maxMessageSize, maxHeldBytes: limits.maxUnsentBytes, activity: activity, verifier: verifier,
+                loop: channel.eventLoop,
                 events: .init(
                     message: { frame in batch.add { connection.receive(frame) } },
                     tooLarge: { batch.add { connection.messageTooLarge(limit: maxMessageSize) } },

@@ -20,7 +20,14 @@ public struct ServeConfiguration: Sendable {
     /// a secret replaces it. The local socket of a database directory always takes `owner`.
     public var adminCredential: AdminCredential = .owner
 
+    /// Origins of web pages allowed besides this machine's (`--allow-origin`; `*` is every
+    /// origin): see ``OriginPolicy``.
+    public var allowedOrigins: [String] = []
+
     public init() {}
+
+    /// Which hosts and web pages may use the TCP port.
+    public var originPolicy: OriginPolicy { OriginPolicy(listeningOn: host, allowedOrigins: allowedOrigins) }
 
     /// Whether `host` reaches beyond this machine.
     public var isLoopbackOnly: Bool {

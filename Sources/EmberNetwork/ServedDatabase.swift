@@ -25,6 +25,8 @@ public final class ServedDatabase: @unchecked Sendable {
     let outbox = RealtimeOutbox()
     /// Each event loop's batch of the messages it read this turn (made on first use).
     private let batches = Mutex<[ObjectIdentifier: InboundBatch]>([:])
+    /// Revokes sign-ins whose tokens expire (made on the engine's thread).
+    private var expiryWatch: TokenExpiryWatch?
     /// Push ids for REST `POST`s.
     private let pushIDs = Mutex(PushIDGenerator())
 
@@ -65,7 +67,12 @@ public final class ServedDatabase: @unchecked Sendable {
     /// The outbox ends its tick after the server's (added after it), so that what the server
     /// held back for a commit goes out in the same tick.
     private func addOutbox() {
-        schedule { [self] in ember.engine.add(outbox) }
+        schedule { [self] in
+            ember.engine.add(outbox)
+            let watch = TokenExpiryWatch(server: ember.server, engine: ember.engine)
+            expiryWatch = watch
+            ember.engine.add(watch)
+        }
     }
 
     /// Runs `body` on the engine's thread, in order with all other work.
@@ -106,7 +113,10 @@ public final class ServedDatabase: @unchecked Sendable {
     func close() throws(StoreError) {
         guard case .ownThread(let thread, _) = runner else {
             // Captures self until it has run: the engine holds the outbox unretained.
-            schedule { [self] in ember.engine.remove(outbox) }
+            schedule { [self] in
+                ember.engine.remove(outbox)
+                if let expiryWatch { ember.engine.remove(expiryWatch) }
+            }
             return
         }
         let result: Result<Void, StoreError> = thread.perform { [self] in
@@ -114,6 +124,7 @@ public final class ServedDatabase: @unchecked Sendable {
                 // What the last commit released goes out, then the outbox leaves.
                 outbox.endTick()
                 ember.engine.remove(outbox)
+                if let expiryWatch { ember.engine.remove(expiryWatch) }
             }
             do throws(StoreError) {
                 try ember.close()

@@ -53,6 +53,10 @@ public final class Server {
     private let clock: any DatabaseClock
     private var connections: [ConnectionID: ServerConnection] = [:]
     private var nextConnection = 1
+    /// When the earliest token a connection signed in with expires (server time), or `nil`
+    /// when none will: when ``revokeExpiredTokens()`` is next due. It may be early (that
+    /// connection signed out since); it is never late.
+    public private(set) var nextTokenExpiry: Int64?
     /// Every listen, by its location.
     private var listens = ImmutableTree<ListenRefs>()
     /// The indexes the rules declare.
@@ -254,6 +258,7 @@ public final class Server {
                     throw DatabaseError.other(code: ErrorCode.expiredToken, message: "the token of \(token.uid) has expired")
                 }
                 connection.auth = .user(token)
+                if let expiry = token.expiry { nextTokenExpiry = min(nextTokenExpiry ?? expiry, expiry) }
                 send(.other(id, .ack(requestID: requestID, status: .ok)))
                 revokeListens(of: connection)
             } catch {
@@ -297,6 +302,25 @@ public final class Server {
             if let connection = connections[id] { revoked += revokeListens(of: connection) }
         }
         return revoked
+    }
+
+    /// Revokes the sign-in of every connection whose token has expired, as its next request
+    /// would: `expired_token` is sent (the realtime protocol's `ac`, an event stream's
+    /// `auth_revoked`) and the listens its user may no longer read are revoked. A connection
+    /// that sends nothing (a listener kept alive by keep-alives) is revoked at its token's
+    /// expiry, not at its next request. Sets ``nextTokenExpiry`` anew.
+    public func revokeExpiredTokens() {
+        let now = serverTime
+        var next: Int64?
+        for id in connectionIDs {
+            guard let connection = connections[id], case .user(let token) = connection.auth, let expiry = token.expiry else { continue }
+            if token.isExpired(at: now) {
+                _ = currentAuth(of: connection, revoking: true)
+            } else {
+                next = min(next ?? expiry, expiry)
+            }
+        }
+        nextTokenExpiry = next
     }
 
     /// The connection's user now: a token that has expired is revoked first (`expired_token`

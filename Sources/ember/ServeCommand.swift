@@ -16,6 +16,11 @@ struct ServeCommand: ParsableCommand {
             Each namespace (?ns=NAME) is a database of its own, opened on first use; the default \
             namespace lives in the database directory itself, so `ember --db DIR` opens the same \
             data, and NAME in DIR/namespaces/NAME. SIGINT or SIGTERM stops the server gracefully.
+
+            Web pages: requests must name the server as localhost, 127.0.0.1, [::1] or its --host \
+            (Host header; a DNS-rebinding name is refused), and a browser page (Origin header) must \
+            be on this machine (http(s)://localhost|127.0.0.1|[::1], any port) or of an \
+            --allow-origin origin. Clients that send no Origin (Node, curl, the Admin SDKs) are served.
             """
     )
 
@@ -69,7 +74,14 @@ struct ServeCommand: ParsableCommand {
             valueName: "SECRET"))
     var adminToken: String?
 
-    @Option(name: .customLong("max-connections"), help: ArgumentHelp("Open WebSockets and event streams at most.", valueName: "N"))
+    @Option(
+        name: .customLong("allow-origin"),
+        help: ArgumentHelp(
+            "A web page origin allowed besides this machine's, as scheme://host[:port] (repeatable; * allows every page).",
+            valueName: "ORIGIN"))
+    var allowOrigins: [String] = []
+
+    @Option(name: .customLong("max-connections"), help: ArgumentHelp("Open connections at most (every HTTP connection counts, WebSockets and event streams too).", valueName: "N"))
     var maxConnections = NetworkLimits().maxConnections
 
     @Option(
@@ -84,7 +96,8 @@ struct ServeCommand: ParsableCommand {
 
     @Option(
         name: .customLong("idle-timeout"),
-        help: ArgumentHelp("Seconds a silent WebSocket stays open (Firebase's clients speak every 45).", valueName: "S"))
+        help: ArgumentHelp(
+            "Seconds a silent WebSocket stays open (Firebase's clients speak every 45); a request head gets at most 10.", valueName: "S"))
     var idleTimeout = NetworkLimits().idleTimeout
 
     @Flag(name: [.customShort("q"), .customLong("quiet")], help: "Log warnings and errors only (no line per connection and request).")
@@ -96,6 +109,10 @@ struct ServeCommand: ParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535, not \(port)") }
         options.port = port
         options.defaultNamespace = defaultNamespace
+        for origin in allowOrigins {
+            if let problem = OriginPolicy.problem(withOrigin: origin) { throw ValidationError("--allow-origin \(origin): \(problem)") }
+        }
+        options.allowedOrigins = allowOrigins
         for (name, value) in [
             ("--max-connections", maxConnections), ("--max-message", maxMessage), ("--max-unsent", maxUnsent), ("--idle-timeout", idleTimeout),
         ] where value < 1 {
@@ -152,6 +169,13 @@ struct ServeCommand: ParsableCommand {
 
     func run() throws {
         let configuration = try configurationForServing()
+        // The databases are the user's alone, as the local socket is: directories 0700, SQLite
+        // files 0600 (SQLite gives the -wal and -shm files the database file's mode). A
+        // directory made before is made 0700 too.
+        umask(0o077)
+        if case .directory(let directory, _) = configuration.storage {
+            for path in [directory, directory + "/namespaces", directory + "/clients"] { chmod(path, 0o700) }
+        }
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = quiet ? .warning : .info

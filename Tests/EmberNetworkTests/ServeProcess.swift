@@ -16,12 +16,20 @@ final class ServeProcess: @unchecked Sendable {
     private let errorText = LockedText()
 
     /// Starts `ember serve --port 0 ARGUMENTS` (in memory unless the arguments say `--db`) and
-    /// waits (at most 20 s) until it says where it listens.
-    init(_ arguments: [String] = []) throws {
+    /// waits (at most 20 s) until it says where it listens. With `softFileLimit`, it starts
+    /// with that soft limit of open files (`ulimit -Sn`), as a user's shell may give it.
+    init(_ arguments: [String] = [], softFileLimit: Int? = nil) throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.executable.path), "ember is not built at \(Self.executable.path)")
-        process.executableURL = Self.executable
         let storage = arguments.contains("--db") ? [] : ["--memory"]
-        process.arguments = ["serve", "--port", "0"] + storage + arguments
+        if let softFileLimit {
+            // The shell sets the limit and becomes ember (exec): the process is the server.
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit -Sn \(softFileLimit) && exec \"$0\" \"$@\"", Self.executable.path, "serve", "--port", "0"]
+                + storage + arguments
+        } else {
+            process.executableURL = Self.executable
+            process.arguments = ["serve", "--port", "0"] + storage + arguments
+        }
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = FileManager.default.temporaryDirectory.path
         process.environment = environment

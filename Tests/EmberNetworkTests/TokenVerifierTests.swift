@@ -44,6 +44,43 @@ struct TokenVerifierTests {
         #expect(result.output.contains("ok tokens"), "\(result.output)")
     }
 
+    /// `tokens.py SCENARIO` against a server with `--project` and keys from a URL whose
+    /// answers come 1.5 s late (`tokens.py certserver`, which logs each fetch).
+    static func slowKeysScenario(_ scenario: String, arguments: [String] = []) throws {
+        let python = try AdminSDKTests.python.get()
+        let scenarios = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Scenarios")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ember-tokens-\(getpid())-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let made = ProcessRun.run([python, "tokens.py", "keys", directory.path], directory: scenarios, timeout: 60)
+        try #require(made.status == 0, "tokens.py keys: \(made.output)")
+        let port = try freePort()
+        let (web, _) = try ProcessRun.start([python, "tokens.py", "certserver", directory.path, String(port)], directory: scenarios)
+        defer {
+            kill(web.processIdentifier, SIGKILL)
+            web.waitUntilExit()
+        }
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, !listens(port) { usleep(50_000) }
+        // Probing the port is no fetch; the log starts empty.
+        try? FileManager.default.removeItem(at: directory.appendingPathComponent("fetches.log"))
+        let server = try ServeProcess(["--project", "demo-ember", "--certs", "http://127.0.0.1:\(port)/jwks.json"] + arguments)
+        defer { server.stop() }
+        let result = ProcessRun.run([python, "tokens.py", scenario, String(server.port), directory.path], directory: scenarios, timeout: 120)
+        #expect(result.status == 0, "tokens.py \(scenario) failed:\n\(result.output)\nserver log:\n\(server.log.suffix(3000))")
+        #expect(result.output.contains("ok \(scenario)"), "\(result.output)")
+    }
+
+    @Test("40 sign-ins at once with unknown kids make one fetch of the keys; the others wait for it")
+    func oneFetchAtATime() throws {
+        try Self.slowKeysScenario("herd")
+    }
+
+    @Test("messages held behind a fetch of the keys are bounded by --max-unsent: past it the connection is cut")
+    func heldMessagesBounded() throws {
+        try Self.slowKeysScenario("held", arguments: ["--max-unsent", "1000000"])
+    }
+
     @Test("--project and --admin-token check their arguments: --certs alone, a bad project id, a keys file that is not one, a weak secret")
     func badArguments() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ember-tokens-bad-\(getpid())-\(UUID().uuidString)")

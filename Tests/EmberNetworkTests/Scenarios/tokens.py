@@ -137,9 +137,124 @@ def check(port, directory):
     same(get("/users", headers={"Authorization": "Bearer owner"}), (200, {"alice": {"name": "Alice"}, "carol": {"name": "Carol"}}), "REST as owner")
 
 
+def cert_server(directory, port):
+    """Serves DIR/jwks.json on PORT, each answer 1.5 s late, and appends a line to
+    DIR/fetches.log per request: how many fetches the server made."""
+    import http.server
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            with open(os.path.join(directory, "fetches.log"), "a") as log:
+                log.write(self.path + "\n")
+            time.sleep(1.5)
+            with open(os.path.join(directory, "jwks.json"), "rb") as f:
+                body = f.read()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler).serve_forever()
+
+
+def fetches(directory):
+    try:
+        with open(os.path.join(directory, "fetches.log")) as log:
+            return len(log.readlines())
+    except FileNotFoundError:
+        return 0
+
+
+def herd(port, directory):
+    """40 connections sign in at once with tokens whose keys the server does not know: it
+    fetches its keys once, and every one is answered (they waited for that one fetch)."""
+    import threading
+    frames.PORT = port
+    with open(os.path.join(directory, "key.pem"), "rb") as f:
+        key = serialization.load_pem_private_key(f.read(), password=None)
+    sockets = [frames.Socket(ns="tokens") for _ in range(40)]
+    answers = [None] * len(sockets)
+
+    def sign_in(index):
+        sockets[index].send({"r": 1, "a": "auth", "b": {"cred": token(key, f"user{index}", kid=f"unknown-{index}")}})
+        answers[index] = sockets[index].answer(1)["s"]
+
+    threads = [threading.Thread(target=sign_in, args=(index,)) for index in range(len(sockets))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    same(answers, ["invalid_token"] * len(sockets), "the answers to the 40 sign-ins")
+    same(fetches(directory), 1, "the fetches of the keys for 40 unknown kids at once")
+
+
+def held(port, directory):
+    """Messages sent behind an auth whose keys are being fetched are held, up to --max-unsent
+    (1,000,000 here): a client that sends 3 MB behind it is cut off, not held."""
+    frames.PORT = port
+    with open(os.path.join(directory, "key.pem"), "rb") as f:
+        key = serialization.load_pem_private_key(f.read(), password=None)
+    ws = frames.Socket(ns="tokens")
+    ws.send({"r": 1, "a": "auth", "b": {"cred": token(key, "alice", kid="unknown")}})
+    closed = False
+    try:
+        for number in range(2, 32):
+            ws.send({"r": number, "a": "p", "b": {"p": "/users/alice/blob", "d": "x" * 100000}})
+    except (BrokenPipeError, ConnectionResetError):
+        closed = True
+    same(closed or ws.closes(), True, "the connection that sent 3 MB behind an auth was closed")
+    # Another client is served once the fetch is over.
+    ws = frames.Socket(ns="tokens")
+    ws.send({"r": 1, "a": "auth", "b": {"cred": token(key, "carol")}})
+    same(ws.answer(1)["s"], "ok", "a sign-in with a known key")
+
+
+def expiry(port, directory):
+    """Signed tokens that expire 3 s after they are used, their clients silent: the listen gets
+    `ac` with expired_token and is revoked, the event stream (auth=) gets auth_revoked and ends."""
+    frames.PORT = port
+    with open(os.path.join(directory, "key.pem"), "rb") as f:
+        key = serialization.load_pem_private_key(f.read(), password=None)
+    now = int(time.time())
+    rules = json.dumps({"rules": {".read": "auth != null", ".write": "auth != null"}}).encode()
+    request = urllib.request.Request(f"http://127.0.0.1:{port}/.settings/rules.json?ns=tokens", data=rules, method="PUT",
+                                     headers={"Authorization": "Bearer owner"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        same(response.status, 200, "the rules")
+    ws = frames.Socket(ns="tokens")
+    ws.send({"r": 1, "a": "auth", "b": {"cred": token(key, "alice", issued=now - 10, expires=now + 3)}})
+    same(ws.answer(1)["s"], "ok", "alice's sign-in")
+    ws.send({"r": 2, "a": "q", "b": {"p": "/room", "h": ""}})
+    same(ws.answer(2)["s"], "ok", "alice's listen")
+    stream = urllib.request.urlopen(urllib.request.Request(
+        f"http://127.0.0.1:{port}/room.json?ns=tokens&auth={token(key, 'bob', issued=now - 10, expires=now + 3)}",
+        headers={"Accept": "text/event-stream"}), timeout=10)
+    pushes = []
+    started = time.time()
+    while len(pushes) < 2 and time.time() - started < 10:
+        body = json.loads(ws.message())["d"]
+        if body.get("a") == "ac":
+            pushes.append(("ac", body["b"]["s"]))
+        elif body.get("a") == "c":
+            pushes.append(("c", body["b"]["p"]))
+    same(pushes, [("ac", "expired_token"), ("c", "room")], "what the silent listener got at the token's expiry")
+    text = stream.read().decode()  # to the stream's end
+    if "event: auth_revoked\ndata: credential is no longer valid\n\n" not in text:
+        raise AssertionError(f"the stream: {text!r}")
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "keys":
         make_keys(sys.argv[2])
+    elif sys.argv[1] == "certserver":
+        cert_server(sys.argv[2], int(sys.argv[3]))
+    elif sys.argv[1] in ("herd", "held", "expiry"):
+        {"herd": herd, "held": held, "expiry": expiry}[sys.argv[1]](int(sys.argv[2]), sys.argv[3])
+        print(f"ok {sys.argv[1]}")
     else:
         check(int(sys.argv[2]), sys.argv[3])
         print("ok tokens")
