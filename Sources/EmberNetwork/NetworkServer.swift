@@ -34,7 +34,9 @@ public struct NetworkServer: Sendable {
             do {
                 rules = try Ruleset(text: source)
             } catch {
-                throw NetworkError(.badRequest, "the rules do not compile: \(error.message)")
+                // FILE:line:column, as the shell's --rules and `rules load` say (issue 37).
+                let origin = configuration.rulesFile.map { "\($0):" } ?? ""
+                throw NetworkError(.badRequest, "the rules do not compile: \(origin)\(error.message)")
             }
         }
         registry = DatabaseRegistry(

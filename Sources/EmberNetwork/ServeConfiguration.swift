@@ -10,6 +10,8 @@ public struct ServeConfiguration: Sendable {
     /// Rules text to put in force in every namespace opened (JSON with comments); `nil` keeps
     /// each namespace's stored rules (open when none).
     public var rulesSource: String?
+    /// Where ``rulesSource`` was read from (`--rules FILE`), named in its compile errors.
+    public var rulesFile: String?
     /// The namespace of requests that name none (`ns`), and the one a database directory holds.
     public var defaultNamespace = "default"
     public var limits = NetworkLimits()

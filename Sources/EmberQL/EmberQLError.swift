@@ -1,3 +1,5 @@
+import EmberCore
+
 /// The input cannot be compiled, or names something invalid: what is wrong and where.
 ///
 /// ``rendered(source:)`` shows the line with a caret under the offending word:
@@ -14,12 +16,17 @@ public struct EmberQLError: Error, Hashable, Sendable, CustomStringConvertible {
     public var position: SourcePosition
     /// How many characters the caret underlines (at least 1).
     public var length: Int
+    /// The stable code: `syntax_error` for input that does not parse, `invalid_path` for a path
+    /// that parses but names an invalid key or is too deep (issue 37: `--json` said
+    /// `syntax_error` for `set /a.b 1`, where docs/ERRORS.md says `invalid_path`).
+    public var code: String
 
     /// Creates an error at `position`, underlining `length` characters.
-    public init(_ message: String, at position: SourcePosition, length: Int = 1) {
+    public init(_ message: String, at position: SourcePosition, length: Int = 1, code: String = ErrorCode.syntaxError) {
         self.message = message
         self.position = position
         self.length = max(1, length)
+        self.code = code
     }
 
     /// `message at line:column`.

@@ -156,6 +156,18 @@ extension Parser {
         }
     }
 
+    /// What people coming from SQL, Mongo or other query languages type for a modifier
+    /// (issue 37: `gte` got no "did you mean").
+    static let modifierSynonyms: [String: String] = [
+        "gte": "startAt", "ge": "startAt", ">=": "startAt", "from": "startAt", "after": "startAfter", "gt": "startAfter",
+        "lte": "endAt", "le": "endAt", "<=": "endAt", "to": "endAt", "before": "endBefore", "lt": "endBefore",
+        "eq": "equalTo", "equals": "equalTo", "is": "equalTo", "==": "equalTo",
+        "limit": "limitToFirst", "first": "limitToFirst", "top": "limitToFirst", "head": "limitToFirst",
+        "last": "limitToLast", "tail": "limitToLast",
+        "orderbychild": "orderBy child", "orderbykey": "orderBy key", "orderbyvalue": "orderBy value",
+        "orderbypriority": "orderBy priority", "sort": "orderBy", "sortby": "orderBy", "order": "orderBy",
+    ]
+
     /// The error for a word where a modifier (or an event) was expected.
     private func unknownModifier(_ token: LexedToken, allowEvents: Bool, allowTimeout: Bool) -> ParseFailure {
         let modifiers = (QueryModifier.names + (allowTimeout ? [Self.timeoutKeyword] : [])).joined(separator: ", ")
@@ -165,7 +177,8 @@ extension Parser {
                 "expected a query modifier\(allowEvents ? " or an event" : ""), found \(token.token.shown)", at: token)
         }
         let candidates = QueryModifier.names + (allowTimeout ? [Self.timeoutKeyword] : []) + (allowEvents ? EventType.allCases.map(\.rawValue) : [])
-        let typo = token.text.flatMap { Suggestion.closest(to: $0, in: candidates) }.map { "did you mean \($0)? " } ?? ""
+        let typo = token.text.flatMap { Self.modifierSynonyms[$0.lowercased()] ?? Suggestion.closest(to: $0, in: candidates) }
+            .map { "did you mean \($0)? " } ?? ""
         if allowEvents {
             return .error(
                 "unknown modifier or event \(token.token.shown) (\(typo)expected \(modifiers), or an event: \(events))", at: token)

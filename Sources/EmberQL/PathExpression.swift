@@ -32,7 +32,7 @@ public struct PathExpression: Sendable, Hashable {
                 do {
                     key = try ChildKey(validating: String(segment))
                 } catch {
-                    throw EmberQLError(error.message, at: position)
+                    throw EmberQLError(error.message, at: position, code: ErrorCode.invalidPath)
                 }
                 keys.append(key)
             }
@@ -41,7 +41,7 @@ public struct PathExpression: Sendable, Hashable {
         do {
             try path.checkDepth()
         } catch {
-            throw EmberQLError(error.message, at: position)
+            throw EmberQLError(error.message, at: position, code: ErrorCode.invalidPath)
         }
         return path
     }

@@ -118,8 +118,14 @@ public final class Repl {
                 remember(text)
                 let terminal = shell.output as? TerminalOutput
                 terminal?.beginCommand(paging: shell.pagerEnabled)
+                shell.holdsTiming = true
                 _ = luaMode ? shell.executeLua(text) : shell.execute(text)
                 terminal?.endCommand()
+                shell.holdsTiming = false
+                if let line = shell.heldTiming {
+                    shell.heldTiming = nil
+                    shell.output.writeError(line)
+                }
                 // a Ctrl-C typed while the entry ran was the entry's: it must not also clear the
                 // next prompt (an extra ^C and a second prompt)
                 shell.engine.clearInterrupt()

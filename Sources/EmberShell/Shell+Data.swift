@@ -181,9 +181,15 @@ extension Shell {
         let path = try resolve(expression)
         let child = database.reference(path).childByAutoId()
         let key = child.key ?? ""
-        let status = try performWrite(at: value?.position ?? expression.position, on: database) { (done) throws(DatabaseError) in
-            // a push without a value writes nothing yet, like the SDKs' push(): only the key
-            if let value { try child.setValue(value.value, completion: done) } else { done(nil) }
+        guard let value else {
+            // A push without a value writes nothing, like the SDKs' push(): only the key, and it
+            // says so (issue 37: it printed a key as if it had written something).
+            return .report(
+                text: "\(key) (a new key under \(path); nothing written: set \(child.path) VALUE writes there)",
+                json: .object([("key", .string(key)), ("written", .bool(false))]))
+        }
+        let status = try performWrite(at: value.position, on: database) { (done) throws(DatabaseError) in
+            try child.setValue(value.value, completion: done)
         }
         return .write(WriteReport(status, detail: key, fields: [("key", .string(key))]))
     }

@@ -15,7 +15,11 @@ extension Shell {
         do {
             update = try state.compileFunction(function.text, name: "=transaction")
         } catch {
-            throw .lua(error)
+            // Not a function (issue 37: `transaction /c v + 1` gave a bare Lua error): say what
+            // the command takes.
+            let guidance = "transaction PATH FUNCTION takes a Lua function of the current value (nil when there is none), "
+                + "e.g. transaction \(path) function(v) return (v or 0) + 1 end"
+            throw .lua(LuaError(error.kind, message: "\(error.message)\n\(guidance)", traceback: nil, code: error.code))
         }
         defer { update.release() }
         // What the update function saw, as it ran (it runs inside the client's operations).

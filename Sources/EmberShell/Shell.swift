@@ -49,6 +49,11 @@ public final class Shell {
     public var outputMode: OutputMode
     /// Whether each command's duration is printed.
     public var timing = false
+    /// Whether the duration waits in ``heldTiming`` for the REPL to print it after the result
+    /// (issue 37: `timing on` printed the time before a result held for the pager).
+    public var holdsTiming = false
+    /// The duration line of the last command, while ``holdsTiming``.
+    public var heldTiming: String?
     /// Whether long results go through the pager at a terminal (`pager on|off`).
     public var pagerEnabled = true
     /// How long a write waits for its acknowledgement: ``ShellSession`` sets it for scripts
@@ -241,7 +246,11 @@ public final class Shell {
     public func execute(_ source: String, from origin: InputOrigin? = nil) -> Bool {
         let started = ember.clock.now()
         defer {
-            if timing && !isJSON { output.writeError(style.dim("time: \(ember.clock.now() - started) ms") + "\n") }
+            if timing && !isJSON {
+                let line = style.dim("time: \(ember.clock.now() - started) ms") + "\n"
+                // At the prompt the result may still be held for the pager: the time follows it.
+                if holdsTiming { heldTiming = line } else { output.writeError(line) }
+            }
         }
         do {
             guard let command = try parse(source) else { return true }

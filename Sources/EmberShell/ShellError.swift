@@ -22,7 +22,7 @@ public enum ShellError: Error, Sendable {
     /// a script did not catch, such as `invalid_path`), or the command's own.
     public var code: String {
         switch self {
-        case .syntax: ErrorCode.syntaxError
+        case .syntax(let error): error.code
         case .database(let error, _): error.code
         case .lua(let error): error.code
         case .command(let code, _, _): code

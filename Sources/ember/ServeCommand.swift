@@ -163,6 +163,7 @@ struct ServeCommand: ParsableCommand {
                 throw ValidationError("cannot read the rules file \(rulesFile)")
             }
             options.rulesSource = text
+            options.rulesFile = rulesFile
         }
         return options
     }
@@ -186,7 +187,9 @@ struct ServeCommand: ParsableCommand {
         do {
             server = try NetworkServer(configuration: configuration, logger: logger)
         } catch {
-            throw ValidationError(error.message)
+            // Not a usage error: the file's content is wrong (no usage text after it).
+            FileHandle.standardError.write(Data("ember serve: \(error.message)\n".utf8))
+            throw ExitCode(1)
         }
         let finished = DispatchSemaphore(value: 0)
         let failure = FailureBox()

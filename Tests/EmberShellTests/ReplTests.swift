@@ -362,4 +362,22 @@ import Testing
                 "the screen: \(session.screen)")
         #expect(session.waitForExit() == 0)
     }
+    /// Issue 37, item 22: with `timing on` the time printed before a result held for the pager.
+    @Test func timingFollowsTheResult() throws {
+        let session = try start(home: try makeHome())
+        typeAtPrompt(session, "set /a {b: 1}\r")
+        typeAtPrompt(session, "timing on\r")
+        #expect(session.waitFor("time: "), "the screen: \(session.screen)")
+        #expect(session.waitUntil { $0.hasSuffix("main:/> ") }, "the screen: \(session.screen)")
+        let mark = session.mark
+        typeAtPrompt(session, "get /a\r")
+        #expect(session.waitFor("time: ", after: mark), "the screen: \(session.screen)")
+        #expect(session.waitUntil { $0.hasSuffix("main:/> ") }, "the screen: \(session.screen)")
+        let shown = String(session.screen[mark...])
+        let result = try #require(shown.range(of: "\"b\": 1"), "\(shown)")
+        let time = try #require(shown.range(of: "time: ", range: result.upperBound..<shown.endIndex), "the time before the result: \(shown)")
+        #expect(result.upperBound <= time.lowerBound)
+        typeAtPrompt(session, "exit\r")
+        #expect(session.waitForExit() == 0)
+    }
 }
