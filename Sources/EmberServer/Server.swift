@@ -140,8 +140,8 @@ public final class Server {
         connections[connection]?.auth ?? .none
     }
 
-    /// How many listens a connection holds.
-    public func listenCount(of connection: ConnectionID) -> Int {
+    /// How many listens a connection holds (for the server's own tests).
+    func listenCount(of connection: ConnectionID) -> Int {
         connections[connection]?.listens.count ?? 0
     }
 

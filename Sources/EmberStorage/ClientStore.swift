@@ -203,12 +203,6 @@ public final class ClientStore {
         }
     }
 
-    /// The queued writes, oldest first.
-    /// - Throws: ``StoreError`` when the file cannot be read or holds a write that is not JSON.
-    public func loadWrites() throws(StoreError) -> [PersistedWrite] {
-        try loadQueue().map(\.write)
-    }
-
     /// The queued writes with their rows, oldest first.
     /// - Throws: ``StoreError`` when the file cannot be read or holds a write that is not JSON.
     public func loadQueue() throws(StoreError) -> [QueuedWrite] {

@@ -1,7 +1,7 @@
 import EmberCore
 import EmberEngine
 import EmberRules
-import EmberServer
+@testable import EmberServer
 import EmberStorage
 import EmberTestSupport
 import EmberWire

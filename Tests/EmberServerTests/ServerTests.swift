@@ -1,7 +1,7 @@
 import EmberEngine
 import EmberCore
 import EmberRules
-import EmberServer
+@testable import EmberServer
 import EmberTestSupport
 import EmberWire
 import Testing

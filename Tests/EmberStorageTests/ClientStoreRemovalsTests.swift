@@ -27,7 +27,7 @@ import Testing
         try store.setMaximumSize(nil)
         try store.close()
         let reopened = try ClientStore(at: .file(file), durability: .normal, now: 0)
-        #expect(try reopened.loadWrites().map(\.key) == ["c.s#2"])
+        #expect(try reopened.loadQueue().map(\.write).map(\.key) == ["c.s#2"])
         #expect(try reopened.cachedNode(at: "big") == json(#""\#(String(repeating: "x", count: 100_000))""#), "the rest committed later")
     }
 }

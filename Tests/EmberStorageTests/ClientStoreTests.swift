@@ -101,7 +101,7 @@ import Testing
         store.removeWrite(key: "s1:w1", row: rows[0], at: "a")
         try store.close()
         let reopened = try ClientStore(at: .file(file), durability: .full, now: 0)
-        #expect(try reopened.loadWrites() == Array(writes.dropFirst()))
+        #expect(try reopened.loadQueue().map(\.write) == Array(writes.dropFirst()))
     }
 
     @Test func trackedQueriesAndPinsComeBackInactive() throws {
@@ -238,6 +238,6 @@ import Testing
             return .rollback
         }
         try store.commit()
-        #expect(try store.loadWrites().map(\.key) == ["s:w1"])
+        #expect(try store.loadQueue().map(\.write).map(\.key) == ["s:w1"])
     }
 }
