@@ -1,0 +1,91 @@
+"""What a signed-out or impostor client must not learn or do against `ember serve` with rules in
+force (issue 37): strings that are canonically equivalent are different users and different
+keys; a hash-guarded put tells nothing the rules refuse; reading an unknown namespace creates
+nothing. Python's standard library, through `frames.Socket` (the realtime protocol) and
+`http.client` (REST).
+
+Usage: security.py PORT SCENARIO   (prints "ok SCENARIO" when it passes)
+"""
+import base64
+import http.client
+import json
+import os
+import sys
+import urllib.parse
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import frames  # noqa: E402
+from frames import Socket, same  # noqa: E402
+
+ADMIN = {"Authorization": "Bearer owner"}
+
+# Owners and impostors whose uids are canonically equivalent to theirs (Unicode), never equal.
+IMPOSTORS = [("Kate", "\u212Aate"), ("\u00e9mile", "e\u0301mile"), ("a;b", "a\u037Eb")]
+
+
+def mock_token(uid):
+    """An unsigned token, as the Web SDK's createMockUserToken makes (iat 0: it never expires)."""
+    def part(value):
+        return base64.urlsafe_b64encode(json.dumps(value).encode()).rstrip(b"=").decode()
+    return part({"alg": "none", "type": "JWT"}) + "." + part(
+        {"iss": "https://securetoken.google.com/demo", "aud": "demo", "iat": 0, "exp": 3600, "sub": uid, "user_id": uid}) + "."
+
+
+def request(method, path, body=None, headers=None):
+    """One HTTP request: (status, parsed body, headers). `path` may hold any character."""
+    connection = http.client.HTTPConnection("127.0.0.1", frames.PORT, timeout=30)
+    connection.request(method, urllib.parse.quote(path, safe="/?&=.:"), body=None if body is None else json.dumps(body),
+                       headers=headers or {})
+    response = connection.getresponse()
+    text = response.read().decode()
+    connection.close()
+    return response.status, json.loads(text) if text else None, dict(response.getheaders())
+
+
+def rest(method, path, body=None, headers=None):
+    status, value, _ = request(method, path, body, headers)
+    return status, value
+
+
+def canonical():
+    """Under `"$uid === auth.uid"`, an impostor whose uid is canonically equivalent to the owner's
+    reads and writes nothing of the owner's (realtime and REST); and keys that are canonically
+    equivalent are siblings, not one child."""
+    for owner, _ in IMPOSTORS:
+        same(rest("PUT", f"/users/{owner}.json?ns=canon", {"secret": owner}, ADMIN), (200, {"secret": owner}), f"the owner {owner!r}'s data")
+    for number, (owner, impostor) in enumerate(IMPOSTORS):
+        ws = Socket(ns="canon")
+        ws.send({"r": 1, "a": "auth", "b": {"cred": mock_token(impostor)}})
+        same(ws.answer(1)["s"], "ok", f"{impostor!r} signs in")
+        ws.send({"r": 2, "a": "g", "b": {"p": f"/users/{owner}", "q": {}}})
+        same(ws.answer(2)["s"], "permission_denied", f"{impostor!r} gets /users/{owner}")
+        ws.send({"r": 3, "a": "q", "b": {"p": f"/users/{owner}", "h": ""}})
+        same(ws.answer(3)["s"], "permission_denied", f"{impostor!r} listens to /users/{owner}")
+        ws.send({"r": 4, "a": "p", "b": {"p": f"/users/{owner}", "d": {"secret": "overwritten"}}})
+        same(ws.answer(4)["s"], "permission_denied", f"{impostor!r} overwrites /users/{owner}")
+        ws.send({"r": 5, "a": "m", "b": {"p": f"/users/{owner}", "d": {"secret": "overwritten"}}})
+        same(ws.answer(5)["s"], "permission_denied", f"{impostor!r} updates /users/{owner}")
+        ws.send({"r": 6, "a": "p", "b": {"p": f"/users/{impostor}", "d": {"secret": impostor}}})
+        same(ws.answer(6)["s"], "ok", f"{impostor!r} writes their own")
+        token = mock_token(impostor)
+        same(rest("GET", f"/users/{owner}.json?ns=canon&auth={token}"), (401, {"error": "Permission denied"}), f"REST: {impostor!r} reads")
+        same(rest("PUT", f"/users/{owner}.json?ns=canon&auth={token}", {"secret": "overwritten"}), (401, {"error": "Permission denied"}),
+             f"REST: {impostor!r} overwrites")
+        same(rest("GET", f"/users/{owner}.json?ns=canon&auth={mock_token(owner)}"), (200, {"secret": owner}), f"REST: {owner!r} reads their own")
+    expected = {}
+    for owner, impostor in IMPOSTORS:
+        expected[owner] = {"secret": owner}
+        expected[impostor] = {"secret": impostor}
+    same(rest("GET", "/users.json?ns=canon", headers=ADMIN), (200, expected), "every user's data, apart")
+    siblings = {"Kate": 1, "\u212Aate": 2, "\u00e9mile": 3, "e\u0301mile": 4, "a;b": 5, "a\u037Eb": 6}
+    same(rest("PUT", "/siblings.json?ns=canon", siblings, ADMIN), (200, siblings), "six siblings written")
+    same(rest("GET", "/siblings.json?ns=canon", headers=ADMIN), (200, siblings), "six siblings read back")
+    same(rest("GET", "/siblings.json?ns=canon&shallow=true", headers=ADMIN)[1], {key: True for key in siblings}, "six keys")
+
+
+SCENARIOS = {"canonical": canonical}
+
+if __name__ == "__main__":
+    frames.PORT = int(sys.argv[1])
+    SCENARIOS[sys.argv[2]]()
+    print(f"ok {sys.argv[2]}")

@@ -1,0 +1,34 @@
+import Foundation
+import Testing
+
+/// What signed-out and impostor clients must not learn or do against a real `ember serve` with
+/// rules in force (issue 37), driven by `Scenarios/security.py` over the realtime protocol and
+/// REST: canonically equivalent strings are different users and keys.
+@Suite(.serialized)
+struct ServeSecurityTests {
+    static let ownData = #"{"rules": {"users": {"$uid": {".read": "$uid === auth.uid", ".write": "$uid === auth.uid"}}}}"#
+
+    /// Writes `text` to a rules file of its own; the caller removes it.
+    static func rulesFile(_ text: String) throws -> URL {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("ember-security-\(getpid())-\(UUID().uuidString).json")
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        return file
+    }
+
+    /// Runs `scenario` of `security.py` against `server` and expects it to pass.
+    static func expectPass(_ scenario: String, on server: ServeProcess) {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Scenarios/security.py")
+        let result = ProcessRun.run(["python3", script.path, String(server.port), scenario], timeout: 120)
+        #expect(result.status == 0, "scenario \(scenario) failed:\n\(result.output)\nserver log:\n\(server.log.suffix(3000))")
+        #expect(result.output.contains("ok \(scenario)"), "\(result.output)")
+    }
+
+    @Test("under \"$uid === auth.uid\", a mock token for \\u212Aate, e\\u0301mile or a\\u037Eb reads and writes nothing of Kate's, \\u00e9mile's or a;b's; such keys are siblings")
+    func canonicallyEquivalentUsers() throws {
+        let rules = try Self.rulesFile(Self.ownData)
+        defer { try? FileManager.default.removeItem(at: rules) }
+        let server = try ServeProcess(["--rules", rules.path])
+        defer { server.stop() }
+        Self.expectPass("canonical", on: server)
+    }
+}
