@@ -541,14 +541,17 @@ public final class Server {
         let resolved: Node
     }
 
-    /// Checks a put by the connection `id` (validity, the hash, then the rules with its server
-    /// values resolved) and resolves it.
+    /// Checks a put by the connection `id` (validity, then the rules with its server values
+    /// resolved, then the hash) and resolves it.
+    ///
+    /// The rules come before the hash: a put they refuse is refused whatever its hash, or
+    /// `datastale` for a wrong guess and `permission_denied` for the right one would tell a
+    /// client the rules keep out what is there (and `""` whether anything is).
     private func prepare(_ node: Node, at path: Path, hash: String?, as auth: ConnectionAuth, by id: ConnectionID?)
         throws(DatabaseError) -> PreparedPut
     {
         try checkWrite(node, at: path)
         let current = root.child(at: path)
-        if let hash, !current.hasHash(hash) { throw .dataStale(at: path) }
         // One instant for the server values and the rules' `now` (Firebase resolves them
         // together): the clock is read once.
         let now = serverTime
@@ -558,6 +561,7 @@ public final class Server {
         if let id, rulesApply(to: auth), let error = denial(.write([path]), as: auth, by: id, at: now, writing: [RuleData.Write(path, resolved)]) {
             throw error
         }
+        if let hash, !current.hasHash(hash) { throw .dataStale(at: path) }
         return PreparedPut(resolved: resolved)
     }
 

@@ -31,4 +31,13 @@ struct ServeSecurityTests {
         defer { server.stop() }
         Self.expectPass("canonical", on: server)
     }
+
+    @Test("a hash-guarded put is refused by the rules whatever the hash: a wrong one, the right one and \"\" alike (realtime and REST if-match)")
+    func hashGuardedPutsAreNoOracle() throws {
+        let rules = try Self.rulesFile(#"{"rules": {".read": false, ".write": false, "public": {".read": true}}}"#)
+        defer { try? FileManager.default.removeItem(at: rules) }
+        let server = try ServeProcess(["--rules", rules.path])
+        defer { server.stop() }
+        Self.expectPass("hashOracle", on: server)
+    }
 }

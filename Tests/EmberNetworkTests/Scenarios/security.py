@@ -83,7 +83,41 @@ def canonical():
     same(rest("GET", "/siblings.json?ns=canon&shallow=true", headers=ADMIN)[1], {key: True for key in siblings}, "six keys")
 
 
-SCENARIOS = {"canonical": canonical}
+def hash_oracle():
+    """Under `.read` and `.write` false, a hash-guarded put is refused by the rules whatever the
+    hash: a wrong guess, the right one and "" (nothing there) all get `permission_denied`, over
+    the realtime protocol and REST (`if-match`); the administrator's still get `datastale`/412."""
+    same(rest("PUT", "/admin/pin.json?ns=oracle", 1234, ADMIN), (200, 1234), "the pin")
+    same(rest("PUT", "/public/n.json?ns=oracle", 7, ADMIN), (200, 7), "a readable value")
+    status, _, headers = request("GET", "/admin/pin.json?ns=oracle", headers={**ADMIN, "X-Firebase-ETag": "true"})
+    right = {name.lower(): value for name, value in headers.items()}["etag"]
+    ws = Socket(ns="oracle")
+    answers = []
+    for number, guess in enumerate(["wrong", right, ""], start=1):
+        ws.send({"r": number, "a": "p", "b": {"p": "/admin/pin", "d": 0, "h": guess}})
+        answers.append(ws.answer(number))
+    same(answers[0]["s"], "permission_denied", "a signed-out put guarded by a wrong hash")
+    same(answers[1:], [answers[0], answers[0]], "the right hash and an empty one are answered alike")
+    ws.send({"r": 4, "a": "p", "b": {"p": "/admin/none", "d": 0, "h": ""}})
+    ws.send({"r": 5, "a": "p", "b": {"p": "/admin/none", "d": 0, "h": "wrong"}})
+    same([ws.answer(4)["s"], ws.answer(5)["s"]], ["permission_denied"] * 2, "where nothing is, \"\" and a wrong hash alike")
+    for path, expected in [("/admin/pin", right), ("/public/n", None)]:
+        statuses = []
+        for guess in ["wrong", "null_etag", expected]:
+            if guess is None:
+                continue
+            statuses.append(rest("PUT", f"{path}.json?ns=oracle", 0, {"If-Match": guess}))
+        same(statuses, [(401, {"error": "Permission denied"})] * len(statuses), f"REST PUTs at {path} with if-match")
+    same(rest("GET", "/admin/pin.json?ns=oracle", headers=ADMIN), (200, 1234), "the pin is unchanged")
+    # The administrator's conditional writes are still conditional.
+    same(rest("PUT", "/admin/pin.json?ns=oracle", 0, {**ADMIN, "If-Match": "wrong"}), (412, 1234), "the administrator's wrong guess")
+    ws.send({"r": 6, "a": "gauth", "b": {"cred": "owner"}})
+    same(ws.answer(6)["s"], "ok", "gauth")
+    ws.send({"r": 7, "a": "p", "b": {"p": "/admin/pin", "d": 0, "h": "wrong"}})
+    same(ws.answer(7)["s"], "datastale", "the administrator's put guarded by a wrong hash")
+
+
+SCENARIOS = {"canonical": canonical, "hashOracle": hash_oracle}
 
 if __name__ == "__main__":
     frames.PORT = int(sys.argv[1])
