@@ -541,6 +541,17 @@ public final class Server {
         let resolved: Node
     }
 
+    /// When set, every write is refused with `permission_denied` and this reason once the
+    /// rules allowed it, the administrator's too: `ember serve` answers a namespace that does
+    /// not exist with such a server, empty, so that a request that may not create one reads
+    /// it as an empty database and writes nothing to it.
+    public var writesRefused: String?
+
+    /// Refuses a write (checked and allowed by the rules) when ``writesRefused`` is set.
+    private func checkWritesAllowed(at path: Path) throws(DatabaseError) {
+        if let writesRefused { throw .other(code: ErrorCode.permissionDenied, message: writesRefused, at: path) }
+    }
+
     /// Checks a put by the connection `id` (validity, then the rules with its server values
     /// resolved, then the hash) and resolves it.
     ///
@@ -561,6 +572,7 @@ public final class Server {
         if let id, rulesApply(to: auth), let error = denial(.write([path]), as: auth, by: id, at: now, writing: [RuleData.Write(path, resolved)]) {
             throw error
         }
+        try checkWritesAllowed(at: path)
         if let hash, !current.hasHash(hash) { throw .dataStale(at: path) }
         return PreparedPut(resolved: resolved)
     }
@@ -599,6 +611,7 @@ public final class Server {
             let writes = resolved.map { RuleData.Write(path.appending($0.path), $0.node) }
             if let error = denial(.write(writes.map(\.path)), as: auth, by: id, at: now, writing: writes) { throw error }
         }
+        try checkWritesAllowed(at: path)
         return PreparedMerge(resolved: resolved)
     }
 

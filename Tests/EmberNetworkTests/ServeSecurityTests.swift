@@ -40,4 +40,24 @@ struct ServeSecurityTests {
         defer { server.stop() }
         Self.expectPass("hashOracle", on: server)
     }
+
+    @Test("with --db and rules in force, reads, writes and connections of signed-out and signed-in clients create no namespace; the administrator's write (REST, or gauth over WebSocket) and --ns do, and they outlive a restart")
+    func unknownNamespacesAreNotCreated() throws {
+        let rules = try Self.rulesFile(#"{"rules": {"open": {".read": true}}}"#)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ember-namespaces-\(getpid())-\(UUID().uuidString)")
+        defer {
+            try? FileManager.default.removeItem(at: rules)
+            try? FileManager.default.removeItem(at: directory)
+        }
+        let namespaces = directory.appendingPathComponent("namespaces")
+        func created() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: namespaces.path)) ?? []).sorted() }
+        let server = try ServeProcess(["--db", directory.path, "--rules", rules.path, "--ns", "default", "--ns", "listed"])
+        Self.expectPass("unknownNamespaces", on: server)
+        #expect(created() == ["listed", "realapp", "wsapp"], "namespaces on disk: \(created())")
+        #expect(server.stop() == 0)
+        let again = try ServeProcess(["--db", directory.path, "--rules", rules.path, "--ns", "default", "--ns", "listed"])
+        defer { again.stop() }
+        Self.expectPass("afterRestart", on: again)
+        #expect(created() == ["listed", "realapp", "wsapp"], "namespaces on disk after a restart: \(created())")
+    }
 }

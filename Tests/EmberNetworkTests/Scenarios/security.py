@@ -117,7 +117,57 @@ def hash_oracle():
     same(ws.answer(7)["s"], "datastale", "the administrator's put guarded by a wrong hash")
 
 
-SCENARIOS = {"canonical": canonical, "hashOracle": hash_oracle}
+def unknown_namespaces():
+    """With rules in force, reading a namespace that does not exist answers as an empty database
+    would (the rules decide; `null` where they allow) and creates nothing; signed-out and
+    signed-in clients create none by writing or connecting either; 80 probes later the
+    administrator's write still creates the namespace it names."""
+    for number in range(80):
+        same(rest("GET", f"/secret.json?ns=probe{number}"), (401, {"error": "Permission denied"}), "a signed-out read of an unknown namespace")
+        same(rest("GET", f"/open/x.json?ns=probe{number}"), (200, None), "a read the rules allow, of an unknown namespace")
+    same(rest("PUT", "/open/x.json?ns=probew", 1), (401, {"error": "Permission denied"}), "a signed-out write to an unknown namespace")
+    same(rest("PUT", f"/open/x.json?ns=probeu&auth={mock_token('alice')}", 1), (401, {"error": "Permission denied"}), "a user's write")
+    for cred in [None, mock_token("alice")]:
+        ws = Socket(ns="probews")
+        if cred:
+            ws.send({"r": 1, "a": "auth", "b": {"cred": cred}})
+            same(ws.answer(1)["s"], "ok", "a user signs in on an unknown namespace")
+        ws.send({"r": 2, "a": "g", "b": {"p": "/open", "q": {}}})
+        same(ws.answer(2), {"s": "ok", "d": None}, "a get on an unknown namespace")
+        ws.send({"r": 3, "a": "q", "b": {"p": "/open", "h": ""}})
+        same(ws.answer(3)["s"], "ok", "a listen on an unknown namespace")
+        ws.send({"r": 4, "a": "p", "b": {"p": "/open/x", "d": 1}})
+        same(ws.answer(4)["s"], "permission_denied", "a put on an unknown namespace")
+        ws.send({"r": 5, "a": "g", "b": {"p": "/secret", "q": {}}})
+        same(ws.answer(5)["s"], "permission_denied", "a get the rules refuse on an unknown namespace")
+    names = rest("GET", "/.inspect/databases.json")[1]
+    same([entry["name"] for entry in names], ["default", "listed"], "the namespaces open (--ns default --ns listed)")
+    same(rest("PUT", "/a.json?ns=realapp", {"b": 1}, ADMIN), (200, {"b": 1}), "the administrator creates realapp")
+    # Over WebSocket, the administrator's gauth on an unknown namespace creates it and closes
+    # the connection unanswered: the client connects again and finds it.
+    ws = Socket(ns="wsapp")
+    ws.send({"r": 1, "a": "gauth", "b": {"cred": "owner"}})
+    ws.send({"r": 2, "a": "p", "b": {"p": "/a", "d": 2}})
+    if not ws.closes():
+        raise AssertionError("the administrator's gauth on an unknown namespace does not close the connection")
+    ws = Socket(ns="wsapp")
+    ws.send({"r": 1, "a": "gauth", "b": {"cred": "owner"}})
+    same(ws.answer(1)["s"], "ok", "gauth on the namespace created")
+    ws.send({"r": 2, "a": "p", "b": {"p": "/a", "d": 2}})
+    same(ws.answer(2)["s"], "ok", "the administrator's write on the namespace created")
+    same(rest("GET", "/a.json?ns=realapp", headers=ADMIN), (200, {"b": 1}), "realapp read back")
+
+
+def after_restart():
+    """After a restart: realapp holds its data; the probes created nothing then either."""
+    same(rest("GET", "/a.json?ns=realapp", headers=ADMIN), (200, {"b": 1}), "realapp after a restart")
+    same(rest("GET", "/open/x.json?ns=probe1"), (200, None), "an unknown namespace after a restart")
+    names = rest("GET", "/.inspect/databases.json")[1]
+    same([entry["name"] for entry in names], ["default", "listed", "realapp"], "the namespaces open")
+    same(rest("GET", "/a.json?ns=wsapp", headers=ADMIN), (200, 2), "wsapp after a restart")
+
+
+SCENARIOS = {"canonical": canonical, "hashOracle": hash_oracle, "unknownNamespaces": unknown_namespaces, "afterRestart": after_restart}
 
 if __name__ == "__main__":
     frames.PORT = int(sys.argv[1])
