@@ -597,6 +597,17 @@ public final class Server {
     private func prepare(_ changes: [WireChange], at path: Path, as auth: ConnectionAuth, by id: ConnectionID?)
         throws(DatabaseError) -> PreparedMerge
     {
+        if let id, rulesApply(to: auth), let first = changes.first {
+            // Refused before it is validated, resolved and laid over the tree when the rules
+            // refuse its first path whatever is written (`.write` rules that do not read
+            // `newData`): the whole check would refuse that path first, too.
+            let firstPath = path.appending(first.path)
+            if rules.grantsWrite(at: firstPath, auth: auth.variable, now: serverTime, root: root) == false,
+                let error = denial(.write([firstPath]), as: auth, by: id, at: serverTime, writing: [RuleData.Write(firstPath, first.node)])
+            {
+                throw error
+            }
+        }
         try checkMerge(changes, at: path)
         let now = serverTime
         var resolved: [WireChange] = []
