@@ -87,6 +87,10 @@ public struct Rule: Sendable, Hashable {
         return allowed ?? false
     }
 
+    /// Whether the rule is the constant `false` (it never holds, whoever asks and whatever the
+    /// data).
+    var isAlwaysFalse: Bool { compiled.constant == false }
+
     /// Whether the rule reads `newData` (its verdict may depend on what is written).
     var readsNewData: Bool { compiled.readsNewData }
 

@@ -64,6 +64,21 @@ extension Ruleset {
         return false
     }
 
+    /// Whether the rules refuse `auth` every write at and below `path`, whatever is written: no
+    /// `.write` on the way down grants it (``grantsWrite(at:auth:now:root:)`` is `false`) and
+    /// every `.write` below `path` is the constant `false` (or there is none). A REST write so
+    /// refused is answered before its body is parsed.
+    /// - Complexity: O(depth of `path`) rule evaluations.
+    public func refusesEveryWrite(atOrBelow path: Path, auth: JSONValue?, now: Int64, root data: Node) -> Bool {
+        guard grantsWrite(at: path, auth: auth, now: now, root: data) == false else { return false }
+        var level = root
+        for key in path.keys {
+            guard let next = level.child(key) else { return true }
+            level = next.level
+        }
+        return !level.mayGrantBelow
+    }
+
     /// The location of a rule `depth` keys down `path`.
     private static func location(_ path: Path, depth: Int) -> Path {
         depth == path.count ? path : Path(keys: Array(path.keys[..<depth]))

@@ -328,6 +328,13 @@ public final class Server {
         return revoked
     }
 
+    /// Whether the rules refuse `auth` every write at and below `path`, whatever is written
+    /// (``Ruleset/refusesEveryWrite(atOrBelow:auth:now:root:)``): a request that can only be
+    /// refused need not be read.
+    public func refusesEveryWrite(atOrBelow path: Path, as auth: ConnectionAuth) -> Bool {
+        rulesApply(to: auth) && rules.refusesEveryWrite(atOrBelow: path, auth: auth.variable, now: serverTime, root: root)
+    }
+
     /// Whether the rules are checked for `auth`: not with the open rules, nor for an
     /// administrator.
     private func rulesApply(to auth: ConnectionAuth) -> Bool { !rules.isOpen && auth != .admin }

@@ -60,4 +60,23 @@ struct ServeSecurityTests {
         Self.expectPass("afterRestart", on: again)
         #expect(created() == ["listed", "realapp", "wsapp"], "namespaces on disk after a restart: \(created())")
     }
+
+    @Test("under deny-all rules, a signed-out REST PATCH of 1,000,000 paths (14 MB) is refused without being parsed: the server grows by less than 80 MB (it grew by 163 MB)")
+    func refusedPatchIsNotParsed() throws {
+        let rules = try Self.rulesFile(#"{"rules": {".read": false, ".write": false}}"#)
+        defer { try? FileManager.default.removeItem(at: rules) }
+        let server = try ServeProcess(["--rules", rules.path])
+        defer { server.stop() }
+        let before = try Self.peakMemory(of: server)
+        Self.expectPass("refusedPatch", on: server)
+        let grown = try Self.peakMemory(of: server) - before
+        #expect(grown < 80 << 20, "the server's peak memory grew by \(grown >> 20) MB")
+    }
+
+    /// The peak resident memory of `server`'s process (VmHWM), in bytes.
+    static func peakMemory(of server: ServeProcess) throws -> Int {
+        let status = try String(contentsOfFile: "/proc/\(server.process.processIdentifier)/status", encoding: .utf8)
+        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") })
+        return try #require(Int(line.split(separator: " ").dropFirst().first ?? "")) * 1024
+    }
 }

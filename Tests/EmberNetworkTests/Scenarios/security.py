@@ -117,6 +117,18 @@ def hash_oracle():
     same(ws.answer(7)["s"], "datastale", "the administrator's put guarded by a wrong hash")
 
 
+def refused_patch():
+    """Under deny-all rules, a signed-out REST PATCH of 1,000,000 paths (14 MB) is refused
+    without being parsed: `permission_denied` (401), and the server answers on."""
+    body = json.dumps({f"p{i}": 0 for i in range(1_000_000)})
+    connection = http.client.HTTPConnection("127.0.0.1", frames.PORT, timeout=120)
+    connection.request("PATCH", "/.json", body=body)
+    response = connection.getresponse()
+    same((response.status, json.loads(response.read())), (401, {"error": "Permission denied"}), "the refused PATCH")
+    connection.close()
+    same(rest("GET", "/x.json", headers=ADMIN), (200, None), "a read after it")
+
+
 def unknown_namespaces():
     """With rules in force, reading a namespace that does not exist answers as an empty database
     would (the rules decide; `null` where they allow) and creates nothing; signed-out and
@@ -167,7 +179,7 @@ def after_restart():
     same(rest("GET", "/a.json?ns=wsapp", headers=ADMIN), (200, 2), "wsapp after a restart")
 
 
-SCENARIOS = {"canonical": canonical, "hashOracle": hash_oracle, "unknownNamespaces": unknown_namespaces, "afterRestart": after_restart}
+SCENARIOS = {"canonical": canonical, "hashOracle": hash_oracle, "refusedPatch": refused_patch, "unknownNamespaces": unknown_namespaces, "afterRestart": after_restart}
 
 if __name__ == "__main__":
     frames.PORT = int(sys.argv[1])
