@@ -1,3 +1,5 @@
+import EmberCore
+
 /// Which credential makes a client of `ember serve` its administrator (rules do not apply to
 /// it): the emulator's `owner`, as Firebase's emulator and its Admin SDKs have it, or a secret
 /// of the server's own (`ember serve --admin-token`), for a server that others can reach.
@@ -15,13 +17,13 @@ public enum AdminCredential: Sendable, Equatable {
     /// The word the emulator's clients send.
     public static let ownerWord = "owner"
 
-    /// Whether `credential` is the administrator's. A secret is compared in time that does not
+    /// Whether `credential` is the administrator's, byte for byte (no Unicode normalisation). A secret is compared in time that does not
     /// depend on where the first difference is, so that timing does not reveal it.
     /// - Complexity: O(n) in the length of the longer of the two.
     public func accepts(_ credential: String) -> Bool {
         switch self {
         case .owner:
-            return credential == Self.ownerWord
+            return StringOrder.bytesEqual(credential, Self.ownerWord)
         case .secret(let secret):
             let given = Array(credential.utf8)
             let expected = Array(secret.utf8)
@@ -38,7 +40,7 @@ public enum AdminCredential: Sendable, Equatable {
     /// Why `secret` cannot be the server's administrator secret, if it cannot: empty, shorter
     /// than 16 characters, containing spaces or control characters, or `owner` itself.
     public static func problem(with secret: String) -> String? {
-        if secret == ownerWord { return "it is the emulator's `owner`, which it replaces" }
+        if StringOrder.bytesEqual(secret, ownerWord) { return "it is the emulator's `owner`, which it replaces" }
         if secret.count < 16 { return "it has \(secret.count) characters; at least 16 are needed" }
         if secret.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) {
             return "it contains a space or a control character"

@@ -6,6 +6,12 @@ import Synchronization
 
 /// The namespaces `ember serve` has opened, each a ``ServedDatabase``, opened on first use.
 /// Thread-safe: any event loop may ask for a namespace.
+///
+/// A namespace that does not exist is created only for a use that may create it
+/// (``NamespaceUse``: the administrator's write, `--ns`, or anyone's connection or write where
+/// no rules are put in force); any other request on it is answered by one shared database in
+/// memory, empty, under the same rules, that refuses every write (``Server/writesRefused``):
+/// it reads as Firebase reads an empty database and leaves no directory behind.
 public final class DatabaseRegistry: Sendable {
     /// Where new namespaces are opened; `nil` when the registry serves one database only.
     private let storage: ServeStorage?
@@ -13,6 +19,8 @@ public final class DatabaseRegistry: Sendable {
     private let rules: Ruleset?
     private let maxNamespaces: Int
     private let databases = Mutex<[String: ServedDatabase]>([:])
+    /// The database of the namespaces that do not exist (made on first use).
+    private let absent = Mutex<ServedDatabase?>(nil)
 
     init(storage: ServeStorage, defaultNamespace: String, rules: Ruleset?, maxNamespaces: Int) {
         self.storage = storage
@@ -31,10 +39,12 @@ public final class DatabaseRegistry: Sendable {
         databases.withLock { $0[database.namespace] = database }
     }
 
-    /// The database of namespace `name` (the default one for `nil`), opened if it is not yet.
+    /// The database of namespace `name` (the default one for `nil`), opened if it exists and is
+    /// not open yet, created if it does not exist and `use` may create it, else the empty
+    /// database that refuses writes.
     /// - Throws: ``NetworkError`` when the name is not a namespace name, too many namespaces
     ///   are open, or the database cannot be opened.
-    public func database(named name: String?) throws(NetworkError) -> ServedDatabase {
+    public func database(named name: String?, for use: NamespaceUse) throws(NetworkError) -> ServedDatabase {
         let name = name ?? defaultNamespace
         guard Self.isValidNamespace(name) else {
             throw NetworkError(.badRequest, "\"\(name)\" is not a namespace name: 1 to 63 letters, digits, '-' or '_'")
@@ -43,6 +53,9 @@ public final class DatabaseRegistry: Sendable {
             if let database = databases[name] { return .success(database) }
             guard let storage else {
                 return .failure(NetworkError(.notFound, "this server holds the namespace \"\(defaultNamespace)\" only"))
+            }
+            guard storage.holds(name, defaultNamespace: defaultNamespace) || use.creates(openRules: rules == nil) else {
+                return absentDatabase(name)
             }
             guard databases.count < maxNamespaces else {
                 return .failure(NetworkError(.unavailable, "this server holds at most \(maxNamespaces) namespaces"))
@@ -59,6 +72,33 @@ public final class DatabaseRegistry: Sendable {
         return try result.get()
     }
 
+    /// The database that answers for namespaces that do not exist, made on first use.
+    private func absentDatabase(_ name: String) -> Result<ServedDatabase, NetworkError> {
+        absent.withLock { absent in
+            if let absent { return .success(absent) }
+            do throws(StoreError) {
+                let database = try ServedDatabase(
+                    namespace: "(none)", persistence: .memory, rules: rules,
+                    writesRefused: "this namespace does not exist: only the administrator creates one (a write over REST, or ember serve --ns)")
+                absent = database
+                return .success(database)
+            } catch {
+                return .failure(NetworkError(.unavailable, "the namespace \"\(name)\" cannot be opened: \(error.message)"))
+            }
+        }
+    }
+
+    /// For a connection to `database`, asked for namespace `name`: when `database` answers for
+    /// namespaces that do not exist, what creates `name` as its administrator asks (`true`
+    /// once it exists); otherwise `nil`.
+    func creator(of name: String?, for database: ServedDatabase) -> (@Sendable () -> Bool)? {
+        guard absent.withLock({ $0 === database }) else { return nil }
+        return { [self] in
+            guard let created = try? self.database(named: name, for: .write(byAdministrator: true)) else { return false }
+            return absent.withLock { $0 !== created }
+        }
+    }
+
     /// The names of the namespaces open now, sorted.
     public var names: [String] { databases.withLock { $0.keys.sorted() } }
 
@@ -69,6 +109,7 @@ public final class DatabaseRegistry: Sendable {
             defer { databases = [:] }
             return databases
         }
+        if let database = absent.withLock({ $0 }) { try? database.close() }
         var failures: [(String, StoreError)] = []
         for (name, database) in open.sorted(by: { $0.key < $1.key }) {
             do throws(StoreError) {

@@ -53,7 +53,8 @@ public struct NetworkServer: Sendable {
     ///   error when it cannot listen.
     public func run(onListening: @escaping @Sendable (Int) -> Void) async throws {
         Self.raiseFileLimit(logger: logger)
-        _ = try registry.database(named: nil)
+        _ = try registry.database(named: nil, for: .start)
+        for name in configuration.namespaces { _ = try registry.database(named: name, for: .start) }
         let connections = ConnectionCounter()
         let sessions = SessionIDs()
         let tcp = Self.application(
@@ -167,7 +168,7 @@ public struct NetworkServer: Sendable {
                 let query = QueryString(target: target)
                 let database: ServedDatabase
                 do throws(NetworkError) {
-                    database = try registry.database(named: query["ns"])
+                    database = try registry.database(named: query["ns"], for: .connection)
                 } catch {
                     logger.warning("refused a WebSocket: \(error.message)")
                     return .dontUpgrade
@@ -184,13 +185,16 @@ public struct NetworkServer: Sendable {
                 if let boundaries = try? channel.pipeline.syncOperations.context(name: RequestBoundaries.name) {
                     channel.pipeline.syncOperations.removeHandler(context: boundaries, promise: nil)
                 }
+                // A connection to a namespace that does not exist: the administrator's gauth
+                // creates it (and the client connects again).
+                let createNamespace = registry.creator(of: query["ns"], for: database)
                 let host = head.authority ?? publicHost
                 let session = sessions.next()
                 return .upgrade([:]) { inbound, outbound, _ in
                     logger.info("connection \(session) opened (ns=\(database.namespace))")
                     try await RealtimeSocket.serve(
                         inbound: inbound, outbound: outbound, channel: channel, frames: frames, database: database, host: host, session: session,
-                        limits: limits, verifier: verifier, admin: admin, logger: logger)
+                        limits: limits, verifier: verifier, admin: admin, createNamespace: createNamespace, logger: logger)
                     logger.info("connection \(session) closed")
                 }
         }

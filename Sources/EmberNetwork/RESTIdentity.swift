@@ -1,4 +1,5 @@
 import EmberCore
+import EmberServer
 import EmberWire
 
 /// Who a REST request acts as, from its `auth=`, `access_token=` or `Authorization: Bearer`
@@ -67,6 +68,18 @@ enum RESTIdentity: Sendable, Equatable {
 
     /// Whether the rules do not apply.
     var isAdmin: Bool { self == .admin(.none) }
+
+    /// Who the server's rules see, or `nil` for a token expired at `now` (the sign-in itself
+    /// is refused then).
+    func connectionAuth(at now: Int64) -> ConnectionAuth? {
+        switch self {
+        case .anonymous: ConnectionAuth.none
+        case .user(let token): token.isExpired(at: now) ? nil : .user(token)
+        case .admin(.none): .admin
+        case .admin(.variable(let auth)): .variable(auth)
+        case .admin(.unauthenticated): ConnectionAuth.none
+        }
+    }
 
     /// The request that signs a connection in as this identity (numbered 1), if any.
     var signIn: ClientMessage? {

@@ -96,10 +96,20 @@ struct RESTResponder: HTTPResponder {
             let names = registry.names.map { JSONValue.object([("name", .string($0))]) }
             return Self.json(JSONValue.array(names).serialized())
         }
-        let database = try registry.database(named: query["ns"])
         let identity = try await RESTIdentity.of(
             query: query, authorization: request.headers[.authorization], verifier: verifier, admin: admin, now: SystemClock().now())
-        if pathText == "/.settings/rules" || pathText == "/.settings/rules/" {
+        let isRules = pathText == "/.settings/rules" || pathText == "/.settings/rules/"
+        // Who may create a namespace that does not exist (NamespaceUse): a read never does.
+        let use: NamespaceUse
+        switch method {
+        case .get:
+            use = !isRules && request.headers[.accept]?.contains("text/event-stream") == true ? .connection : .read
+        default:
+            let byAdministrator = if case .admin = identity { true } else { false }
+            use = .write(byAdministrator: byAdministrator)
+        }
+        let database = try registry.database(named: query["ns"], for: use)
+        if isRules {
             return try await rules(&request, method: method, query: query, database: database, identity: identity)
         }
         let path: Path
@@ -196,6 +206,15 @@ struct RESTResponder: HTTPResponder {
         identity: RESTIdentity
     ) async throws(NetworkError) -> Response {
         try Self.checkWriteSizeLimit(query["writeSizeLimit"])
+        // A write the rules refuse whatever it holds is refused before its body is parsed (a
+        // refused PATCH of a million paths cost as much as an accepted one); the body is read
+        // and dropped, so that the client, still sending it, hears the answer.
+        if method != .delete, let auth = identity.connectionAuth(at: SystemClock().now()),
+            await database.run({ $0.server.refusesEveryWrite(atOrBelow: path, as: auth) })
+        {
+            _ = try? await request.body.reduce(0) { count, buffer in count + buffer.readableBytes }
+            throw NetworkError(DatabaseError.permissionDenied(at: path))
+        }
         let body: JSONValue?
         var text = ""
         if method == .delete {

@@ -26,13 +26,24 @@ final class RealtimeConnection: Transport, @unchecked Sendable {
     /// The administrator's credential on this address: a `gauth` with it reaches the server as
     /// the emulator's `owner` (what the server takes); any other is refused here.
     private let admin: AdminCredential
+    /// Set on a connection to a namespace that does not exist (the registry's empty database):
+    /// creates it. The administrator's `gauth` calls it, then closes the connection unanswered
+    /// and ignores what follows, so that the client connects again, to the namespace, and sends
+    /// its `gauth` and unanswered writes there (a write on this connection would be refused).
+    private let createNamespace: (@Sendable () -> Bool)?
+    /// The connection closes for the client to connect to the namespace just created.
+    private var reconnecting = false
 
-    init(outbound: OutboundFrames, outbox: RealtimeOutbox, host: String, session: String, admin: AdminCredential = .owner) {
+    init(
+        outbound: OutboundFrames, outbox: RealtimeOutbox, host: String, session: String, admin: AdminCredential = .owner,
+        createNamespace: (@Sendable () -> Bool)? = nil
+    ) {
         self.outbound = outbound
         self.outbox = outbox
         self.host = host
         self.session = session
         self.admin = admin
+        self.createNamespace = createNamespace
     }
 
     // MARK: Transport (the server's side)
@@ -62,6 +73,7 @@ final class RealtimeConnection: Transport, @unchecked Sendable {
 
     /// Handles one decoded message from the client, in the order received.
     func receive(_ frame: ClientFrame) {
+        if reconnecting { return }
         switch frame {
         case .request(var message):
             switch message {
@@ -75,6 +87,11 @@ final class RealtimeConnection: Transport, @unchecked Sendable {
                 guard admin.accepts(credential) else {
                     // As the server refuses a credential it does not take.
                     push(RealtimeCodec.encode(.ack(requestID: requestID, status: .failed(Server.refusedAdminCredential))))
+                    return
+                }
+                if let createNamespace, createNamespace() {
+                    reconnecting = true
+                    outbound.close()
                     return
                 }
                 message = .adminAuth(requestID: requestID, credential: AdminCredential.ownerWord, override: override)

@@ -24,9 +24,10 @@ enum RealtimeSocket {
     static func serve(
         inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, channel: any Channel, frames: OutboundFrames,
         database: ServedDatabase, host: String, session: String, limits: NetworkLimits, verifier: TokenVerifier?,
-        admin: AdminCredential = .owner, logger: Logger
+        admin: AdminCredential = .owner, createNamespace: (@Sendable () -> Bool)? = nil, logger: Logger
     ) async throws {
-        let connection = RealtimeConnection(outbound: frames, outbox: database.outbox, host: host, session: session, admin: admin)
+        let connection = RealtimeConnection(
+            outbound: frames, outbox: database.outbox, host: host, session: session, admin: admin, createNamespace: createNamespace)
         let activity = Activity()
         activity.heard()
         // The connection is accepted (its hello sent) and the handler goes in during one turn

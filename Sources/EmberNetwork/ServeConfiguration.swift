@@ -14,6 +14,9 @@ public struct ServeConfiguration: Sendable {
     public var rulesFile: String?
     /// The namespace of requests that name none (`ns`), and the one a database directory holds.
     public var defaultNamespace = "default"
+    /// Other namespaces to serve (`--ns` again): opened at start, created if they do not exist.
+    /// Where rules are in force, no one but the administrator creates a namespace otherwise.
+    public var namespaces: [String] = []
     public var limits = NetworkLimits()
     /// Verifies signed Firebase ID tokens (`--project`): with none, tokens are taken unverified
     /// and unsigned ones too, as the emulator does.

@@ -1,4 +1,5 @@
 import EmberInstance
+import Foundation
 
 /// Where `ember serve` keeps its databases.
 public enum ServeStorage: Sendable, Hashable {
@@ -14,6 +15,16 @@ public enum ServeStorage: Sendable, Hashable {
         case .memory: .memory
         case .directory(let directory, let settings):
             .directory(name == defaultNamespace ? directory : "\(directory)/namespaces/\(name)", settings)
+        }
+    }
+
+    /// Whether the namespace `name` exists already: the default one always; with a database
+    /// directory, one whose directory is there (made when it was created); in memory, none.
+    func holds(_ name: String, defaultNamespace: String) -> Bool {
+        switch self {
+        case .memory: return name == defaultNamespace
+        case .directory(let directory, _):
+            return name == defaultNamespace || FileManager.default.fileExists(atPath: "\(directory)/namespaces/\(name)")
         }
     }
 }

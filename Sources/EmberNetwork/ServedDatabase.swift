@@ -40,11 +40,15 @@ public final class ServedDatabase: @unchecked Sendable {
     }
 
     /// Opens the namespace's database and starts its engine thread.
-    /// - Parameter rules: rules to put in force (and save); `nil` keeps the stored ones.
+    /// - Parameters:
+    ///   - rules: rules to put in force (and save); `nil` keeps the stored ones.
+    ///   - writesRefused: when set, the server refuses every write with this reason
+    ///     (``Server/writesRefused``): the database of namespaces that do not exist.
     /// - Throws: ``StoreError`` naming the file when the database cannot be opened.
-    init(namespace: String, persistence: Persistence, rules: Ruleset?) throws(StoreError) {
+    init(namespace: String, persistence: Persistence, rules: Ruleset?, writesRefused: String? = nil) throws(StoreError) {
         self.namespace = namespace
         ember = try Ember(persistence: persistence, rules: rules)
+        ember.server.writesRefused = writesRefused
         let thread = EngineThread(engine: ember.engine)
         // In memory, the work a message causes is short: it runs on the event loop that read
         // the message when the engine is idle. With a store, the end of a tick commits (and may

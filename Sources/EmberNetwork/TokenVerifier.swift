@@ -131,11 +131,12 @@ public final class TokenVerifier: Sendable {
             return .refused(error)
         }
         let issuer = "https://securetoken.google.com/\(projectID)"
-        guard case .string(projectID)? = token.claims["aud"] else {
+        // Byte for byte: a pattern of a `String` would take a canonically equivalent one.
+        guard case .string(let audience)? = token.claims["aud"], StringOrder.bytesEqual(audience, projectID) else {
             let audience = token.claims["aud"].map { $0.serialized() } ?? "none"
             return .refused(Self.invalid("Firebase ID token has incorrect \"aud\" (audience) claim. Expected \"\(projectID)\" but got \(audience)."))
         }
-        guard case .string(issuer)? = token.claims["iss"] else {
+        guard case .string(let claimedIssuer)? = token.claims["iss"], StringOrder.bytesEqual(claimedIssuer, issuer) else {
             let got = token.claims["iss"].map { $0.serialized() } ?? "none"
             return .refused(Self.invalid("Firebase ID token has incorrect \"iss\" (issuer) claim. Expected \"\(issuer)\" but got \(got)."))
         }
@@ -153,7 +154,10 @@ public final class TokenVerifier: Sendable {
             let fresh = now < cache.expires
             // Expired keys are fetched at once, an unknown key (or after a failure) once a minute.
             let wait: Int64 = cache.failure == nil && !fresh ? 0 : 60_000
-            return (fresh || !fetching ? cache.keys[kid] : nil, now - cache.fetched >= wait, cache.failure)
+            // The key named exactly `kid` (a dictionary of `String`s would take a canonically
+            // equivalent name).
+            let key = cache.keys.first { StringOrder.bytesEqual($0.key, kid) }?.value
+            return (fresh || !fetching ? key : nil, now - cache.fetched >= wait, cache.failure)
         }
         guard let key else {
             if case .url = source, fetching, mayFetch { return .needsKeys }

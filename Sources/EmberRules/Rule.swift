@@ -19,6 +19,8 @@ public struct Rule: Sendable, Hashable {
         let code: RuleCode
         /// The boolean of a rule that is one (`".read": true`): no code runs for it.
         let constant: Bool?
+        /// Whether the expression reads `newData`.
+        let readsNewData: Bool
 
         init(source: String, kind: RuleKind, expression: RuleExpression) {
             self.source = source
@@ -26,6 +28,7 @@ public struct Rule: Sendable, Hashable {
             self.expression = expression
             code = RuleCompiler.compile(expression)
             if case .boolean(let value) = expression { constant = value } else { constant = nil }
+            readsNewData = expression.mentions(variable: "newData")
         }
     }
 
@@ -83,6 +86,13 @@ public struct Rule: Sendable, Hashable {
         coverage.count(id, allowed)
         return allowed ?? false
     }
+
+    /// Whether the rule is the constant `false` (it never holds, whoever asks and whatever the
+    /// data).
+    var isAlwaysFalse: Bool { compiled.constant == false }
+
+    /// Whether the rule reads `newData` (its verdict may depend on what is written).
+    var readsNewData: Bool { compiled.readsNewData }
 
     /// Evaluates the rule, adding the locations whose data it read to `reads`.
     func evaluate(_ context: RuleContext, tracing: Bool, reads: inout RuleReads) -> RuleOutcome {

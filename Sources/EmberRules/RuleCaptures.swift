@@ -1,9 +1,16 @@
+import EmberCore
+
 /// The keys the wildcards on the way to a location matched, by name with its `$`: a handful at
 /// most, kept in order (the first apart, the others in a small array): looked up faster than a dictionary is hashed.
 public struct RuleCaptures: Sendable, Hashable, ExpressibleByDictionaryLiteral {
     private struct Capture: Sendable, Hashable {
         let name: String
         let key: String
+
+        /// Keys are equal when their bytes are (no Unicode normalisation), as ``ChildKey``s are.
+        static func == (lhs: Capture, rhs: Capture) -> Bool {
+            StringOrder.bytesEqual(lhs.name, rhs.name) && StringOrder.bytesEqual(lhs.key, rhs.key)
+        }
     }
 
     /// The first capture, kept apart from the others so that the common case (one wildcard
@@ -28,12 +35,12 @@ public struct RuleCaptures: Sendable, Hashable, ExpressibleByDictionaryLiteral {
     /// - Complexity: O(captures).
     public subscript(name: String) -> String? {
         get {
-            if let first, first.name == name { return first.key }
-            return rest.first { $0.name == name }?.key
+            if let first, StringOrder.bytesEqual(first.name, name) { return first.key }
+            return rest.first { StringOrder.bytesEqual($0.name, name) }?.key
         }
         set {
             var captures = all
-            captures.removeAll { $0.name == name }
+            captures.removeAll { StringOrder.bytesEqual($0.name, name) }
             if let newValue { captures.append(Capture(name: name, key: newValue)) }
             first = captures.first
             rest = Array(captures.dropFirst())

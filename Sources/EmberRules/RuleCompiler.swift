@@ -175,7 +175,10 @@ enum RuleCompiler {
                 let rightValue = try right(&e)
                 switch (leftValue, rightValue) {
                 case (.number(let a), .number(let b)): return e.record(range, .boolean(RuleEvaluator.compare(comparison, a, b)))
-                case (.string(let a), .string(let b)): return e.record(range, .boolean(RuleEvaluator.compare(comparison, a, b)))
+                case (.string(let a), .string(let b)):
+                    // JavaScript's order, by UTF-16 code units (Swift's `<` orders canonically
+                    // equivalent strings as one).
+                    return e.record(range, .boolean(RuleEvaluator.compare(comparison, StringOrder.compareUTF16(a, b), 0)))
                 default: throw RuleRuntimeError("\(op) cannot compare \(leftValue.kind) with \(rightValue.kind)")
                 }
             }

@@ -18,8 +18,8 @@ public struct RuleData: Sendable {
 
     enum Source: Sendable {
         case tree(Node)
-        /// The base with each write set in turn.
-        case overlay(Node, [Write])
+        /// The base with each write set in turn; indexed when there are many writes.
+        case overlay(Node, [Write], RuleOverlayIndex?)
         /// The nodes read, each at its path.
         case recorded([Write])
     }
@@ -30,7 +30,11 @@ public struct RuleData: Sendable {
     public static func tree(_ root: Node) -> RuleData { RuleData(source: .tree(root)) }
 
     /// The tree `base` after `writes`, in order (later writes over earlier ones).
-    public static func overlay(_ base: Node, _ writes: [Write]) -> RuleData { RuleData(source: .overlay(base, writes)) }
+    /// - Complexity: O(n·d) for n writes d keys deep when n is large (an index of where they
+    ///   are), O(1) otherwise.
+    public static func overlay(_ base: Node, _ writes: [Write]) -> RuleData {
+        RuleData(source: .overlay(base, writes, writes.count > RuleOverlayIndex.threshold ? RuleOverlayIndex(writes) : nil))
+    }
 
     /// Only the nodes in `reads` (a location below one of them is found from it).
     static func recorded(_ reads: [Write]) -> RuleData { RuleData(source: .recorded(reads)) }
@@ -48,15 +52,18 @@ public struct RuleData: Sendable {
     }
 
     /// The data at `path`.
-    /// - Complexity: O(depth of `path`) in a tree. In an overlay, also O(depth) per write, and
-    ///   for each write below `path` a copy of the nodes between `path` and the write (the
-    ///   common case, a rule at or below the written location, copies nothing). Recorded:
-    ///   O(reads × depth).
+    /// - Complexity: O(depth of `path`) in a tree. In an overlay, also O(depth) per write (with
+    ///   many writes, O(depth²) through the index), and for each write below `path` a copy of
+    ///   the nodes between `path` and the write (the common case, a rule at or below the
+    ///   written location, copies nothing; a location above many writes is made once).
+    ///   Recorded: O(reads × depth).
     public func node(at path: Path) -> Node {
         switch source {
         case .tree(let root):
             return root.child(at: path)
-        case .overlay(let base, let writes):
+        case .overlay(let base, let writes, let index?):
+            return index.node(at: path, base: base, writes: writes)
+        case .overlay(let base, let writes, nil):
             // From the last write at or above `path` (else the base), then the later writes
             // below it.
             var first = writes.startIndex

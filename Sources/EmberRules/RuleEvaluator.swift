@@ -79,7 +79,7 @@ struct RuleEvaluator {
     /// `auth.name`: a member of the claims (null when not signed in), without making `auth`.
     func auth(_ name: String) throws(RuleRuntimeError) -> RuleValue {
         switch context.auth {
-        case .object(let members)?: members.first { $0.key == name }.map { RuleValue($0.value) } ?? .null
+        case .object(let members)?: members.first { StringOrder.bytesEqual($0.key, name) }.map { RuleValue($0.value) } ?? .null
         case nil: try member(name, of: .null)
         case let other?: try member(name, of: RuleValue(other))
         }
@@ -135,7 +135,7 @@ struct RuleEvaluator {
     func member(_ name: String, of base: RuleValue) throws(RuleRuntimeError) -> RuleValue {
         switch base {
         case .object(.object(let members)):
-            return members.first { $0.key == name }.map { RuleValue($0.value) } ?? .null
+            return members.first { StringOrder.bytesEqual($0.key, name) }.map { RuleValue($0.value) } ?? .null
         case .object:
             return .null
         case .null:
@@ -207,16 +207,20 @@ struct RuleEvaluator {
         }
     }
 
+    /// A string's method. `contains`, `beginsWith`, `endsWith` and `replace` look for runs of
+    /// code units (`String.codeUnitRange(of:from:)`), as JavaScript's and Java's do, not
+    /// for Swift's canonically equivalent characters: `'e\u0301'.endsWith('\u0301')` holds and
+    /// `'\u212Aate'.beginsWith('K')` does not.
     private mutating func call(_ method: RuleMethod, on text: String, _ arguments: [RuleCompiler.Argument]) throws(RuleRuntimeError) -> RuleValue {
         let name = method.rawValue
         switch method {
-        case .contains: return .boolean(text.contains(try string(arguments[0], of: name)))
-        case .beginsWith: return .boolean(text.hasPrefix(try string(arguments[0], of: name)))
-        case .endsWith: return .boolean(text.hasSuffix(try string(arguments[0], of: name)))
+        case .contains: return .boolean(text.codeUnitRange(of: try string(arguments[0], of: name)) != nil)
+        case .beginsWith: return .boolean(text.utf8.starts(with: try string(arguments[0], of: name).utf8))
+        case .endsWith: return .boolean(text.utf8.reversed().starts(with: try string(arguments[0], of: name).utf8.reversed()))
         case .replace:
             let target = try string(arguments[0], of: name)
             let replacement = try string(arguments[1], of: name)
-            return .string(target.isEmpty ? text : text.replacing(target, with: replacement))
+            return .string(text.replacingCodeUnits(target, with: replacement))
         case .toLowerCase: return .string(text.lowercased())
         case .toUpperCase: return .string(text.uppercased())
         case .matches:

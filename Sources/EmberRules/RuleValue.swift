@@ -2,6 +2,12 @@ import EmberCore
 import Foundation
 
 /// A value during the evaluation of a rule.
+///
+/// Two strings are equal when their code units are (compared as UTF-8 bytes, which are equal
+/// exactly when the UTF-16 units are), never by Unicode canonical equivalence as Swift's `==`
+/// does: `"\u{212A}ate"` (KELVIN SIGN) is not `"Kate"`. Firebase compares JavaScript and Java
+/// strings by code unit, as the Web SDK's own `===` and `<` do (firebase-js-sdk
+/// `packages/database/src/core/util/util.ts`, `stringCompare` and `nameCompare`).
 public enum RuleValue: Sendable, Equatable {
     case null
     case boolean(Bool)
@@ -12,6 +18,19 @@ public enum RuleValue: Sendable, Equatable {
     case object(JSONValue)
     case snapshot(RuleSnapshot)
     indirect case query(RuleQuery)
+
+    public static func == (lhs: RuleValue, rhs: RuleValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case (.boolean(let a), .boolean(let b)): a == b
+        case (.number(let a), .number(let b)): a == b
+        case (.string(let a), .string(let b)): StringOrder.bytesEqual(a, b)
+        case (.object(let a), .object(let b)): a == b
+        case (.snapshot(let a), .snapshot(let b)): a == b
+        case (.query(let a), .query(let b)): a == b
+        default: false
+        }
+    }
 
     /// `json` as a rule value: objects and arrays stay whole.
     init(_ json: JSONValue) {

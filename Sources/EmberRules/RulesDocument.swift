@@ -1,3 +1,5 @@
+import EmberCore
+
 /// A rules file read as JSON with comments (`//`, `/* */`), keeping where each value starts, so
 /// that an error can name `line:column` (the JSON parser of EmberCore keeps no positions).
 struct RulesDocument {
@@ -100,7 +102,7 @@ struct RulesDocument {
                 guard index < characters.count, characters[index] == ":" else { throw error("expected : after the key \"\(key)\"") }
                 step()
                 try skipSpace()
-                if members.contains(where: { $0.key == key }) { throw error("the key \"\(key)\" appears twice") }
+                if members.contains(where: { StringOrder.bytesEqual($0.key, key) }) { throw error("the key \"\(key)\" appears twice") }
                 members.append(RulesNode.Member(key: key, value: try parseValue()))
                 try skipSpace()
                 guard index < characters.count else { throw error("the object is not closed") }

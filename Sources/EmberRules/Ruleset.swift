@@ -37,6 +37,8 @@ public struct Ruleset: Sendable {
         let wildcardName: String?
         /// The wildcard's rules.
         let wildcard: Level?
+        /// Whether a `.write` at a level below this one may hold (is not the constant `false`).
+        let mayGrantBelow: Bool
 
         init(_ contents: Contents) {
             read = contents.read
@@ -46,6 +48,8 @@ public struct Ruleset: Sendable {
             named = contents.named
             wildcardName = contents.wildcardName
             wildcard = contents.wildcard
+            func mayGrant(_ level: Level) -> Bool { (level.write.map { !$0.isAlwaysFalse } ?? false) || level.mayGrantBelow }
+            mayGrantBelow = contents.named.values.contains(where: mayGrant) || (contents.wildcard.map(mayGrant) ?? false)
         }
 
         /// The rules for the child `key`: named first, else the wildcard (and the name it binds).

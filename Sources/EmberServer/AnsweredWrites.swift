@@ -7,11 +7,15 @@ import EmberWire
 ///
 /// Bounded: the oldest answers are forgotten first; a client resends within moments of
 /// reconnecting, far inside the capacity.
+///
+/// Keys are told apart by their UTF-8 bytes: a dictionary of `String`s takes canonically
+/// equivalent keys (`"\u{212A}1"`, KELVIN SIGN, and `"K1"`) for one, so that a write under one
+/// was answered as the other and never applied.
 struct AnsweredWrites {
     private let capacity: Int
-    private var statuses: [String: AckStatus] = [:]
+    private var statuses: [[UInt8]: AckStatus] = [:]
     /// Keys in the order recorded, from `start`.
-    private var order: [String] = []
+    private var order: [[UInt8]] = []
     private var start = 0
 
     init(capacity: Int) {
@@ -20,11 +24,12 @@ struct AnsweredWrites {
 
     /// The answer given to `key`, if remembered.
     /// - Complexity: O(1) on average.
-    func status(for key: String) -> AckStatus? { statuses[key] }
+    func status(for key: String) -> AckStatus? { statuses[Array(key.utf8)] }
 
     /// Remembers the answer to `key`, forgetting the oldest beyond the capacity.
     /// - Complexity: amortized O(1).
-    mutating func record(_ status: AckStatus, for key: String) {
+    mutating func record(_ status: AckStatus, for text: String) {
+        let key = Array(text.utf8)
         if statuses.isEmpty && order.isEmpty {
             // Room for every remembered answer at once: growing the table rehashes each key
             // again at every doubling.

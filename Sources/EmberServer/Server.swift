@@ -352,6 +352,13 @@ public final class Server {
         return revoked
     }
 
+    /// Whether the rules refuse `auth` every write at and below `path`, whatever is written
+    /// (``Ruleset/refusesEveryWrite(atOrBelow:auth:now:root:)``): a request that can only be
+    /// refused need not be read.
+    public func refusesEveryWrite(atOrBelow path: Path, as auth: ConnectionAuth) -> Bool {
+        rulesApply(to: auth) && rules.refusesEveryWrite(atOrBelow: path, auth: auth.variable, now: serverTime, root: root)
+    }
+
     /// Whether the rules are checked for `auth`: not with the open rules, nor for an
     /// administrator.
     private func rulesApply(to auth: ConnectionAuth) -> Bool { !rules.isOpen && auth != .admin }
@@ -565,14 +572,28 @@ public final class Server {
         let resolved: Node
     }
 
-    /// Checks a put by the connection `id` (validity, the hash, then the rules with its server
-    /// values resolved) and resolves it.
+    /// When set, every write is refused with `permission_denied` and this reason once the
+    /// rules allowed it, the administrator's too: `ember serve` answers a namespace that does
+    /// not exist with such a server, empty, so that a request that may not create one reads
+    /// it as an empty database and writes nothing to it.
+    public var writesRefused: String?
+
+    /// Refuses a write (checked and allowed by the rules) when ``writesRefused`` is set.
+    private func checkWritesAllowed(at path: Path) throws(DatabaseError) {
+        if let writesRefused { throw .other(code: ErrorCode.permissionDenied, message: writesRefused, at: path) }
+    }
+
+    /// Checks a put by the connection `id` (validity, then the rules with its server values
+    /// resolved, then the hash) and resolves it.
+    ///
+    /// The rules come before the hash: a put they refuse is refused whatever its hash, or
+    /// `datastale` for a wrong guess and `permission_denied` for the right one would tell a
+    /// client the rules keep out what is there (and `""` whether anything is).
     private func prepare(_ node: Node, at path: Path, hash: String?, as auth: ConnectionAuth, by id: ConnectionID?)
         throws(DatabaseError) -> PreparedPut
     {
         try checkWrite(node, at: path)
         let current = root.child(at: path)
-        if let hash, !current.hasHash(hash) { throw .dataStale(at: path) }
         // One instant for the server values and the rules' `now` (Firebase resolves them
         // together): the clock is read once.
         let now = serverTime
@@ -582,6 +603,8 @@ public final class Server {
         if let id, rulesApply(to: auth), let error = denial(.write([path]), as: auth, by: id, at: now, writing: [RuleData.Write(path, resolved)]) {
             throw error
         }
+        try checkWritesAllowed(at: path)
+        if let hash, !current.hasHash(hash) { throw .dataStale(at: path) }
         return PreparedPut(resolved: resolved)
     }
 
@@ -605,6 +628,17 @@ public final class Server {
     private func prepare(_ changes: [WireChange], at path: Path, as auth: ConnectionAuth, by id: ConnectionID?)
         throws(DatabaseError) -> PreparedMerge
     {
+        if let id, rulesApply(to: auth), let first = changes.first {
+            // Refused before it is validated, resolved and laid over the tree when the rules
+            // refuse its first path whatever is written (`.write` rules that do not read
+            // `newData`): the whole check would refuse that path first, too.
+            let firstPath = path.appending(first.path)
+            if rules.grantsWrite(at: firstPath, auth: auth.variable, now: serverTime, root: root) == false,
+                let error = denial(.write([firstPath]), as: auth, by: id, at: serverTime, writing: [RuleData.Write(firstPath, first.node)])
+            {
+                throw error
+            }
+        }
         try checkMerge(changes, at: path)
         let now = serverTime
         var resolved: [WireChange] = []
@@ -619,6 +653,7 @@ public final class Server {
             let writes = resolved.map { RuleData.Write(path.appending($0.path), $0.node) }
             if let error = denial(.write(writes.map(\.path)), as: auth, by: id, at: now, writing: writes) { throw error }
         }
+        try checkWritesAllowed(at: path)
         return PreparedMerge(resolved: resolved)
     }
 

@@ -72,7 +72,7 @@ struct WriteLedger {
     /// - Complexity: O(w + r) for the client's w writers and r refusals.
     mutating func resume(client: String, floors: [String: Int64]) -> [LedgerChange] {
         var changes: [LedgerChange] = []
-        for (name, writer) in writers where Self.client(of: name) == client {
+        for (name, writer) in writers where StringOrder.bytesEqual(Self.client(of: name), client) {
             guard let floor = floors[name] else {
                 writers[name] = nil
                 changes.append(.forgetWriter(name))

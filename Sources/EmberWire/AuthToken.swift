@@ -127,8 +127,9 @@ public final class AuthToken: Sendable, Hashable {
     /// - Complexity: O(1).
     public func isExpired(at now: Int64) -> Bool { !neverExpires && now >= expiresAt }
 
-    /// Two tokens are equal when their text is.
-    public static func == (lhs: AuthToken, rhs: AuthToken) -> Bool { lhs === rhs || lhs.text == rhs.text }
+    /// Two tokens are equal when their text is, byte for byte (not by Unicode canonical
+    /// equivalence, as `String`'s `==`).
+    public static func == (lhs: AuthToken, rhs: AuthToken) -> Bool { lhs === rhs || StringOrder.bytesEqual(lhs.text, rhs.text) }
 
     public func hash(into hasher: inout Hasher) { hasher.combine(text) }
 

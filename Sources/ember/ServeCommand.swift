@@ -45,8 +45,12 @@ struct ServeCommand: ParsableCommand {
         completion: .file(extensions: ["json"]))
     var rulesFile: String?
 
-    @Option(name: .customLong("ns"), help: ArgumentHelp("The namespace of requests that name none.", valueName: "NAME"))
-    var defaultNamespace = "default"
+    @Option(
+        name: .customLong("ns"),
+        help: ArgumentHelp(
+            "A namespace to serve, created if it does not exist; again for more. The first is that of requests that name none (default: default). With --rules, no one but the administrator creates other namespaces.",
+            valueName: "NAME"))
+    var namespaces: [String] = []
 
     @Option(
         name: .customLong("durability"),
@@ -108,7 +112,8 @@ struct ServeCommand: ParsableCommand {
         options.host = host
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535, not \(port)") }
         options.port = port
-        options.defaultNamespace = defaultNamespace
+        options.defaultNamespace = namespaces.first ?? "default"
+        options.namespaces = Array(namespaces.dropFirst())
         for origin in allowOrigins {
             if let problem = OriginPolicy.problem(withOrigin: origin) { throw ValidationError("--allow-origin \(origin): \(problem)") }
         }

@@ -37,7 +37,7 @@ struct TokenVerifierTests {
                 while web.isRunning, Date() < deadline { usleep(20_000) }
             }
         }
-        let server = try ServeProcess(["--project", "demo-ember", "--certs", keys, "--rules", rules.path])
+        let server = try ServeProcess(["--project", "demo-ember", "--certs", keys, "--rules", rules.path, "--ns", "tokens"])
         defer { server.stop() }
         let result = ProcessRun.run([python, "tokens.py", "check", String(server.port), directory.path], directory: scenarios, timeout: 120)
         #expect(result.status == 0, "tokens.py check (\(source)) failed:\n\(result.output)\nserver log:\n\(server.log.suffix(3000))")

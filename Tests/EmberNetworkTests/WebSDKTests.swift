@@ -77,7 +77,8 @@ struct WebSDKTests {
             }
             """.write(to: rules, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: rules) }
-        let server = try ServeProcess(["--rules", rules.path])
+        // With rules in force only the administrator, or --ns, creates a namespace.
+        let server = try ServeProcess(["--rules", rules.path, "--ns", "rules"])
         try NodeScenario.expectPass("rules", on: server)
     }
 }

@@ -42,6 +42,25 @@ struct RuleTests {
         #expect(try evaluate("7 % 4 === 3 && -(2) < 0 && (true ? 1 : 2) === 1").allowed)
     }
 
+    @Test("strings compare by UTF-16 code units, never by canonical equivalence (KELVIN SIGN is not K, e + U+0301 is not é, U+037E is not ;)")
+    func codeUnitStrings() throws {
+        // Firebase compares strings as JavaScript and Java do, by code units; Swift's `==`, `<`,
+        // `contains`, `hasPrefix`, `hasSuffix` and `replacing` treat canonically equivalent
+        // strings as equal.
+        for source in [
+            #"'\u212Aate' !== 'Kate' && !('\u212Aate' == 'Kate')"#,
+            #"'e\u0301mile' !== '\u00e9mile' && 'a\u037Eb' !== 'a;b'"#,
+            #"'\u212A' > 'L' && 'L' < '\u212A' && 'e\u0301' < '\u00e9'"#,
+            #"!'\u212Aate'.contains('K') && !'Kate'.contains('\u212A') && 'e\u0301mile'.contains('e') && !'\u00e9'.contains('e')"#,
+            #"!'\u212Aate'.beginsWith('K') && 'e\u0301mile'.beginsWith('e') && !'\u00e9mile'.beginsWith('e\u0301')"#,
+            #"!'a\u037E'.endsWith(';') && 'e\u0301'.endsWith('\u0301') && !'\u00e9'.endsWith('e\u0301')"#,
+            #"'a\u037Eb'.replace(';', '-') === 'a\u037Eb' && 'e\u0301'.replace('e', 'a') === 'a\u0301' && 'K\u212A'.replace('K', 'k') === 'k\u212A'"#,
+            "!'\u{212A}ate'.matches(/^Kate$/) && !'e\u{301}mile'.matches(/^\u{E9}mile$/) && 'e\u{301}'.matches(/^e.$/) && !'a\u{37E}b'.matches(/;/)",
+        ] {
+            #expect(try evaluate(source).allowed, "\(source)")
+        }
+    }
+
     @Test("string escapes: one-letter ones, \\u, a surrogate pair for a character beyond U+FFFF; a lone half is an error")
     func stringEscapes() throws {
         #expect(try evaluate(#"'a\tb'.length === 3 && '\u00e9' === 'é' && '\ud83d\ude00' === '😀' && '\ud83d\ude00'.length === 2"#).allowed)

@@ -52,6 +52,24 @@ struct RulesetTests {
         #expect(steps.contains("auth.uid === $uid → false"), "\(steps)")
     }
 
+    @Test("a wildcard's key and auth.uid compare by code units: \\u212Aate is not Kate, e\\u0301mile is not \\u00e9mile, a\\u037Eb is not a;b; such keys are two rules' places")
+    func canonicallyEquivalentKeys() throws {
+        let ruleset = try rules(#"{"rules": {"users": {"$uid": {".read": "$uid === auth.uid", ".write": "$uid === auth.uid"}}}}"#)
+        for (owner, impostor) in [("Kate", "\u{212A}ate"), ("\u{E9}mile", "e\u{301}mile"), ("a;b", "a\u{37E}b")] {
+            let newRoot = Node.empty.updating(at: Path(keys: ["users", ChildKey(unchecked: owner)]), Node(.string("x")))
+            for (uid, allowed) in [(owner, true), (impostor, false)] {
+                let auth: JSONValue = .object([("uid", .string(uid))])
+                let path = Path(keys: ["users", ChildKey(unchecked: owner)])
+                #expect(ruleset.read(path, auth: auth, now: 0, root: .empty).allowed == allowed, "\(uid) reads /users/\(owner)")
+                #expect(ruleset.write(path, auth: auth, now: 0, root: .empty, newRoot: newRoot).allowed == allowed, "\(uid) writes /users/\(owner)")
+            }
+        }
+        // Two keys a rules document holds apart, each with its own rule.
+        let named = try rules(#"{"rules": {"Kate": {".read": true}, "\u212Aate": {".read": false}}}"#)
+        #expect(named.read("Kate", auth: nil, now: 0, root: .empty).allowed)
+        #expect(!named.read(Path(keys: [ChildKey(unchecked: "\u{212A}ate")]), auth: nil, now: 0, root: .empty).allowed)
+    }
+
     @Test(".validate: every rule on the path and below where the new data exists; not for deletes; no cascade")
     func validation() throws {
         let ruleset = try rules(#"""

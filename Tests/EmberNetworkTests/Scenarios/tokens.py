@@ -14,6 +14,7 @@ import os
 import sys
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 
 import jwt
@@ -135,6 +136,25 @@ def check(port, directory):
     same(get("/users/alice", "&auth=" + unsigned("alice")), (401, {"error": "Could not parse auth token."}), "REST with an unsigned token")
     same(get("/users/alice", "&auth=" + token(other, "alice")), (401, {"error": "Could not parse auth token."}), "REST with a forged token")
     same(get("/users", headers={"Authorization": "Bearer owner"}), (200, {"alice": {"name": "Alice"}, "carol": {"name": "Carol"}}), "REST as owner")
+
+    # A uid canonically equivalent to another (KELVIN SIGN for K, e + U+0301 for \u00e9, GREEK
+    # QUESTION MARK for ;) is another user: the rules compare code units (issue 37).
+    for owner, impostor in [("Kate", "\u212Aate"), ("\u00e9mile", "e\u0301mile"), ("a;b", "a\u037Eb")]:
+        ws = frames.Socket(ns="tokens")
+        ws.send({"r": 1, "a": "auth", "b": {"cred": token(key, owner)}})
+        ws.send({"r": 2, "a": "p", "b": {"p": f"/users/{owner}", "d": {"name": owner}}})
+        same(ws.answer(1)["s"], "ok", f"{owner!r} signs in")
+        same(ws.answer(2)["s"], "ok", f"{owner!r} writes their own")
+        ws = frames.Socket(ns="tokens")
+        ws.send({"r": 1, "a": "auth", "b": {"cred": token(key, impostor)}})
+        same(ws.answer(1)["s"], "ok", f"{impostor!r} signs in")
+        ws.send({"r": 2, "a": "g", "b": {"p": f"/users/{owner}", "q": {}}})
+        same(ws.answer(2)["s"], "permission_denied", f"{impostor!r} reads /users/{owner}")
+        ws.send({"r": 3, "a": "p", "b": {"p": f"/users/{owner}", "d": {"name": "overwritten"}}})
+        same(ws.answer(3)["s"], "permission_denied", f"{impostor!r} overwrites /users/{owner}")
+        quoted = urllib.parse.quote(owner)
+        same(get(f"/users/{quoted}", "&auth=" + token(key, impostor)), (401, {"error": "Permission denied"}), f"REST: {impostor!r} reads")
+        same(get(f"/users/{quoted}", "&auth=" + token(key, owner)), (200, {"name": owner}), f"REST: {owner!r} reads their own")
 
 
 def cert_server(directory, port):
