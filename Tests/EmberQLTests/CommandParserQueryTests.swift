@@ -74,7 +74,7 @@ import Testing
     static let errors: [ErrorCase] = [
         ErrorCase(
             "get /a limit 3",
-            "unknown modifier 'limit' (expected orderBy, limitToFirst, limitToLast, startAt, startAfter, endAt, endBefore, equalTo, timeout)",
+            "unknown modifier 'limit' (did you mean limitToFirst? expected orderBy, limitToFirst, limitToLast, startAt, startAfter, endAt, endBefore, equalTo, timeout)",
             1, 8, length: 5),
         ErrorCase(
             "watch /a added",
