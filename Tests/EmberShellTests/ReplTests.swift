@@ -362,4 +362,43 @@ import Testing
                 "the screen: \(session.screen)")
         #expect(session.waitForExit() == 0)
     }
+
+    /// Issue 37, item 14: with the pager on, `lua for ... print(i) ember.sleep(1000) end` showed
+    /// nothing until it ended, `run ticker.lua` nothing at all, and Ctrl-C threw away what was
+    /// held. Prints stream as they happen (as events do); only results are paged.
+    @Test func printsStreamWhileThePagerIsOn() throws {
+        let home = try makeHome()
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let script = home + "/ticker.lua"
+        try "for i = 1, 3 do print('tick ' .. i) ember.sleep(800) end\n".write(toFile: script, atomically: true, encoding: .utf8)
+        let session = try start(home: home, environment: ["PAGER": "sed 's/^/paged: /'"])
+        // ("tock 1" is not in the typed line: the wait sees output, not the echo)
+        var mark = session.mark
+        typeAtPrompt(session, "lua for i = 1, 5 do print('tock ' .. i) ember.sleep(1000) end\r")
+        let started = Date()
+        #expect(session.waitFor("tock 1", after: mark, timeout: 3), "the screen: \(session.screen)")
+        #expect(Date().timeIntervalSince(started) < 2.5, "the first print shows at once")
+        #expect(!session.screen[mark...].contains("tock 4"), "while the loop still runs")
+        session.type("\u{3}")
+        #expect(session.waitFor("interrupted", after: mark, timeout: 4), "the screen: \(session.screen)")
+        #expect(session.screen[mark...].contains("tock 1"), "Ctrl-C kept what was printed")
+        mark = session.mark
+        typeAtPrompt(session, "run \(script)\r")
+        let ran = Date()
+        #expect(session.waitFor("tick 1", after: mark, timeout: 3), "the screen: \(session.screen)")
+        #expect(Date().timeIntervalSince(ran) < 2, "run prints as it goes")
+        #expect(!session.screen[mark...].contains("tick 3"))
+        #expect(session.waitFor("tick 3", after: mark, timeout: 5))
+        #expect(session.waitFor("main:/> ", after: mark))
+        // prints longer than the screen are not paged; a result is
+        mark = session.mark
+        typeAtPrompt(session, "lua for i = 1, 60 do print('line ' .. i) end\r")
+        #expect(session.waitFor("line 60", after: mark), "the screen: \(session.screen)")
+        #expect(session.waitFor("main:/> ", after: mark))
+        #expect(!session.screen[mark...].contains("paged: "), "prints are not paged")
+        mark = session.mark
+        typeAtPrompt(session, "lua return string.rep('row\\n', 60)\r")
+        #expect(session.waitFor("paged: row", after: mark), "results are; the screen: \(session.screen)")
+        #expect(exit(session) == 0)
+    }
 }
