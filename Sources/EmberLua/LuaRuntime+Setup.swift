@@ -146,6 +146,14 @@ extension LuaRuntime {
         }
     }
 
+    /// Binds `db` in the session's globals to the current client, as running a chunk there
+    /// does, without running any code of the user's: completion, which never runs Lua, finds
+    /// `db` and its methods before the first chunk has run (issue 37: `db:r<Tab>` offered
+    /// nothing in a fresh Lua mode).
+    public func bindSessionDatabase() {
+        _ = try? run("", name: "=lua", in: .session)
+    }
+
     /// A reference to the session's global table, for completion
     /// (``LuaState/completions(for:globals:)``).
     public func sessionGlobalsReference() -> LuaTableReference? {

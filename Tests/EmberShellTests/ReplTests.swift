@@ -401,4 +401,44 @@ import Testing
         #expect(session.waitFor("paged: row", after: mark), "results are; the screen: \(session.screen)")
         #expect(exit(session) == 0)
     }
+
+    /// Issue 37, item 16: in a fresh Lua mode `db:r<Tab>` did nothing (`string.fo<Tab>` worked):
+    /// completion found no `db` before a chunk had run.
+    @Test func luaModeCompletesTheMethodsOfEmbersObjects() throws {
+        let home = try makeHome()
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let session = try start(home: home)
+        var mark = session.mark
+        typeAtPrompt(session, "lua\r")
+        #expect(session.waitFor("lua> ", after: mark), "the screen: \(session.screen)")
+        // one candidate: completed in place
+        mark = session.mark
+        typeAtPrompt(session, "x = db:re\t")
+        // (libedit draws only what completion adds)
+        #expect(session.waitFor("f(", after: mark), "the screen: \(session.screen)")
+        session.type("'a/b').key\r")
+        #expect(session.waitFor("b", after: mark), "the screen: \(session.screen)")
+        mark = session.mark
+        typeAtPrompt(session, "return x\r")
+        #expect(session.waitFor("b\r\n", after: mark), "the screen: \(session.screen)")
+        // several: Tab completes what they share, a second Tab lists them
+        mark = session.mark
+        typeAtPrompt(session, "db:go\t")
+        #expect(session.waitFor("O", after: mark), "the screen: \(session.screen)")
+        session.type("\t")
+        #expect(session.waitFor("goOffline(", after: mark), "the screen: \(session.screen)")
+        #expect(session.waitFor("goOnline(", after: mark), "the screen: \(session.screen)")
+        // (after a listing libedit redraws the line: the screen does not end with the prompt)
+        session.type("\u{15}")
+        usleep(200_000)
+        mark = session.mark
+        session.type("string.fo\t")
+        #expect(session.waitFor("rmat(", after: mark), "the screen: \(session.screen)")
+        session.type("\u{15}")
+        usleep(200_000)
+        mark = session.mark
+        session.type("\u{4}")
+        #expect(session.waitFor("back to commands", after: mark), "the screen: \(session.screen)")
+        #expect(exit(session) == 0)
+    }
 }
