@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// The interactive REPL under a real pseudo-terminal: completion, history across runs, Ctrl-C
 /// at the prompt and during a command, Ctrl-D, and events arriving while a line is half typed.
 @Suite(.serialized) struct ReplTests {
@@ -440,5 +444,44 @@ import Testing
         session.type("\u{4}")
         #expect(session.waitFor("back to commands", after: mark), "the screen: \(session.screen)")
         #expect(exit(session) == 0)
+    }
+
+    /// Issue 37, item 17: through `--connect`, `drop` closed the socket, and `ember serve` ran
+    /// the client's onDisconnect within 0.4 s though the shell said the server notices after
+    /// its timeout. The drop is silent now: the server notices at its idle timeout.
+    @Test func dropThroughConnectIsSilentUntilTheServersIdleTimeout() throws {
+        let server = try ServeProcess.start(["--idle-timeout", "3"])
+        defer { server.stop() }
+        let url = URL(string: "http://127.0.0.1:\(server.port)/presence/ada.json?ns=t&auth=owner")!
+        func presence() -> String? { (try? Data(contentsOf: url)).map { String(decoding: $0, as: UTF8.self) } }
+        let home = try makeHome()
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let session = try start(home: home, ["--connect", "ws://127.0.0.1:\(server.port)/?ns=t"])
+        var mark = session.mark
+        typeAtPrompt(session, "set /presence/ada 'online'\r")
+        #expect(session.waitFor("ok", after: mark), "the screen: \(session.screen)")
+        mark = session.mark
+        typeAtPrompt(session, "ondisconnect /presence/ada set 'gone'\r")
+        #expect(session.waitFor("ok", after: mark), "the screen: \(session.screen)")
+        #expect(presence() == #""online""#)
+        mark = session.mark
+        typeAtPrompt(session, "drop\r")
+        #expect(session.waitFor("dropped: the server notices after its timeout (ember serve --idle-timeout S sets it)", after: mark),
+                "the screen: \(session.screen)")
+        let dropped = Date()
+        usleep(1_500_000)
+        #expect(presence() == #""online""#, "the server has not noticed 1.5 s after the drop")
+        var noticed: TimeInterval?
+        while Date().timeIntervalSince(dropped) < 15 {
+            if presence() == #""gone""# {
+                noticed = Date().timeIntervalSince(dropped)
+                break
+            }
+            usleep(100_000)
+        }
+        let after = try #require(noticed, "the server never ran the onDisconnect")
+        #expect(after >= 2, "noticed at its idle timeout (3 s), not before: \(after) s")
+        typeAtPrompt(session, "exit\r")
+        #expect(session.waitForExit() == 0, "the screen: \(session.screen)")
     }
 }
