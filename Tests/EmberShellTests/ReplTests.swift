@@ -446,6 +446,39 @@ import FoundationNetworking
         #expect(exit(session) == 0)
     }
 
+    /// Issue 37, item 15: a watch on 200,000 children printed 200,000 `child_added` lines
+    /// through two Ctrl-Cs. Ctrl-C stops the initial events at once, says so, and removes the
+    /// watch (the command is cancelled, as any interrupted command).
+    @Test func ctrlCStopsAWatchsInitialFlood() throws {
+        let home = try makeHome()
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let session = try start(home: home, environment: ["PAGER": ""])
+        let children = 100_000
+        var mark = session.mark
+        typeAtPrompt(session, "lua local t = {} for i = 1, \(children) do t['k' .. i] = i end db:ref('big'):set(t)\r")
+        #expect(session.waitFor("main:/> ", after: mark, timeout: 60), "the screen: \(session.screen.suffix(400))")
+        mark = session.mark
+        typeAtPrompt(session, "watch /big\r")
+        #expect(session.waitFor("child_added /big/k", after: mark, timeout: 60), "the screen: \(session.screen.suffix(400))")
+        let pressed = Date()
+        session.type("\u{3}")
+        #expect(session.waitFor("initial events not printed; watch [1] removed)", after: mark, timeout: 10),
+                "the screen: \(session.screen.suffix(400))")
+        #expect(Date().timeIntervalSince(pressed) < 3, "promptly")
+        let message = session.screen.range(of: "initial events not printed", range: mark..<session.screen.endIndex)?.upperBound ?? mark
+        #expect(session.waitFor("main:/> ", after: message, timeout: 10))
+        let printed = session.screen[mark...].components(separatedBy: "child_added").count - 1
+        #expect(printed < children, "stopped before the end: \(printed) events")
+        mark = session.mark
+        typeAtPrompt(session, "watches\r")
+        #expect(session.waitFor("no watches", after: mark), "the screen: \(session.screen.suffix(400))")
+        mark = session.mark
+        typeAtPrompt(session, "set /big/k1 'changed'\r")
+        #expect(session.waitFor("ok", after: mark))
+        #expect(!session.screen[mark...].contains("child_changed"), "the watch is gone")
+        #expect(exit(session) == 0)
+    }
+
     /// Issue 37, item 17: through `--connect`, `drop` closed the socket, and `ember serve` ran
     /// the client's onDisconnect within 0.4 s though the shell said the server notices after
     /// its timeout. The drop is silent now: the server notices at its idle timeout.
