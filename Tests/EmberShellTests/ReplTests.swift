@@ -440,6 +440,14 @@ import FoundationNetworking
         #expect(session.waitFor("rmat(", after: mark), "the screen: \(session.screen)")
         session.type("\u{15}")
         usleep(200_000)
+        // a chain of calls, by the type each method gives
+        mark = session.mark
+        session.type("db:ref('a'):child('b'):orderByK\t")
+        #expect(session.waitFor("ey(", after: mark), "the screen: \(session.screen)")
+        session.type("):limitToF\t")
+        #expect(session.waitFor("irst(", after: mark), "the screen: \(session.screen)")
+        session.type("\u{15}")
+        usleep(200_000)
         mark = session.mark
         session.type("\u{4}")
         #expect(session.waitFor("back to commands", after: mark), "the screen: \(session.screen)")
