@@ -9,11 +9,6 @@ extension Shell {
         CommandDescription.builtins + pluginCommands.map(\.description)
     }
 
-    /// Every word `help` takes: the topics, then the built-in commands and their aliases.
-    public static var helpWords: [String] {
-        HelpTopic.all.map(\.name) + CommandDescription.builtins.flatMap { [$0.name] + $0.aliases }
-    }
-
     func help(_ topic: Word?) throws(ShellError) -> CommandResult {
         try Self.help(topic, registry: commandRegistry, style: style)
     }

@@ -14,11 +14,13 @@ struct EmberCommand: ParsableCommand {
             """,
         discussion: """
             `ember serve` serves the database to Firebase's SDKs, REST and other processes \
-            (`ember serve --help`). Exit status: 0 success; 1 a command or script failed \
-            (scripts stop at the first error); 2 usage error.
+            (`ember serve --help`). `ember help [TOPIC]` prints the shell's help (its commands, \
+            or one command or topic) without opening a database. Exit status: 0 success; 1 a \
+            command or script failed (scripts stop at the first error); 2 usage error.
             """,
         version: Shell.version,
-        subcommands: [ServeCommand.self, HelpTopicCommand.self]
+        // for --help and the completion scripts (main.swift runs it); ArgumentParser adds `help`
+        subcommands: [ServeCommand.self]
     )
 
     @Option(
