@@ -80,8 +80,8 @@ extension Repo {
         for put in transactions.putsInDoubt() { resend(put) }
         var events: [Event] = []
         while let root = transactions.nextBatchRoot() {
-            rerunChanged(transactions.batch(at: root), events: &events)
-            let batch = transactions.batch(at: root)
+            var batch = transactions.batch(at: root)
+            if rerunChanged(batch, events: &events) { batch = transactions.batch(at: root) }
             guard !batch.isEmpty else { continue }
             let base = syncTree.completeEventCache(at: root, excluding: Set(batch.map(\.writeID))) ?? .empty
             var data = base
@@ -98,14 +98,16 @@ extension Repo {
 
     /// Re-runs the transactions of `batch` (in order) whose input changed since they ran, each
     /// with the later ones overlapping it.
-    private func rerunChanged(_ batch: [TransactionRecord], events: inout [Event]) {
+    /// - Returns: whether any ran again (the batch must be read anew).
+    private func rerunChanged(_ batch: [TransactionRecord], events: inout [Event]) -> Bool {
         var rerun: Set<TransactionID> = []
         for record in batch where !rerun.contains(record.id) {
-            guard transactions.inputHash(of: record.id) != transactionInput(for: record.id, at: record.path).hashString else { continue }
+            guard record.inputHash != transactionInput(for: record.id, at: record.path).hashString else { continue }
             let order = transactions.rerunOrder([record.id])
             rerun.formUnion(order)
             for id in order { runTransaction(id, replacing: true, events: &events) }
         }
+        return !rerun.isEmpty
     }
 
     /// Sends `put`, in doubt, again unchanged (same key, same guard): the server answers it

@@ -108,8 +108,8 @@ struct TransactionQueue {
     /// Records a run of `id`; an abort or an invalid value finishes it.
     /// - Complexity: O(d).
     mutating func ran(_ id: TransactionID, _ result: RunResult) -> [Action] {
-        guard records[id] != nil else { return [] }
-        records[id]!.attempts += 1
+        guard let index = records.index(forKey: id) else { return [] }
+        records.values[index].attempts += 1
         switch result {
         case .aborted(let input):
             let record = remove(id)!
@@ -117,10 +117,11 @@ struct TransactionQueue {
         case .invalid(let error):
             return [.finish(remove(id)!, .failure(error), write: nil)]
         case .committed(let output, let resolved, let inputHash, let writeID):
-            records[id]!.writeID = writeID
-            records[id]!.output = output
-            records[id]!.resolvedOutput = resolved
-            records[id]!.inputHash = inputHash
+            // One lookup, the record changed in place.
+            records.values[index].writeID = writeID
+            records.values[index].output = output
+            records.values[index].resolvedOutput = resolved
+            records.values[index].inputHash = inputHash
             return []
         }
     }

@@ -15,6 +15,7 @@ extension LuaRuntime {
     /// `db:signOut()`, `db.name`, `db.uid`.
     func databaseDefinition() -> LuaTypeDefinition {
         var definition = LuaTypeDefinition(type: .database, prefix: "db")
+        definition.returns = ["ref": .reference]
         definition.fields = [
             ("name", { call throws(LuaBindingError) in
                 call.push(try call.database(at: 1).name.rawValue)

@@ -40,6 +40,9 @@ extension LuaRuntime {
             }),
             ("transaction", { call throws(LuaBindingError) in try call.runtime.transaction(call) }),
         ] + writeMethods() + queryMethods()
+        definition.returns = Self.queryReturns.merging(
+            ["parent": .reference, "root": .reference, "child": .reference, "onDisconnect": .onDisconnect, "push": .reference]
+        ) { $1 }
         definition.metamethods = [
             ("__tostring", { call throws(LuaBindingError) in
                 call.push(Self.describe(try call.reference(at: 1)))
@@ -73,6 +76,7 @@ extension LuaRuntime {
             }),
         ]
         definition.methods = queryMethods()
+        definition.returns = Self.queryReturns.merging(["ref": .reference]) { $1 }
         definition.metamethods = [
             ("__tostring", { call throws(LuaBindingError) in
                 call.push(Self.describe(try call.query(at: 1)))
@@ -94,6 +98,14 @@ extension LuaRuntime {
         let params = query.spec.params.description
         return "Query(\(client)\(query.spec.path)\(params.isEmpty ? "" : " " + params))"
     }
+
+    /// What the methods a reference and a query share give, for completion of chains: a query
+    /// from each modifier, a snapshot from `get` and `once`, a listener from `on`.
+    static let queryReturns: [String: LuaObjectType] = [
+        "orderByKey": .query, "orderByValue": .query, "orderByPriority": .query, "orderByChild": .query,
+        "limitToFirst": .query, "limitToLast": .query, "startAt": .query, "startAfter": .query, "endAt": .query,
+        "endBefore": .query, "equalTo": .query, "get": .snapshot, "once": .snapshot, "on": .listener,
+    ]
 
     /// The methods a reference and a query share: the modifiers, `get`, `once`, `on`, `off`,
     /// `keepSynced`.

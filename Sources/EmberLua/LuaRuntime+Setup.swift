@@ -24,7 +24,8 @@ extension LuaRuntime {
     }
 
     /// Builds the metatable of `definition`: `__name`, the methods in `__methods` and the fields
-    /// in `__fields` (the prelude turns them into `__index`), and the metamethods.
+    /// in `__fields` (the prelude turns them into `__index`), the types they give in `__returns`
+    /// (type numbers, for completion), and the metamethods.
     func define(_ definition: LuaTypeDefinition) throws(LuaError) {
         let state = lua.state
         let built = lua.hostCall(resultCount: 1) { state in
@@ -42,6 +43,12 @@ extension LuaRuntime {
                 }
                 lua_setfield(state, -2, key)
             }
+            lua_createtable(state, 0, Int32(definition.returns.count))
+            for (name, type) in definition.returns {
+                lua_pushinteger(state, lua_Integer(type.rawValue))
+                lua_setfield(state, -2, name)
+            }
+            lua_setfield(state, -2, "__returns")
             for entry in definition.metamethods {
                 guard self.pushBinding(definition.prefix + "." + entry.name, isMethod: false, onto: state, entry.body)
                 else { return EMBER_LUA_CALL_ERROR }
@@ -144,6 +151,14 @@ extension LuaRuntime {
         guard newEnvironment != LUA_NOREF, sessionEnvironment != LUA_NOREF else {
             throw LuaError(.setup, message: "cannot keep the script environments: out of memory")
         }
+    }
+
+    /// Binds `db` in the session's globals to the current client, as running a chunk there
+    /// does, without running any code of the user's: completion, which never runs Lua, finds
+    /// `db` and its methods before the first chunk has run (issue 37: `db:r<Tab>` offered
+    /// nothing in a fresh Lua mode).
+    public func bindSessionDatabase() {
+        _ = try? run("", name: "=lua", in: .session)
     }
 
     /// A reference to the session's global table, for completion

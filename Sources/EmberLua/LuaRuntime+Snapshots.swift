@@ -9,6 +9,7 @@ import EmberCore
 extension LuaRuntime {
     func snapshotDefinition() -> LuaTypeDefinition {
         var definition = LuaTypeDefinition(type: .snapshot, prefix: "snap")
+        definition.returns = ["child": .snapshot, "ref": .reference]
         definition.fields = [
             ("key", { call throws(LuaBindingError) in
                 call.push(try call.snapshot(at: 1).key)

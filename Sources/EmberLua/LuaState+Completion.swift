@@ -25,9 +25,12 @@ extension LuaState {
     ///   chain of its metatable.
     /// - After `:` only keys whose value is a function are offered. A function candidate gets `(`
     ///   appended; other values get nothing.
+    /// - A method called on an Ember object (`db:ref('a'):o`, `r:get().re`) is never run: the
+    ///   object's metatable says in `__returns` the type of object it gives, and the chain goes on
+    ///   with that type's `__methods` and `__fields`. A call of anything else offers nothing.
     ///
     /// Only keys that are identifiers (and not keywords) are offered. Nothing is offered when the
-    /// expression is not a name path (`1.5`, `a:b.c`, `("s"):up`), when a name does not resolve,
+    /// expression is not a name path with calls (`1.5`, `a:b.c`, `("s"):up`), when a name does not resolve,
     /// or when `globals` belongs to another state or its state is gone.
     ///
     /// Never raises, never runs Lua code and leaves the stack as it was.
@@ -61,12 +64,21 @@ extension LuaState {
         } else {
             ember_lua_push_globals(state)
         }
-        // stack: ... | current value
-        for name in request.path {
-            guard replaceTopWithField(name) else { return [] }
+        // stack: ... | current value, or the metatable of the Ember object a call gives
+        var isTypeMetatable = false
+        for segment in request.path {
+            if !isTypeMetatable, !segment.isCalled, replaceTopWithField(segment.name) { continue }
+            // a call, or a field an `__index` function serves: what an Ember object's method or
+            // field gives, by its metatable's `__returns` (nothing is called)
+            guard replaceTopWithReturnedType(segment.name, fromMetatable: isTypeMetatable) else { return [] }
+            isTypeMetatable = true
         }
         var found: [String: Int32] = [:]
-        collectFields(startingWith: request.word, methods: request.isMethod, into: &found)
+        if isTypeMetatable {
+            collectMembers(ofMetatableAt: lua_gettop(state), startingWith: request.word, methods: request.isMethod, into: &found)
+        } else {
+            collectFields(startingWith: request.word, methods: request.isMethod, into: &found)
+        }
         var candidates: [String] = []
         candidates.reserveCapacity(found.count)
         for (name, type) in found where !request.isMethod || type == LUA_TFUNCTION {
@@ -140,6 +152,8 @@ extension LuaState {
     private static let methodsFieldName = Array("__methods".utf8)
 
     private static let fieldsFieldName = Array("__fields".utf8)
+
+    private static let returnsFieldName = Array("__returns".utf8)
 
     /// Replaces the value on top of the stack with its field `name`: a raw lookup in a table,
     /// then in the `__index` tables of metatables while nothing is found. Returns `false` when
@@ -224,10 +238,51 @@ extension LuaState {
         let level = lua_gettop(state)
         defer { lua_settop(state, level) }
         guard lua_getmetatable(state, index) != 0 else { return }
-        let metatable = lua_gettop(state)
+        collectMembers(ofMetatableAt: lua_gettop(state), startingWith: word, methods: methods, into: &found)
+    }
+
+    /// Adds to `found` the methods (or fields) an Ember object type's metatable, at the absolute
+    /// index `metatable`, lists in `__methods` (or `__fields`). Leaves the stack as it was.
+    /// Needs 4 free stack slots.
+    private func collectMembers(
+        ofMetatableAt metatable: Int32, startingWith word: [UInt8], methods: Bool, into found: inout [String: Int32]
+    ) {
+        let level = lua_gettop(state)
+        defer { lua_settop(state, level) }
         let name = methods ? Self.methodsFieldName : Self.fieldsFieldName
         guard pushRawField(name, ofTableAt: metatable), lua_type(state, -1) == LUA_TTABLE else { return }
         collectKeys(ofTableAt: lua_gettop(state), startingWith: word, into: &found, as: methods ? LUA_TFUNCTION : LUA_TSTRING)
+    }
+
+    /// Replaces the top of the stack, an Ember object (or, when `fromMetatable`, the metatable
+    /// of its type), with the metatable of the type its method or field `name` gives, as its
+    /// metatable's `__returns` says; returns `false` when it says nothing (the top is then some
+    /// value). Never calls anything. Needs 4 free stack slots.
+    private func replaceTopWithReturnedType(_ name: [UInt8], fromMetatable: Bool) -> Bool {
+        let top = lua_gettop(state)
+        if !fromMetatable {
+            guard lua_type(state, top) == LUA_TUSERDATA, lua_getmetatable(state, top) != 0 else { return false }
+            lua_copy(state, -1, top)
+            lua_settop(state, top)
+        }
+        guard lua_type(state, top) == LUA_TTABLE,
+            pushRawField(Self.returnsFieldName, ofTableAt: top), lua_type(state, -1) == LUA_TTABLE,
+            pushRawField(name, ofTableAt: top + 1), lua_type(state, -1) == LUA_TNUMBER
+        else {
+            lua_settop(state, top)
+            return false
+        }
+        let type = lua_tointegerx(state, -1, nil)
+        lua_settop(state, top)
+        guard (0..<lua_Integer(EMBER_LUA_OBJECT_TYPES)).contains(type),
+            ember_lua_push_type_metatable(state, Int32(type)) == LUA_TTABLE
+        else {
+            lua_settop(state, top)
+            return false
+        }
+        lua_copy(state, -1, top)
+        lua_settop(state, top)
+        return true
     }
 
     /// Adds to `found` the identifier keys starting with `word` among the first
@@ -263,13 +318,21 @@ extension LuaState {
 }
 
 /// The end of a line split for completion: `print(db:re` is the head `print(db:`, the path
-/// `["db"]`, a method, and the word `re`.
+/// `["db"]`, a method, and the word `re`; `db:ref('a'):o` has the path `db`, `ref` called.
 struct LuaCompletionRequest {
+    /// A name before the word, and whether it is called (`ref` in `db:ref('a'):o`).
+    struct Segment {
+        /// The name, as UTF-8.
+        let name: [UInt8]
+        /// Whether a parenthesised argument list follows it.
+        let isCalled: Bool
+    }
+
     /// The line up to the word being completed, kept in every candidate.
     let head: String
 
-    /// The names before the word, as UTF-8 (`a` and `b` in `a.b.c`); empty for a bare word.
-    let path: [[UInt8]]
+    /// The names before the word (`a` and `b` in `a.b.c`); empty for a bare word.
+    let path: [Segment]
 
     /// Whether the word follows `:` (only methods are offered).
     let isMethod: Bool
@@ -278,53 +341,113 @@ struct LuaCompletionRequest {
     let word: [UInt8]
 
     /// Splits the expression at the end of `line`, or returns `nil` when it is not a name path
-    /// (a number, an empty name as in `a..b.` or `("s"):up`, a `:` before a `.`, a `...` or `::`).
+    /// with method calls (a number, an empty name as in `a..b.` or `("s"):up`, a `:` before a
+    /// name that is not called, a `...` or `::`, parentheses that do not balance).
     init?(line: String) {
         let bytes = Array(line.utf8)
         var start = bytes.count
-        while start > 0, Self.isIdentifierByte(bytes[start - 1]) || bytes[start - 1] == .dot
-            || bytes[start - 1] == .colon
-        {
-            start -= 1
-        }
-        // `..` is concatenation: the expression starts after the last one; `...` and `::` are no
-        // part of a name path
-        var index = start
-        var isPath = true
-        while index < bytes.count {
-            let byte = bytes[index]
-            guard byte == .dot || byte == .colon else {
-                index += 1
-                continue
+        while start > 0 {
+            let byte = bytes[start - 1]
+            if Self.isIdentifierByte(byte) || byte == .dot || byte == .colon {
+                start -= 1
+            } else if byte == .closing, let open = Self.opening(of: start - 1, in: bytes), open > 0,
+                Self.isIdentifierByte(bytes[open - 1])
+            {
+                // the arguments of a call of a name
+                start = open
+            } else {
+                break
             }
+        }
+        var segments: [(separator: UInt8?, name: [UInt8], isCalled: Bool)] = []
+        var separator: UInt8?
+        var index = start
+        while true {
+            var name: [UInt8] = []
+            while index < bytes.count, Self.isIdentifierByte(bytes[index]) {
+                name.append(bytes[index])
+                index += 1
+            }
+            var isCalled = false
+            if index < bytes.count, bytes[index] == .opening {
+                guard let close = Self.closing(of: index, in: bytes) else { return nil }
+                isCalled = true
+                index = close + 1
+            }
+            segments.append((separator, name, isCalled))
+            guard index < bytes.count else { break }
+            let byte = bytes[index]
+            guard byte == .dot || byte == .colon else { return nil }
             var runEnd = index
             while runEnd < bytes.count, bytes[runEnd] == byte { runEnd += 1 }
-            if runEnd - index > 1 {
-                isPath = byte == .dot && runEnd - index == 2
+            switch runEnd - index {
+            case 1:
+                separator = byte
+            case 2 where byte == .dot:
+                // `..` is concatenation: the expression starts after it
+                segments = []
+                separator = nil
                 start = runEnd
+            default:
+                // `...` and `::` are no part of a name path
+                return nil
             }
             index = runEnd
         }
-        guard isPath else { return nil }
-        var names: [[UInt8]] = [[]]
-        var separators: [UInt8] = []
-        for byte in bytes[start...] {
-            if byte == .dot || byte == .colon {
-                separators.append(byte)
-                names.append([])
-            } else {
-                names[names.count - 1].append(byte)
-            }
-        }
-        let word = names.removeLast()
-        guard !separators.dropLast().contains(.colon),
-            names.allSatisfy({ !$0.isEmpty && !Self.isDigit($0[0]) }),
-            word.first.map({ !Self.isDigit($0) }) ?? true
+        let last = segments.removeLast()
+        guard !last.isCalled,
+            segments.allSatisfy({ !$0.name.isEmpty && !Self.isDigit($0.name[0]) && ($0.separator != .colon || $0.isCalled) }),
+            last.name.first.map({ !Self.isDigit($0) }) ?? true
         else { return nil }
-        self.head = String(decoding: bytes[..<(bytes.count - word.count)], as: UTF8.self)
-        self.path = names
-        self.isMethod = separators.last == .colon
-        self.word = word
+        self.head = String(decoding: bytes[..<(bytes.count - last.name.count)], as: UTF8.self)
+        self.path = segments.map { Segment(name: $0.name, isCalled: $0.isCalled) }
+        self.isMethod = last.separator == .colon
+        self.word = last.name
+    }
+
+    /// The index of the `(` that the `)` at `close` closes, or `nil`; quoted strings are
+    /// skipped (escapes are not read: a completion may miss, never run anything).
+    static func opening(of close: Int, in bytes: [UInt8]) -> Int? {
+        var depth = 0
+        var index = close
+        while index >= 0 {
+            switch bytes[index] {
+            case .closing: depth += 1
+            case .opening:
+                depth -= 1
+                if depth == 0 { return index }
+            case .singleQuote, .doubleQuote:
+                let quote = bytes[index]
+                index -= 1
+                while index >= 0, bytes[index] != quote { index -= 1 }
+                if index < 0 { return nil }
+            default: break
+            }
+            index -= 1
+        }
+        return nil
+    }
+
+    /// The index of the `)` that closes the `(` at `open`, or `nil`; quoted strings are skipped.
+    static func closing(of open: Int, in bytes: [UInt8]) -> Int? {
+        var depth = 0
+        var index = open
+        while index < bytes.count {
+            switch bytes[index] {
+            case .opening: depth += 1
+            case .closing:
+                depth -= 1
+                if depth == 0 { return index }
+            case .singleQuote, .doubleQuote:
+                let quote = bytes[index]
+                index += 1
+                while index < bytes.count, bytes[index] != quote { index += 1 }
+                if index == bytes.count { return nil }
+            default: break
+            }
+            index += 1
+        }
+        return nil
     }
 
     /// Whether `bytes` is a Lua name: a letter or `_`, then letters, digits or `_` (keywords
@@ -356,4 +479,16 @@ extension UInt8 {
 
     /// `:` in UTF-8.
     fileprivate static let colon = UInt8(ascii: ":")
+
+    /// `(` in UTF-8.
+    fileprivate static let opening = UInt8(ascii: "(")
+
+    /// `)` in UTF-8.
+    fileprivate static let closing = UInt8(ascii: ")")
+
+    /// `'` in UTF-8.
+    fileprivate static let singleQuote = UInt8(ascii: "'")
+
+    /// `"` in UTF-8.
+    fileprivate static let doubleQuote = UInt8(ascii: "\"")
 }

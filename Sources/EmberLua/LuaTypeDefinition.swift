@@ -11,4 +11,7 @@ struct LuaTypeDefinition {
     var fields: [(name: String, body: LuaBinding)] = []
     /// Metamethods.
     var metamethods: [(name: String, body: LuaBinding)] = []
+    /// The type of the Ember object a method or field gives, by name, kept in the metatable's
+    /// `__returns` for the REPL's completion of chains (`db:ref('a'):o<Tab>`).
+    var returns: [String: LuaObjectType] = [:]
 }

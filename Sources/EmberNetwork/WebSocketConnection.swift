@@ -24,7 +24,7 @@ final class WebSocketConnection: RemoteConnection, Transport, @unchecked Sendabl
         case pong(ByteBuffer)
         /// Say goodbye (a close frame) and close.
         case close
-        /// Close the socket with no goodbye.
+        /// Fall silent: no goodbye, no close; the socket is closed once the server closes it.
         case drop
     }
 
@@ -207,6 +207,11 @@ final class WebSocketConnection: RemoteConnection, Transport, @unchecked Sendabl
                             try? await outbound.write(Self.frame(.connectionClose, reason))
                             return nil
                         case .drop:
+                            // A silent drop, as a cable pulled: no close frame, no FIN. The
+                            // socket stays open, unread frames ignored (the connection has
+                            // ended) and nothing written, until the server gives up on it at
+                            // its idle timeout and closes it (the reader then ends the task).
+                            try await Task.sleep(for: .seconds(366 * 86_400))
                             return nil
                         }
                     }

@@ -91,6 +91,7 @@ extension Shell {
     public func luaCompletions(for prefix: String) -> LineCompletion {
         guard let runtime = try? scripting() else { return LineCompletion(partial: "", candidates: []) }
         if luaGlobals == nil { luaGlobals = runtime.sessionGlobalsReference() }
+        runtime.bindSessionDatabase()
         let lines = runtime.lua.completions(for: prefix, globals: luaGlobals)
         let word = prefix.reversed().prefix { ($0.isASCII && ($0.isLetter || $0.isNumber)) || $0 == "_" || $0 == "." || $0 == ":" }
         let kept = prefix.count - word.count

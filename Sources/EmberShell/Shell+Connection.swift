@@ -25,9 +25,13 @@ extension Shell {
         return .done("\(database.name) is online")
     }
 
+    /// Drops the client's connection silently, as a pulled cable: nothing is said to the
+    /// server, which notices at its timeout (a server in another process: its socket stays open
+    /// and silent until the server closes it, `ember serve --idle-timeout`).
     func drop() -> CommandResult {
         ember.drop(database.name)
-        return .done("\(database.name)'s connection dropped: the server notices after its timeout (server timeout MS sets it)")
+        let timeout = ember.remoteServer == nil ? "(server timeout MS sets it)" : "(ember serve --idle-timeout S sets it)"
+        return .done("\(database.name)'s connection dropped: the server notices after its timeout \(timeout)")
     }
 
     func status() -> CommandResult {

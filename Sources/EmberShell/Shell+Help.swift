@@ -10,7 +10,12 @@ extension Shell {
     }
 
     func help(_ topic: Word?) throws(ShellError) -> CommandResult {
-        let registry = commandRegistry
+        try Self.help(topic, registry: commandRegistry, style: style)
+    }
+
+    /// `help [TOPIC]` over `registry`: every command by group, a topic page, or one command.
+    /// Needs no session: `ember help` prints it without opening a database.
+    static func help(_ topic: Word?, registry: [CommandDescription], style: TextStyle) throws(ShellError) -> CommandResult {
         let layout = HelpLayout()
         guard let topic else {
             var groups: [String] = []
@@ -32,7 +37,7 @@ extension Shell {
         }
         let name = topic.text.lowercased()
         if let page = HelpTopic.all.first(where: { $0.name == name }) {
-            return show(page, layout: layout)
+            return show(page, layout: layout, style: style)
         }
         guard let command = registry.first(where: { $0.name.lowercased() == name || $0.aliases.contains { $0.lowercased() == name } }) else {
             let suggestion = Self.closest(to: name, in: registry.flatMap { [$0.name] + $0.aliases } + HelpTopic.all.map(\.name))
@@ -46,7 +51,7 @@ extension Shell {
     }
 
     /// Prints a help topic: its paragraphs wrapped, its tables as two columns (JSON: the text).
-    private func show(_ page: HelpTopic, layout: HelpLayout) -> CommandResult {
+    private static func show(_ page: HelpTopic, layout: HelpLayout, style: TextStyle) -> CommandResult {
         var lines = [style.bold("help " + page.name + ": " + page.summary), ""]
         for paragraph in page.paragraphs {
             if paragraph.contains("\t") {

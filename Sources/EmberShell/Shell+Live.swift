@@ -43,11 +43,28 @@ extension Shell {
 
     /// Prints the events held for the watches the last command started, in order, and stops
     /// holding.
+    ///
+    /// Ctrl-C stops the printing between two events (issue 37: a watch on 200,000 children
+    /// printed them all through two Ctrl-Cs) and cancels the command that started the watches:
+    /// they are removed, as an interrupted command leaves nothing behind, and a note on stderr
+    /// says how many events were not printed. The interrupt stays pending, as after any stopped
+    /// output.
     func releaseHeldEvents() {
+        let started = holdingWatches.sorted()
         holdingWatches.removeAll()
         let held = heldEvents
         heldEvents.removeAll()
-        for text in held { output.writeEvent(text) }
+        for (index, text) in held.enumerated() {
+            guard !InterruptSignal.isPending else {
+                let removed = started.compactMap { watches[$0] }
+                for watch in removed { stop(watch) }
+                let names = removed.map { "[\($0.id)]" }.joined(separator: ", ")
+                let what = removed.isEmpty ? "" : removed.count == 1 ? "; watch \(names) removed" : "; watches \(names) removed"
+                output.writeError("\n^C (output stopped: \(held.count - index) of \(held.count) initial events not printed\(what))\n")
+                return
+            }
+            output.writeEvent(text)
+        }
     }
 
     func unwatch(_ target: UnwatchTarget) throws(ShellError) -> CommandResult {

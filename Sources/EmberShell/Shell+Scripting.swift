@@ -17,7 +17,9 @@ extension Shell {
                 memoryLimit: options.luaMemoryLimit, observesInterruptSignal: true)
             let runtime = try LuaRuntime(ember: ember, configuration: configuration, host: self)
             let output = output
-            runtime.lua.printHandler = { line in output.write(line + "\n") }
+            // what a script prints streams as it happens, as events do: only results are held
+            // for the pager (issue 37: a ticker printed nothing until it ended)
+            runtime.lua.printHandler = { line in output.writeEvent(line + "\n") }
             luaRuntime = runtime
             return runtime
         } catch {

@@ -413,10 +413,11 @@ public final class Shell {
     }
 
     /// Writes a line of progress that is not the result (a transaction's attempts), for people
-    /// only: not in JSON, not for `ember.exec`.
+    /// only: not in JSON, not for `ember.exec`. It prints as it happens, as events do (the
+    /// pager holds results only).
     func progress(_ line: String) {
         guard !isJSON && !runningForScript else { return }
-        output.write(line + "\n")
+        output.writeEvent(line + "\n")
     }
 
     /// Commits what waits and closes the stores; the session cannot run commands afterwards.

@@ -8,6 +8,23 @@ import Glibc
 /// A whole `ember` run: opens the session, runs `-c`/`-e`/`-f`/SCRIPT, then the REPL or the
 /// commands on standard input, and returns the exit status.
 public enum ShellSession {
+    /// `ember help [TOPIC]`: prints the shell's help as `help` prints it at the prompt (the
+    /// built-in commands: no plugin is loaded), without opening a database.
+    /// - Returns: 0, or 1 (the error on stderr) when `topic` names no command or topic.
+    public static func printHelp(topic: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> Int32 {
+        let style = TextStyle(colored: (environment["NO_COLOR"] ?? "").isEmpty && isatty(STDOUT_FILENO) == 1)
+        do {
+            let result = try Shell.help(
+                topic.map { Word($0, at: .start) }, registry: CommandDescription.builtins, style: style)
+            if case .report(let text?, _) = result { FileHandle.standardOutput.write(Data((text + "\n").utf8)) }
+            return 0
+        } catch {
+            let message = error.rendered(source: nil, json: false, style: TextStyle(colored: false))
+            FileHandle.standardError.write(Data((message + "\n").utf8))
+            return 1
+        }
+    }
+
     /// Runs `ember` with `options`.
     /// - Returns: 0 on success; 1 when a command or script failed (scripts stop at the first
     ///   error) or the database cannot be opened.

@@ -160,11 +160,17 @@ public struct WriteTree: Sendable {
         for path in paths { visibleWrites.remove(at: path) }
     }
 
+    /// Up to how many pending writes ``writes(overlapping:)`` scans the list instead of asking
+    /// the indexes.
+    static let scannedWrites = 32
+
     /// The pending writes at `path`, above it or below it, oldest first.
-    /// - Complexity: O(d + m log m) for m such writes while two or more writes are pending
-    ///   (the visible ones are counted then); O(1) otherwise.
+    /// - Complexity: O(d + m log m) for m such writes while more than ``scannedWrites`` are
+    ///   pending; O(w) for the w pending writes otherwise.
     private func writes(overlapping path: Path) -> [WriteRecord] {
-        guard isCounting else {
+        // A short list is scanned: the indexes pay off only with many pending writes (the
+        // common case of a transaction or two in flight would pay their hashing for nothing).
+        guard isCounting, allWrites.count > Self.scannedWrites else {
             return allWrites.filter { $0.path.contains(path) || path.contains($0.path) }
         }
         var ids: [WriteID] = []

@@ -7,12 +7,20 @@ struct EmberCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ember",
         abstract: "An interactive shell over an embedded realtime JSON database, scriptable in Lua.",
+        usage: """
+            ember [<options>] [<SCRIPT.lua ARGS> ...]
+              ember serve [<options>]
+              ember help [<topic>]
+            """,
         discussion: """
             `ember serve` serves the database to Firebase's SDKs, REST and other processes \
-            (`ember serve --help`). Exit status: 0 success; 1 a command or script failed \
-            (scripts stop at the first error); 2 usage error.
+            (`ember serve --help`). `ember help [TOPIC]` prints the shell's help (its commands, \
+            or one command or topic) without opening a database. Exit status: 0 success; 1 a \
+            command or script failed (scripts stop at the first error); 2 usage error.
             """,
-        version: Shell.version
+        version: Shell.version,
+        // for --help and the completion scripts (main.swift runs it); ArgumentParser adds `help`
+        subcommands: [ServeCommand.self]
     )
 
     @Option(

@@ -10,8 +10,9 @@ import Synchronization
 /// streams), for Firebase's SDKs, the Admin SDK, curl and other `ember`s.
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "ember serve",
+        commandName: "serve",
         abstract: "Serve the database to Firebase's SDKs (realtime protocol v5 over WebSocket), REST and event streams.",
+        usage: "ember serve [<options>]",
         discussion: """
             Each namespace (?ns=NAME) is a database of its own, opened on first use; the default \
             namespace lives in the database directory itself, so `ember --db DIR` opens the same \
@@ -210,7 +211,7 @@ struct ServeCommand: ParsableCommand {
                         "    Web SDK: databaseURL \"http://\(display):\(port)?ns=\(namespace)\", connectDatabaseEmulator(db, \"\(configuration.host)\", \(port))",
                         "  REST: http://\(display):\(port)/.json?ns=\(namespace)",
                         "  Admin SDK: FIREBASE_DATABASE_EMULATOR_HOST=\(display):\(port)",
-                        "  another ember: ember --connect ws://\(display):\(port)/?ns=\(namespace)",
+                        "  another ember: ember --connect 'ws://\(display):\(port)/?ns=\(namespace)'",
                     ]
                     if let verifier = configuration.tokenVerifier {
                         let keys = switch verifier.source {

@@ -185,6 +185,49 @@ import Glibc
         #expect(scripted.error.contains("cannot read missing.lua"))
     }
 
+    /// Issue 37, item 19: `ember help` read a script named help (and made the default
+    /// database); `--help` and the completion scripts knew nothing of `serve`; the banner's
+    /// `--connect` URL broke in zsh (`?`) unquoted.
+    @Test func theFrontDoorKnowsServeAndHelp() throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("ember-help-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let help = try EmberProcess.run(["help"], environment: ["XDG_DATA_HOME": data])
+        #expect(help.status == 0, "\(help.error)")
+        #expect(help.output.contains("help COMMAND shows one command"), "\(help.output)")
+        #expect(help.output.contains("help lua"))
+        #expect(!FileManager.default.fileExists(atPath: data + "/ember"), "no database was made")
+        let topic = try EmberProcess.run(["help", "lua"], environment: ["XDG_DATA_HOME": data])
+        #expect(topic.status == 0)
+        #expect(topic.output.hasPrefix("help lua: "), "\(topic.output)")
+        let command = try EmberProcess.run(["help", "get"], environment: ["XDG_DATA_HOME": data])
+        #expect(command.output.contains("  example: "), "\(command.output)")
+        let unknown = try EmberProcess.run(["help", "gett"], environment: ["XDG_DATA_HOME": data])
+        #expect(unknown.status == 1)
+        #expect(unknown.error.contains("no command or topic 'gett' (did you mean get?)"), "\(unknown.error)")
+        #expect(!FileManager.default.fileExists(atPath: data + "/ember"), "no database was made")
+
+        let usage = try ember("--help")
+        #expect(usage.output.contains("ember serve [<options>]"), "\(usage.output)")
+        #expect(usage.output.contains("ember help [<topic>]"))
+        #expect(usage.output.contains("SUBCOMMANDS:"))
+        let serveHelp = try ember("help", "serve")
+        #expect(serveHelp.status == 0)
+        #expect(serveHelp.output.contains("USAGE: ember serve [<options>]"), "ember help serve, as --help says: \(serveHelp.output)")
+        let serveUsage = try ember("serve", "--help")
+        #expect(serveUsage.status == 0)
+        #expect(serveUsage.output.contains("USAGE: ember serve [<options>]"), "\(serveUsage.output)")
+        for shell in ["bash", "zsh", "fish"] {
+            let script = try ember("--generate-completion-script", shell)
+            #expect(script.status == 0, "\(shell): \(script.error)")
+            #expect(script.output.contains("serve"), "\(shell)")
+            #expect(script.output.contains("idle-timeout"), "\(shell): serve's flags")
+        }
+
+        let server = try ServeProcess.start()
+        defer { server.stop() }
+        #expect(server.banner.contains("another ember: ember --connect 'ws://127.0.0.1:\(server.port)/?ns=default'\n"), "\(server.banner)")
+    }
+
     /// Issue 18, item 9: `--lua-memory -1` said "Missing value" (the parser took -1 for an option).
     /// Issue 20: `-e A -c B -e C` ran B, A, C (each option's values were run apart).
     @Test func commandsAndChunksRunInTheOrderGiven() throws {

@@ -75,4 +75,26 @@ import Testing
         // fields after a dot, as values
         #expect(shell.luaCompletions(for: "r.ke").candidates == ["r.key"])
     }
+
+    /// Issue 37, item 16: `db:ref('a'):o<Tab>` completed nothing. A chain of calls completes by
+    /// the type each method gives (the metatables' `__returns`), calling nothing.
+    @Test func completesChainsOfCalls() throws {
+        let (shell, _) = try makeTestShell()
+        defer { shell.close() }
+        func complete(_ line: String) -> [String] { shell.luaCompletions(for: line).candidates }
+        #expect(complete("db:ref('a'):orderByK") == [":orderByKey("])
+        #expect(complete("x = db:ref('a'):child('b'):ro") == [":root("])
+        #expect(complete("db:ref('a'):orderByChild('x'):limitToF") == [":limitToFirst("])
+        #expect(complete("db:ref('a'):get():v") == [":val("])
+        #expect(complete("db:ref('a'):get().re") == [".ref"])
+        #expect(complete("db:ref(\"it's (here)\"):keepS") == [":keepSynced("])
+        let concatenated = complete("db:ref('a' .. name):o")
+        #expect(concatenated.contains(":on(") && concatenated.contains(":onDisconnect(") && concatenated.contains(":orderByValue("))
+        #expect(complete("db:ref('a'):push():pa") == [":parent("])
+        // a function that is not an Ember method says nothing of what it gives
+        #expect(complete("ember.client('x'):r") == [])
+        #expect(complete("(db):r") == [])
+        #expect(complete("db:ref('a':o") == [])
+        #expect(shell.executeLua("return 1"), "nothing was run or broken")
+    }
 }

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// The interactive REPL under a real pseudo-terminal: completion, history across runs, Ctrl-C
 /// at the prompt and during a command, Ctrl-D, and events arriving while a line is half typed.
 @Suite(.serialized) struct ReplTests {
@@ -379,5 +383,166 @@ import Testing
         #expect(result.upperBound <= time.lowerBound)
         typeAtPrompt(session, "exit\r")
         #expect(session.waitForExit() == 0)
+    }
+
+    /// Issue 37, item 14: with the pager on, `lua for ... print(i) ember.sleep(1000) end` showed
+    /// nothing until it ended, `run ticker.lua` nothing at all, and Ctrl-C threw away what was
+    /// held. Prints stream as they happen (as events do); only results are paged.
+    @Test func printsStreamWhileThePagerIsOn() throws {
+        let home = try makeHome()
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let script = home + "/ticker.lua"
+        try "for i = 1, 3 do print('tick ' .. i) ember.sleep(800) end\n".write(toFile: script, atomically: true, encoding: .utf8)
+        let session = try start(home: home, environment: ["PAGER": "sed 's/^/paged: /'"])
+        // ("tock 1" is not in the typed line: the wait sees output, not the echo)
+        var mark = session.mark
+        typeAtPrompt(session, "lua for i = 1, 5 do print('tock ' .. i) ember.sleep(1000) end\r")
+        let started = Date()
+        #expect(session.waitFor("tock 1", after: mark, timeout: 3), "the screen: \(session.screen)")
+        #expect(Date().timeIntervalSince(started) < 2.5, "the first print shows at once")
+        #expect(!session.screen[mark...].contains("tock 4"), "while the loop still runs")
+        session.type("\u{3}")
+        #expect(session.waitFor("interrupted", after: mark, timeout: 4), "the screen: \(session.screen)")
+        #expect(session.screen[mark...].contains("tock 1"), "Ctrl-C kept what was printed")
+        mark = session.mark
+        typeAtPrompt(session, "run \(script)\r")
+        let ran = Date()
+        #expect(session.waitFor("tick 1", after: mark, timeout: 3), "the screen: \(session.screen)")
+        #expect(Date().timeIntervalSince(ran) < 2, "run prints as it goes")
+        #expect(!session.screen[mark...].contains("tick 3"))
+        #expect(session.waitFor("tick 3", after: mark, timeout: 5))
+        #expect(session.waitFor("main:/> ", after: mark))
+        // prints longer than the screen are not paged; a result is
+        mark = session.mark
+        typeAtPrompt(session, "lua for i = 1, 60 do print('line ' .. i) end\r")
+        #expect(session.waitFor("line 60", after: mark), "the screen: \(session.screen)")
+        #expect(session.waitFor("main:/> ", after: mark))
+        #expect(!session.screen[mark...].contains("paged: "), "prints are not paged")
+        mark = session.mark
+        typeAtPrompt(session, "lua return string.rep('row\\n', 60)\r")
+        #expect(session.waitFor("paged: row", after: mark), "results are; the screen: \(session.screen)")
+        #expect(exit(session) == 0)
+    }
+
+    /// Issue 37, item 16: in a fresh Lua mode `db:r<Tab>` did nothing (`string.fo<Tab>` worked):
+    /// completion found no `db` before a chunk had run.
+    @Test func luaModeCompletesTheMethodsOfEmbersObjects() throws {
+        let home = try makeHome()
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let session = try start(home: home)
+        var mark = session.mark
+        typeAtPrompt(session, "lua\r")
+        #expect(session.waitFor("lua> ", after: mark), "the screen: \(session.screen)")
+        // one candidate: completed in place
+        mark = session.mark
+        typeAtPrompt(session, "x = db:re\t")
+        // (libedit draws only what completion adds)
+        #expect(session.waitFor("f(", after: mark), "the screen: \(session.screen)")
+        session.type("'a/b').key\r")
+        #expect(session.waitFor("b", after: mark), "the screen: \(session.screen)")
+        mark = session.mark
+        typeAtPrompt(session, "return x\r")
+        #expect(session.waitFor("b\r\n", after: mark), "the screen: \(session.screen)")
+        // several: Tab completes what they share, a second Tab lists them
+        mark = session.mark
+        typeAtPrompt(session, "db:go\t")
+        #expect(session.waitFor("O", after: mark), "the screen: \(session.screen)")
+        session.type("\t")
+        #expect(session.waitFor("goOffline(", after: mark), "the screen: \(session.screen)")
+        #expect(session.waitFor("goOnline(", after: mark), "the screen: \(session.screen)")
+        // (after a listing libedit redraws the line: the screen does not end with the prompt)
+        session.type("\u{15}")
+        usleep(200_000)
+        mark = session.mark
+        session.type("string.fo\t")
+        #expect(session.waitFor("rmat(", after: mark), "the screen: \(session.screen)")
+        session.type("\u{15}")
+        usleep(200_000)
+        // a chain of calls, by the type each method gives
+        mark = session.mark
+        session.type("db:ref('a'):child('b'):orderByK\t")
+        #expect(session.waitFor("ey(", after: mark), "the screen: \(session.screen)")
+        session.type("):limitToF\t")
+        #expect(session.waitFor("irst(", after: mark), "the screen: \(session.screen)")
+        session.type("\u{15}")
+        usleep(200_000)
+        mark = session.mark
+        session.type("\u{4}")
+        #expect(session.waitFor("back to commands", after: mark), "the screen: \(session.screen)")
+        #expect(exit(session) == 0)
+    }
+
+    /// Issue 37, item 15: a watch on 200,000 children printed 200,000 `child_added` lines
+    /// through two Ctrl-Cs. Ctrl-C stops the initial events at once, says so, and removes the
+    /// watch (the command is cancelled, as any interrupted command).
+    @Test func ctrlCStopsAWatchsInitialFlood() throws {
+        let home = try makeHome()
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let session = try start(home: home, environment: ["PAGER": ""])
+        let children = 100_000
+        var mark = session.mark
+        typeAtPrompt(session, "lua local t = {} for i = 1, \(children) do t['k' .. i] = i end db:ref('big'):set(t)\r")
+        #expect(session.waitFor("main:/> ", after: mark, timeout: 60), "the screen: \(session.screen.suffix(400))")
+        mark = session.mark
+        typeAtPrompt(session, "watch /big\r")
+        // in the middle of the flood
+        #expect(session.waitUntil(timeout: 60) { $0[mark...].components(separatedBy: "child_added").count > 1_000 },
+                "the screen: \(session.screen.suffix(400))")
+        let pressed = Date()
+        session.type("\u{3}")
+        #expect(session.waitFor("initial events not printed; watch [1] removed)", after: mark, timeout: 10),
+                "the screen: \(session.screen.suffix(400))")
+        #expect(Date().timeIntervalSince(pressed) < 3, "promptly")
+        let message = session.screen.range(of: "initial events not printed", range: mark..<session.screen.endIndex)?.upperBound ?? mark
+        #expect(session.waitFor("main:/> ", after: message, timeout: 10))
+        let printed = session.screen[mark...].components(separatedBy: "child_added").count - 1
+        #expect(printed < children, "stopped before the end: \(printed) events")
+        mark = session.mark
+        typeAtPrompt(session, "watches\r")
+        #expect(session.waitFor("no watches", after: mark), "the screen: \(session.screen.suffix(400))")
+        mark = session.mark
+        typeAtPrompt(session, "set /big/k1 'changed'\r")
+        #expect(session.waitFor("ok", after: mark))
+        #expect(!session.screen[mark...].contains("child_changed"), "the watch is gone")
+        #expect(exit(session) == 0)
+    }
+
+    /// Issue 37, item 17: through `--connect`, `drop` closed the socket, and `ember serve` ran
+    /// the client's onDisconnect within 0.4 s though the shell said the server notices after
+    /// its timeout. The drop is silent now: the server notices at its idle timeout.
+    @Test func dropThroughConnectIsSilentUntilTheServersIdleTimeout() throws {
+        let server = try ServeProcess.start(["--idle-timeout", "3"])
+        defer { server.stop() }
+        let url = URL(string: "http://127.0.0.1:\(server.port)/presence/ada.json?ns=t&auth=owner")!
+        func presence() -> String? { (try? Data(contentsOf: url)).map { String(decoding: $0, as: UTF8.self) } }
+        let home = try makeHome()
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let session = try start(home: home, ["--connect", "ws://127.0.0.1:\(server.port)/?ns=t"])
+        var mark = session.mark
+        typeAtPrompt(session, "set /presence/ada 'online'\r")
+        #expect(session.waitFor("ok", after: mark), "the screen: \(session.screen)")
+        mark = session.mark
+        typeAtPrompt(session, "ondisconnect /presence/ada set 'gone'\r")
+        #expect(session.waitFor("ok", after: mark), "the screen: \(session.screen)")
+        #expect(presence() == #""online""#)
+        mark = session.mark
+        typeAtPrompt(session, "drop\r")
+        #expect(session.waitFor("dropped: the server notices after its timeout (ember serve --idle-timeout S sets it)", after: mark),
+                "the screen: \(session.screen)")
+        let dropped = Date()
+        usleep(1_500_000)
+        #expect(presence() == #""online""#, "the server has not noticed 1.5 s after the drop")
+        var noticed: TimeInterval?
+        while Date().timeIntervalSince(dropped) < 15 {
+            if presence() == #""gone""# {
+                noticed = Date().timeIntervalSince(dropped)
+                break
+            }
+            usleep(100_000)
+        }
+        let after = try #require(noticed, "the server never ran the onDisconnect")
+        #expect(after >= 2, "noticed at its idle timeout (3 s), not before: \(after) s")
+        typeAtPrompt(session, "exit\r")
+        #expect(session.waitForExit() == 0, "the screen: \(session.screen)")
     }
 }
