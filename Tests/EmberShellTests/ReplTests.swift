@@ -330,22 +330,10 @@ import FoundationNetworking
     /// Issue 37, item 4: after the server stopped, the prompt still said `main:/>` and a `set`
     /// blocked it for ever (lines typed meanwhile were lost).
     @Test func thePromptFollowsTheConnectionAndAWriteWhileDisconnectedReturns() throws {
-        let server = Process()
-        server.executableURL = EmberCommandLineTests.executable
-        server.arguments = ["serve", "--memory", "--port", "0", "--quiet"]
-        let banner = Pipe()
-        server.standardOutput = banner
-        server.standardError = FileHandle.nullDevice
-        try server.run()
+        let serve = try ServeProcess.start()
+        let server = serve.process
+        let port = serve.port
         defer { if server.isRunning { kill(server.processIdentifier, SIGKILL) }; server.waitUntilExit() }
-        var text = ""
-        let deadline = Date().addingTimeInterval(20)
-        while !text.contains("another ember:"), Date() < deadline {
-            let data = banner.fileHandleForReading.availableData
-            if data.isEmpty { break }
-            text += String(decoding: data, as: UTF8.self)
-        }
-        let port = try #require(text.firstMatch(of: /listening on 127\.0\.0\.1:(\d+)/).map { String($0.1) }, "\(text)")
         let session = try start(home: try makeHome(), ["--connect", "ws://127.0.0.1:\(port)/?ns=t"])
         typeAtPrompt(session, "set /a 1\r")
         #expect(session.waitFor("ok"), "the screen: \(session.screen)")
