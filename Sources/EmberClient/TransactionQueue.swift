@@ -133,6 +133,7 @@ struct TransactionQueue {
     /// one's write under its new write, and the one after ran on the wrong value).
     /// - Complexity: O((r + o) log(r + o)) for r transactions re-run and o overlaps looked at.
     func rerunOrder(_ stale: [TransactionID]) -> [TransactionID] {
+        guard !stale.isEmpty else { return [] }
         var heap = Heap(stale)
         var chosen: Set<TransactionID> = []
         var expanded: Set<Path> = []
@@ -274,6 +275,7 @@ struct TransactionQueue {
         }
         // What the server refused as stale re-runs after the others finished, in order, with
         // what ran on the output of one that failed.
+        guard !stale.isEmpty || !reverted.isEmpty else { return actions }
         let rerun = rerunOrder(stale + waitingAfter(reverted))
         if !rerun.isEmpty { actions.append(.rerun(rerun)) }
         return actions
@@ -309,6 +311,7 @@ struct TransactionQueue {
         }
         // Those left that ran on an aborted one's output run again (firebase-js-sdk
         // `repoSetWithPriority`: `repoAbortTransactions`, then `repoRerunTransactions`).
+        guard !reverted.isEmpty else { return actions }
         let rerun = rerunOrder(waitingAfter(reverted))
         if !rerun.isEmpty { actions.append(.rerun(rerun)) }
         return actions
