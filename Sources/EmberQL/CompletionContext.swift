@@ -7,6 +7,9 @@ public enum CompletionContext: Sendable, Hashable {
     case command(partial: String)
     /// A database path (absolute or relative, as typed so far).
     case path(partial: String)
+    /// A path below each child of `location` (`orderBy child PATH`): the candidates are the
+    /// keys the children hold there, not paths from the root (issue 37).
+    case childPath(partial: String, location: String)
     /// One of a fixed set of words: query keywords, event names, `on`/`off`, `set`/`update`/...
     case keyword(partial: String, candidates: [String])
     /// A client name.

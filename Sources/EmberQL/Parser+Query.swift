@@ -9,7 +9,7 @@ extension Parser {
     /// The modifiers (and, for `watch`, the event names; for `get` and `ls`, `timeout MS`) up
     /// to the end of the input, in any order. Events repeated are kept once, in the order first
     /// written.
-    mutating func query(events allowEvents: Bool, timeout allowTimeout: Bool = false) throws(ParseFailure) -> (
+    mutating func query(events allowEvents: Bool, timeout allowTimeout: Bool = false, at location: String = "") throws(ParseFailure) -> (
         QueryExpression, [EventType]
     ) {
         var params = QueryParams()
@@ -38,7 +38,7 @@ extension Parser {
             var tokens = [keyword]
             switch modifier {
             case .orderBy:
-                params = try orderBy(keyword, params: params, tokens: &tokens)
+                params = try orderBy(keyword, params: params, tokens: &tokens, location: location)
             case .limitToFirst, .limitToLast:
                 try offer { _ in .none }
                 let count = try lexer.next(.word)
@@ -63,7 +63,7 @@ extension Parser {
 
     /// `orderBy key | value | priority | child PATH`.
     private mutating func orderBy(
-        _ keyword: LexedToken, params: QueryParams, tokens: inout [LexedToken]
+        _ keyword: LexedToken, params: QueryParams, tokens: inout [LexedToken], location: String
     ) throws(ParseFailure) -> QueryParams {
         try offer { .keyword(partial: $0, candidates: ["key", "value", "priority", "child"]) }
         let kind = try lexer.next(.word)
@@ -74,7 +74,7 @@ extension Parser {
         case "value": index = .value
         case "priority": index = .priority
         case "child":
-            try offer { .path(partial: $0) }
+            try offer { .childPath(partial: $0, location: location) }
             let child = try lexer.next(.word)
             guard let text = child.text else {
                 throw .error("'orderBy child' needs a child path, found \(child.token.shown)", at: child)

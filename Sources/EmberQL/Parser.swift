@@ -56,7 +56,7 @@ struct Parser {
         switch name {
         case "get", "ls":
             let path = try optionalPath(before: QueryModifier.lowercasedNames.union([Self.timeoutKeyword]))
-            let (query, _) = try self.query(events: false, timeout: true)
+            let (query, _) = try self.query(events: false, timeout: true, at: path.text)
             return name == "get" ? .get(path, query) : .ls(path, query)
         case "tree": return try tree()
         case "set":
@@ -102,7 +102,7 @@ struct Parser {
         case "watch":
             let names = QueryModifier.lowercasedNames.union(EventType.allCases.map(\.rawValue))
             let path = try optionalPath(before: names)
-            let (query, events) = try self.query(events: true)
+            let (query, events) = try self.query(events: true, at: path.text)
             return .watch(path, query, events: events)
         case "unwatch": return try unwatch()
         case "keepsynced":

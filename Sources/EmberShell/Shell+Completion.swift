@@ -22,6 +22,8 @@ extension Shell {
             return LineCompletion(partial: partial, candidates: Self.matching(partial, in: ember.clientNames.map(\.rawValue)))
         case .path(let partial):
             return pathCompletions(partial)
+        case .childPath(let partial, let location):
+            return childPathCompletions(partial, under: location)
         case .file(let partial):
             return fileCompletions(partial)
         case .none:
@@ -58,6 +60,28 @@ extension Shell {
         }
         if parent.isEmpty { keys.append((".info", true)) }
         let matches = keys.filter { $0.0.hasPrefix(name) }.map { directory + $0.0 + ($0.1 ? "/" : "") }.sorted()
+        let appendsSpace = matches.count == 1 && !matches[0].hasSuffix("/")
+        return LineCompletion(partial: partial, candidates: matches, appendsSpace: appendsSpace)
+    }
+
+    /// `orderBy child PATH`: the keys the children of `location` hold at the partial path's
+    /// directory (issue 37: root paths were offered), from the first 1,000 children.
+    func childPathCompletions(_ partial: String, under location: String) -> LineCompletion {
+        let (directory, name) = Self.splitAtLastSlash(partial)
+        guard let parent = try? PathExpression(location, at: .start).resolved(against: self.location),
+            let below = try? Path(validating: directory.isEmpty ? "/" : directory)
+        else { return LineCompletion(partial: partial, candidates: []) }
+        let known = database.cachedValue(at: parent).flatMap { $0.isEmpty ? nil : $0 } ?? serverValue(at: parent)
+        var keys: [String: Bool] = [:]
+        guard let known, !known.isLeaf else { return LineCompletion(partial: partial, candidates: []) }
+        for child in known.children.prefix(1_000) {
+            let node = child.node.child(at: below)
+            guard !node.isLeaf else { continue }
+            for grandchild in node.children where grandchild.key.name.hasPrefix(name) {
+                keys[grandchild.key.name] = (keys[grandchild.key.name] ?? false) || (!grandchild.node.isLeaf && grandchild.node.childCount > 0)
+            }
+        }
+        let matches = keys.map { directory + $0.key + ($0.value ? "/" : "") }.sorted()
         let appendsSpace = matches.count == 1 && !matches[0].hasSuffix("/")
         return LineCompletion(partial: partial, candidates: matches, appendsSpace: appendsSpace)
     }

@@ -533,4 +533,19 @@ import FoundationNetworking
         typeAtPrompt(session, "exit\r")
         #expect(session.waitForExit() == 0, "the screen: \(session.screen)")
     }
+    /// Issue 37, item 20: `ls /dinos orderBy child <Tab>` offered root paths instead of the
+    /// children's keys.
+    @Test func orderByChildCompletesTheChildrensKeysAtThePrompt() throws {
+        let session = try start(home: try makeHome())
+        typeAtPrompt(session, "set /dinos {rex: {height: 5, length: 12}, stego: {height: 4, length: 9}}\r")
+        #expect(session.waitFor("ok"), "the screen: \(session.screen)")
+        let mark = session.mark
+        typeAtPrompt(session, "ls /dinos orderBy child le\t")
+        // (libedit draws only what completion adds)
+        #expect(session.waitFor("ngth", after: mark), "the screen: \(session.screen)")
+        session.type(" limitToLast 1\r")
+        #expect(session.waitFor("rex", after: mark), "the screen: \(session.screen)")
+        typeAtPrompt(session, "exit\r")
+        #expect(session.waitForExit() == 0)
+    }
 }
