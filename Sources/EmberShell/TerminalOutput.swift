@@ -77,6 +77,16 @@ public final class TerminalOutput: ShellOutput {
     public func writeError(_ text: String) { StandardOutput.write(text, to: 2) }
 
     public func writeEvent(_ text: String) {
+        if pager == nil, collecting, !held.isEmpty {
+            // A result of this entry waits for the pager decision: an event after it (a watch's
+            // first events, after its own line) must not overtake it (issue 37: at a terminal
+            // `[1] child_added` printed before `[1] watching`). The result goes now, unpaged.
+            let text = held.joined()
+            held = []
+            heldLines = 0
+            collecting = false
+            emit(text)
+        }
         if pager != nil {
             heldEvents.append(text)
         } else if let editor, editor.isReading {

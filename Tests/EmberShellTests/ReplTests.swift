@@ -548,4 +548,21 @@ import FoundationNetworking
         typeAtPrompt(session, "exit\r")
         #expect(session.waitForExit() == 0)
     }
+    /// Issue 37, item 21: at a terminal a watch's first events printed before its own line
+    /// (`[1] watching`), which was held for the pager; README shows them after it.
+    @Test func aWatchsLineComesBeforeItsFirstEvents() throws {
+        let session = try start(home: try makeHome())
+        typeAtPrompt(session, "set /dinos/stego {height: 4, length: 9}\r")
+        #expect(session.waitFor("ok"), "the screen: \(session.screen)")
+        let mark = session.mark
+        typeAtPrompt(session, "as bob watch /dinos\r")
+        #expect(session.waitFor("[1] child_added /dinos/stego", after: mark), "the screen: \(session.screen)")
+        #expect(session.waitUntil { $0.hasSuffix("main:/> ") }, "the screen: \(session.screen)")
+        let shown = String(session.screen[mark...])
+        let line = try #require(shown.range(of: "[1] watching /dinos (child events)"), "\(shown)")
+        let event = try #require(shown.range(of: "[1] child_added /dinos/stego"), "\(shown)")
+        #expect(line.upperBound <= event.lowerBound, "\(shown)")
+        typeAtPrompt(session, "exit\r")
+        #expect(session.waitForExit() == 0)
+    }
 }
