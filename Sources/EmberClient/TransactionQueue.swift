@@ -316,10 +316,4 @@ struct TransactionQueue {
         if !rerun.isEmpty { actions.append(.rerun(rerun)) }
         return actions
     }
-
-    /// Whether a run of `id` needs redoing before it is sent: the value it ran on changed.
-    /// - Complexity: O(1).
-    func inputHash(of id: TransactionID) -> String? {
-        records[id]?.inputHash
-    }
 }

@@ -84,15 +84,16 @@ extension Shell {
     }
 
     /// Where `database`'s queued writes are: "it stays queued in FILE and is sent when the
-    /// client reconnects", or that it is in memory only.
-    func queueDescription(of database: Database) -> String {
+    /// client reconnects", or that it is in memory only ("they stay ..." for several).
+    func queueDescription(of database: Database, several: Bool = false) -> String {
+        let (subject, verb, be) = several ? ("they", "stay", "are") : ("it", "stays", "is")
         if database.isPersistent, case .file(let file)? = ember.clientStore(database.name)?.location {
-            return "it stays queued in \(file) and is sent when the client reconnects (also on a later run)"
+            return "\(subject) \(verb) queued in \(file) and \(be) sent when the client reconnects (also on a later run)"
         }
         if ember.remoteServer != nil {
-            return "it stays queued in memory only, and is lost if ember exits before it is sent"
+            return "\(subject) \(verb) queued in memory only, and \(be) lost if ember exits before \(subject) \(be) sent"
         }
-        return "it stays queued in memory"
+        return "\(subject) \(verb) queued in memory"
     }
 
     /// A query for `path` with the modifiers of `query`.

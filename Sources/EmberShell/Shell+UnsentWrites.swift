@@ -2,7 +2,6 @@ import EmberClient
 import EmberCore
 import EmberEngine
 import EmberInstance
-import Foundation
 
 /// The end of a run: what the clients have not sent (issue 37: a write reported as queued
 /// vanished when ember exited, and a script never said so).
@@ -49,7 +48,7 @@ extension Shell {
             database.commitStore()
             let subject = (count == 1 ? "1 write" : "\(count) writes") + " of client \(database.name)"
             let server = ember.remoteServer.map { " to \($0.url)" } ?? ""
-            let kept = queueDescription(of: database).replacingOccurrences(of: "it stays", with: count == 1 ? "it stays" : "they stay")
+            let kept = queueDescription(of: database, several: count > 1)
             if queueKeeping(of: database) == .inMemory {
                 problem("\(subject) \(count == 1 ? "was" : "were") never sent\(server) and \(count == 1 ? "is" : "are") lost: the queue was in memory only (--memory)")
             } else if database.connectionState == .offline {
