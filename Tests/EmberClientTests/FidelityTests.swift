@@ -164,7 +164,7 @@ struct FidelityTests {
 
     @Test("get offline after a restart answers from what the store can vouch for, as a listener does")
     func getOfflineFromTheStore() throws {
-        let directory = try makeDatabaseDirectory()
+        let directory = try TemporaryDirectory.make("ember-db").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         do {
             let ember = try openEmber(directory)

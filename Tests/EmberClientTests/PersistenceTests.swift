@@ -16,12 +16,6 @@ func openEmber(_ directory: String, durability: Durability = .normal, cacheSize:
         reconnectPolicy: ReconnectPolicy(initialDelay: 1_000, maximumDelay: 30_000, multiplier: 1.3))
 }
 
-func makeDatabaseDirectory() throws -> String {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ember-db-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    return directory.path
-}
-
 let dinosaurScores = #"{"bruhathkayosaurus":55,"lambeosaurus":21,"linhenykus":80,"pterodactyl":93,"stegosaurus":5,"triceratops":22}"#
 
 @Suite("Persistence")
@@ -30,7 +24,7 @@ struct PersistenceTests {
 
     @Test("the seeds' offline query scenario across a restart of the instance")
     func dinosaursAcrossARestart() throws {
-        let directory = try makeDatabaseDirectory()
+        let directory = try TemporaryDirectory.make("ember-db").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         do {
             let ember = try openEmber(directory)
@@ -71,7 +65,7 @@ struct PersistenceTests {
 
     @Test("a write queued offline survives a restart and reaches the server and other clients, once")
     func queuedWriteSurvivesARestart() throws {
-        let directory = try makeDatabaseDirectory()
+        let directory = try TemporaryDirectory.make("ember-db").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         do {
             let ember = try openEmber(directory)
@@ -112,7 +106,7 @@ struct PersistenceTests {
     @Test("10,000 queued increments, updates and sets each survive a restart and replay whole", .timeLimit(.minutes(5)))
     func longQueueAcrossARestart() throws {
         let count = 10_000
-        let directory = try makeDatabaseDirectory()
+        let directory = try TemporaryDirectory.make("ember-db").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let increment = json(#"{".sv":{"increment":1}}"#)
         do {
@@ -145,7 +139,7 @@ struct PersistenceTests {
 
     @Test("keep-synced pins survive a restart and keep syncing")
     func pinsSurviveARestart() throws {
-        let directory = try makeDatabaseDirectory()
+        let directory = try TemporaryDirectory.make("ember-db").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         do {
             let ember = try openEmber(directory)
@@ -171,7 +165,7 @@ struct PersistenceTests {
 
     @Test("cached data is read offline after a restart, with a value event for a location that completed")
     func cachedDataOffline() throws {
-        let directory = try makeDatabaseDirectory()
+        let directory = try TemporaryDirectory.make("ember-db").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         do {
             let ember = try openEmber(directory)
@@ -197,7 +191,7 @@ struct PersistenceTests {
 
     @Test("a confirmed write is readable offline after a restart, without ever listening")
     func confirmedWriteIsCached() throws {
-        let directory = try makeDatabaseDirectory()
+        let directory = try TemporaryDirectory.make("ember-db").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         do {
             let ember = try openEmber(directory)
@@ -229,7 +223,7 @@ struct PersistenceTests {
 
     @Test("a client whose store cannot be opened is refused by name, or runs in memory with the reason")
     func unopenableClientStore() throws {
-        let directory = try makeDatabaseDirectory()
+        let directory = try TemporaryDirectory.make("ember-db").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let ember = try openEmber(directory)
         // A directory where the client's file should be.

@@ -11,51 +11,32 @@ import Glibc
 /// `ember-harness`, built with the tests, next to the test executable: each run is one phase of
 /// a test, so a restart is a real restart of the process, and a crash a real SIGKILL.
 enum Harness {
-    static let executable = URL(fileURLWithPath: CommandLine.arguments[0])
-        .deletingLastPathComponent().appendingPathComponent("ember-harness")
+    static let executable = ChildProcess.built("ember-harness")
 
     /// Runs a phase to its end; returns its status and output lines.
     static func run(_ arguments: String...) throws -> (status: Int32, lines: [String], error: String) {
-        let process = try start(arguments)
-        let output = process.output.fileHandleForReading.readDataToEndOfFile()
-        let error = process.error.fileHandleForReading.readDataToEndOfFile()
-        process.process.waitUntilExit()
-        return (process.process.terminationStatus, lines(output), String(decoding: error, as: UTF8.self))
+        let result = try start(arguments).finish()
+        return (result.status, lines(result.output), result.error)
     }
 
     /// Runs a phase until it prints a line starting with `ready`, lets it run `milliseconds`
     /// more, then kills it with SIGKILL; returns the lines it printed.
     static func runAndKill(whenPrinted ready: String, after milliseconds: Int, _ arguments: String...) throws -> [String] {
         let process = try start(arguments)
-        var output = Data()
-        while !lines(output).contains(where: { $0.hasPrefix(ready) }) {
-            let chunk = process.output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }  // it ended on its own
-            output += chunk
-        }
+        // Until the line, or the phase ends on its own.
+        process.waitForOutput(timeout: 300) { lines($0).contains { $0.hasPrefix(ready) } }
         usleep(UInt32(milliseconds * 1000))
-        kill(process.process.processIdentifier, SIGKILL)
-        output += process.output.fileHandleForReading.readDataToEndOfFile()
-        process.process.waitUntilExit()
-        return lines(output)
+        process.send(SIGKILL)
+        return lines(process.finish().output)
     }
 
-    private static func start(_ arguments: [String]) throws -> (process: Process, output: Pipe, error: Pipe) {
+    private static func start(_ arguments: [String]) throws -> ChildProcess {
         try #require(FileManager.default.isExecutableFile(atPath: executable.path), "ember-harness is not built at \(executable.path)")
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        return (process, output, error)
+        return try ChildProcess.start([executable.path] + arguments)
     }
 
-    private static func lines(_ data: Data) -> [String] {
-        String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+    private static func lines(_ text: String) -> [String] {
+        text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
     }
 }
 
@@ -63,7 +44,7 @@ enum Harness {
 struct ProcessRestartTests {
     @Test("the seeds' offline query scenario, across a real restart of the process")
     func dinosaurs() throws {
-        let directory = try makeDatabaseDirectory()
+        let directory = try TemporaryDirectory.make("ember-db").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let online = try Harness.run("dinosaurs-online", directory)
         #expect(online.status == 0, "\(online.error)")
@@ -87,7 +68,7 @@ struct ProcessRestartTests {
 
     @Test("a write queued offline survives a restart of the process and reaches the server and another client")
     func queuedWrite() throws {
-        let directory = try makeDatabaseDirectory()
+        let directory = try TemporaryDirectory.make("ember-db").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let first = try Harness.run("queue-offline", directory)
         #expect(first.status == 0, "\(first.error)")
@@ -110,7 +91,7 @@ struct CrashTests {
 
     @Test(arguments: trials)
     func killedWriter(durability: Durability, seed: Int) throws {
-        let directory = try makeDatabaseDirectory()
+        let directory = try TemporaryDirectory.make("ember-db").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var random = SeededRandom(seed: UInt64(seed) &* 7919 &+ UInt64(durability.rawValue.count))
         let delay = Int(random.next() % 400)

@@ -20,7 +20,7 @@ struct TrustTests {
 
     @Test("an increment that overflows to infinity is refused, and the database reopens with what was kept")
     func incrementOverflowIsRefused() throws {
-        let directory = try makeDatabaseDirectory()
+        let directory = try TemporaryDirectory.make("ember-db").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         do {
             let ember = try openEmber(directory)
@@ -63,7 +63,7 @@ struct TrustTests {
 
     @Test("a priority string over 10 MB is refused on every path: set, .priority, setPriority, onDisconnect")
     func hugePriorityIsRefused() throws {
-        let directory = try makeDatabaseDirectory()
+        let directory = try TemporaryDirectory.make("ember-db").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let ember = try openEmber(directory)
         let main = client(ember, "main")
@@ -89,7 +89,7 @@ struct TrustTests {
 
     @Test("a priority on a node 31 keys deep is accepted and reopens")
     func deepPriorityReopens() throws {
-        let directory = try makeDatabaseDirectory()
+        let directory = try TemporaryDirectory.make("ember-db").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = Self.deepPath(Limits.maxDepth)
         do {
@@ -108,7 +108,7 @@ struct TrustTests {
 
     @Test("bad rows in the server's store are reported with their paths, and the rest of the data opens")
     func badRowsDoNotLockTheDataAway() throws {
-        let directory = try makeDatabaseDirectory()
+        let directory = try TemporaryDirectory.make("ember-db").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         do {
             let ember = try openEmber(directory)
@@ -134,7 +134,7 @@ struct TrustTests {
 
     @Test("a second instance on a database directory is refused, naming the holder's pid, until the first closes")
     func secondInstanceIsRefused() throws {
-        let directory = try makeDatabaseDirectory()
+        let directory = try TemporaryDirectory.make("ember-db").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let first = try openEmber(directory)
         do {
@@ -152,7 +152,7 @@ struct TrustTests {
 
     @Test("exactly once beyond any window: writes applied but still queued are not applied again after 70,000 other writes")
     func exactlyOnceForgetsNothing() throws {
-        let directory = try makeDatabaseDirectory()
+        let directory = try TemporaryDirectory.make("ember-db").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let clientFile = Persistence.clientFile("alice", in: directory)
         // alice queues 50 increments offline; her store as it is then is what a kill after the
@@ -193,7 +193,7 @@ struct TrustTests {
 
     @Test("a client store truncated to 1,000 bytes is set aside and reported, never silently replaced")
     func corruptClientStoreIsSetAside() throws {
-        let directory = try makeDatabaseDirectory()
+        let directory = try TemporaryDirectory.make("ember-db").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let file = Persistence.clientFile("main", in: directory)
         do {
@@ -234,7 +234,7 @@ struct TrustTests {
 
     @Test("a write refused because the server's disk was full is never applied later, even sent again after a restart")
     func refusedWriteNeverComesBack() throws {
-        let directory = try makeDatabaseDirectory()
+        let directory = try TemporaryDirectory.make("ember-db").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let clientFile = Persistence.clientFile("main", in: directory)
         let big = String(repeating: "w", count: 64 * 1024)
@@ -281,7 +281,7 @@ struct TrustTests {
 
     @Test("a large confirmed write is not copied into the client's cache, and what the cache held there stops claiming to be complete")
     func largeWriteLeavesNoStaleCache() throws {
-        let directory = try makeDatabaseDirectory()
+        let directory = try TemporaryDirectory.make("ember-db").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         do {
             let ember = try openEmber(directory)

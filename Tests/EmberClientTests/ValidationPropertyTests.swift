@@ -40,7 +40,7 @@ struct ValidationPropertyTests {
 
     @Test("whatever is acknowledged reopens, exactly", arguments: [1, 2, 3] as [UInt64])
     func acknowledgedReopens(seed: UInt64) throws {
-        let directory = try makeDatabaseDirectory()
+        let directory = try TemporaryDirectory.make("ember-db").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var random = SeededRandom(seed: seed)
         var acknowledged = 0

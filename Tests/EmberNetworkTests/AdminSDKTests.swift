@@ -1,3 +1,4 @@
+import EmberTestSupport
 import Foundation
 import Testing
 
@@ -7,15 +8,15 @@ import Testing
 @Suite(.serialized)
 struct AdminSDKTests {
     /// The virtual environment's python, made (and `firebase-admin` installed) on first use.
-    static let python: Result<String, ServeProcessError> = {
+    static let python: Result<String, ChildProcess.Failure> = {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let environment = root.appendingPathComponent(".build/admin-venv")
         let python = environment.appendingPathComponent("bin/python").path
-        if ProcessRun.run([python, "-c", "import firebase_admin"]).status == 0 { return .success(python) }
-        let made = ProcessRun.run(["python3", "-m", "venv", environment.path])
-        guard made.status == 0 else { return .failure(ServeProcessError(message: "python3 -m venv failed: \(made.output)")) }
-        let installed = ProcessRun.run([python, "-m", "pip", "install", "--quiet", "firebase-admin"])
-        guard installed.status == 0 else { return .failure(ServeProcessError(message: "pip install firebase-admin failed: \(installed.output)")) }
+        if ChildProcess.run([python, "-c", "import firebase_admin"], mergingErrors: true).status == 0 { return .success(python) }
+        let made = ChildProcess.run(["python3", "-m", "venv", environment.path], mergingErrors: true)
+        guard made.status == 0 else { return .failure(ChildProcess.Failure(message: "python3 -m venv failed: \(made.output)")) }
+        let installed = ChildProcess.run([python, "-m", "pip", "install", "--quiet", "firebase-admin"], mergingErrors: true)
+        guard installed.status == 0 else { return .failure(ChildProcess.Failure(message: "pip install firebase-admin failed: \(installed.output)")) }
         return .success(python)
     }()
 
@@ -24,9 +25,9 @@ struct AdminSDKTests {
         let python = try Self.python.get()
         let server = try ServeProcess()
         let scenarios = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Scenarios")
-        let result = ProcessRun.run(
+        let result = ChildProcess.run(
             [python, "admin.py", String(server.port), "fake-project-id"],
-            environment: ["FIREBASE_DATABASE_EMULATOR_HOST": "127.0.0.1:\(server.port)"], directory: scenarios)
+            environment: ["FIREBASE_DATABASE_EMULATOR_HOST": "127.0.0.1:\(server.port)"], directory: scenarios, mergingErrors: true)
         #expect(result.status == 0, "admin.py failed:\n\(result.output)\nserver log:\n\(server.log.suffix(3000))")
         #expect(result.output.contains("ok admin"), "\(result.output)")
     }

@@ -6,7 +6,7 @@ import Testing
 /// Node 20) on the scenarios of `Scenarios/websdk.mjs`.
 enum NodeScenario {
     /// A directory holding the SDK as ES modules next to the scenarios, made once per run.
-    static let directory: Result<URL, ServeProcessError> = {
+    static let directory: Result<URL, ChildProcess.Failure> = {
         do {
             let conformance = URL(fileURLWithPath: try SyncPointSpec.fixturePath()).deletingLastPathComponent()
             let sdk = conformance.appendingPathComponent("firebase-js-sdk")
@@ -23,7 +23,7 @@ enum NodeScenario {
             }
             return .success(directory)
         } catch {
-            return .failure(ServeProcessError(message: "cannot prepare the Web SDK: \(error)"))
+            return .failure(ChildProcess.Failure(message: "cannot prepare the Web SDK: \(error)"))
         }
     }()
 
@@ -32,14 +32,14 @@ enum NodeScenario {
         ["node", "--experimental-websocket", "--no-warnings", script] + arguments
     }
 
-    /// Starts `script` in the SDK's directory; its output and errors go to the pipe.
-    static func start(_ script: String, _ arguments: [String]) throws -> (Process, Pipe) {
-        try ProcessRun.start(command(script, arguments), directory: try directory.get())
+    /// Starts `script` in the SDK's directory; its output and errors are read as one text.
+    static func start(_ script: String, _ arguments: [String]) throws -> ChildProcess {
+        try ChildProcess.start(command(script, arguments), directory: try directory.get(), mergingErrors: true)
     }
 
     /// Runs `script` to its end (at most `timeout` seconds); returns its status and output.
-    static func run(_ script: String, _ arguments: [String], timeout: TimeInterval = 90) throws -> (status: Int32, output: String) {
-        ProcessRun.run(command(script, arguments), directory: try directory.get(), timeout: timeout)
+    static func run(_ script: String, _ arguments: [String], timeout: TimeInterval = 90) throws -> ChildProcess.Result {
+        ChildProcess.run(command(script, arguments), directory: try directory.get(), mergingErrors: true, timeout: timeout)
     }
 
     /// Runs one scenario of `websdk.mjs` against `server` in namespace `namespace`, and expects

@@ -1,3 +1,4 @@
+import EmberTestSupport
 import Foundation
 import Testing
 
@@ -22,7 +23,7 @@ extension OriginPolicyTests {
     @Test("--allow-origin takes an origin as a browser sends it, or *")
     func allowOriginArgument() {
         for origin in ["foo", "https://x.example/path", "ftp://x.example", "https://x.example?q"] {
-            let result = ProcessRun.run([ServeProcess.executable.path, "serve", "--memory", "--port", "0", "--allow-origin", origin], timeout: 20)
+            let result = ChildProcess.run([ServeProcess.executable.path, "serve", "--memory", "--port", "0", "--allow-origin", origin], mergingErrors: true, timeout: 20)
             #expect(result.status != 0, "\(origin): \(result.output)")
             #expect(result.output.contains("--allow-origin \(origin): an origin is scheme://host[:port]"), "\(origin): \(result.output)")
         }
@@ -32,10 +33,10 @@ extension OriginPolicyTests {
 /// Runs a scenario of `Scenarios/edge.py` against a server, at most `timeout` seconds (the
 /// server's process id in `EMBER_PID`, for scenarios that read its memory).
 enum EdgeScenario {
-    static func run(_ name: String, on server: ServeProcess, timeout: TimeInterval = 120) -> (status: Int32, output: String) {
+    static func run(_ name: String, on server: ServeProcess, timeout: TimeInterval = 120) -> ChildProcess.Result {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Scenarios/edge.py")
-        return ProcessRun.run(
+        return ChildProcess.run(
             ["python3", script.path, String(server.port), name], environment: ["EMBER_PID": String(server.process.processIdentifier)],
-            timeout: timeout)
+            mergingErrors: true, timeout: timeout)
     }
 }

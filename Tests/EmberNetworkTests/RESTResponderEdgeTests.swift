@@ -1,3 +1,4 @@
+import EmberTestSupport
 import Foundation
 import Testing
 

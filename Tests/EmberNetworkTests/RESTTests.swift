@@ -1,3 +1,4 @@
+import EmberTestSupport
 import Foundation
 import Testing
 
@@ -37,11 +38,11 @@ struct RESTTests {
         #expect(server.stop() == 0, "the server's exit status after SIGTERM: \(server.log.suffix(2000))")
         let again = try ServeProcess(["--db", directory.path])
         defer { again.stop() }
-        let read = ProcessRun.run(["curl", "-s", "\(again.url)/a.json"])
+        let read = ChildProcess.run(["curl", "-s", "\(again.url)/a.json"], mergingErrors: true)
         #expect(read.output == #"{"b":{"x":2}}"#, "after a restart: \(read.output)")
         // The default namespace is the directory itself: the shell opens the same data.
         again.stop()
-        let shell = ProcessRun.run([ServeProcess.executable.path, "--db", directory.path, "--json", "-c", "get /a/b/x"])
+        let shell = ChildProcess.run([ServeProcess.executable.path, "--db", directory.path, "--json", "-c", "get /a/b/x"], mergingErrors: true)
         #expect(shell.output.contains("2"), "the shell on the same directory: \(shell.output)")
     }
 
@@ -50,29 +51,19 @@ struct RESTTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ember-serve-\(getpid())-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = try ServeProcess(["--db", directory.path])
-        let (app, output) = try NodeScenario.start("websdk.mjs", [String(server.port), "default", "presence", "app"])
-        let text = LockedText()
-        output.fileHandleForReading.readabilityHandler = { handle in text.append(handle.availableData) }
-        let deadline = Date().addingTimeInterval(30)
-        while !text.value.contains("ready"), app.isRunning, Date() < deadline { usleep(20_000) }
-        try #require(text.value.contains("ready"), "the app did not start: \(text.value)")
-        let stream = Process()
-        stream.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        stream.arguments = ["curl", "-s", "-N", "-H", "Accept: text/event-stream", "\(server.url)/presence.json"]
-        stream.standardOutput = FileHandle.nullDevice
-        try stream.run()
+        let app = try NodeScenario.start("websdk.mjs", [String(server.port), "default", "presence", "app"])
+        app.waitForOutput(containing: "ready", timeout: 30)
+        try #require(app.output.contains("ready"), "the app did not start: \(app.output)")
+        let stream = try ChildProcess.start(["curl", "-s", "-N", "-H", "Accept: text/event-stream", "\(server.url)/presence.json"])
         usleep(300_000)
         let started = Date()
         #expect(server.stop() == 0, "the exit status: \(server.log.suffix(2000))")
         #expect(Date().timeIntervalSince(started) < 5, "the stop waited for the open connections")
-        app.terminate()
-        stream.terminate()
-        app.waitUntilExit()
-        stream.waitUntilExit()
-        output.fileHandleForReading.readabilityHandler = nil
+        app.stop()
+        stream.stop()
         let again = try ServeProcess(["--db", directory.path])
         defer { again.stop() }
-        let read = ProcessRun.run(["curl", "-s", "\(again.url)/presence/app/online.json"])
+        let read = ChildProcess.run(["curl", "-s", "\(again.url)/presence/app/online.json"], mergingErrors: true)
         #expect(read.output == "false", "the onDisconnect write after the restart: \(read.output)")
     }
 
@@ -81,22 +72,18 @@ struct RESTTests {
         let server = try ServeProcess(["--max-connections", "1"])
         defer { server.stop() }
         for round in 0..<3 {
-            let stream = Process()
-            stream.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            stream.arguments = ["curl", "-s", "-N", "-H", "Accept: text/event-stream", "\(server.url)/quiet.json"]
-            stream.standardOutput = FileHandle.nullDevice
-            try stream.run()
+            let stream = try ChildProcess.start(["curl", "-s", "-N", "-H", "Accept: text/event-stream", "\(server.url)/quiet.json"])
             var deadline = Date().addingTimeInterval(10)
             while server.log.components(separatedBy: "stream of /quiet opened").count <= round + 1, Date() < deadline { usleep(20_000) }
-            kill(stream.processIdentifier, SIGKILL)
-            stream.waitUntilExit()
+            stream.send(SIGKILL)
+            stream.finish()
             // Nothing is written to /quiet: the server learns of it from the closed connection.
             deadline = Date().addingTimeInterval(3)
             while server.log.components(separatedBy: "stream of /quiet closed").count <= round + 1, Date() < deadline { usleep(20_000) }
             #expect(server.log.components(separatedBy: "stream of /quiet closed").count == round + 2, "round \(round): \(server.log.suffix(1500))")
         }
         // With --max-connections 1, a stream still opens: the abandoned ones gave their place back.
-        let check = ProcessRun.run(["curl", "-s", "-m", "2", "-N", "-H", "Accept: text/event-stream", "\(server.url)/quiet.json"], timeout: 10)
+        let check = ChildProcess.run(["curl", "-s", "-m", "2", "-N", "-H", "Accept: text/event-stream", "\(server.url)/quiet.json"], mergingErrors: true, timeout: 10)
         #expect(check.output.contains("event: put"), "\(check.output)")
     }
 
@@ -115,7 +102,7 @@ struct RESTTests {
             let command = parts[0].replacingOccurrences(of: "127.0.0.1:9000", with: "127.0.0.1:\(server.port)")
                 .replacingOccurrences(of: "curl ", with: "curl -s ")
                 .replacingOccurrences(of: "scripts/ember ", with: "HOME=\(FileManager.default.temporaryDirectory.path) \(ServeProcess.executable.path) --no-rc --memory ")
-            let result = ProcessRun.run(["sh", "-c", command])
+            let result = ChildProcess.run(["sh", "-c", command], mergingErrors: true)
             #expect(result.status == 0, "\(command): \(result.output)")
             if parts.count > 1 {
                 #expect(result.output.trimmingCharacters(in: .newlines) == parts[1].trimmingCharacters(in: .whitespaces), "\(command)")

@@ -1,3 +1,4 @@
+import EmberTestSupport
 import Testing
 
 /// ``RealtimeFrameHandler`` against a real `ember serve` over raw sockets

@@ -1,3 +1,4 @@
+import EmberTestSupport
 import Foundation
 import Testing
 
@@ -33,7 +34,7 @@ struct RealtimeSocketTests {
         let server = try ServeProcess(arguments)
         defer { server.stop() }
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Scenarios/frames.py")
-        let result = ProcessRun.run(["python3", script.path, String(server.port), name], timeout: 120)
+        let result = ChildProcess.run(["python3", script.path, String(server.port), name], mergingErrors: true, timeout: 120)
         #expect(result.status == 0, "scenario \(name) failed:\n\(result.output)\nserver log:\n\(server.log.suffix(3000))")
         #expect(result.output.contains("ok \(name)"), "\(result.output)")
         if name == "slowReader" {

@@ -1,3 +1,4 @@
+import EmberTestSupport
 import Foundation
 import Testing
 
@@ -18,7 +19,7 @@ struct ServeSecurityTests {
     /// Runs `scenario` of `security.py` against `server` and expects it to pass.
     static func expectPass(_ scenario: String, on server: ServeProcess) {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Scenarios/security.py")
-        let result = ProcessRun.run(["python3", script.path, String(server.port), scenario], timeout: 120)
+        let result = ChildProcess.run(["python3", script.path, String(server.port), scenario], mergingErrors: true, timeout: 120)
         #expect(result.status == 0, "scenario \(scenario) failed:\n\(result.output)\nserver log:\n\(server.log.suffix(3000))")
         #expect(result.output.contains("ok \(scenario)"), "\(result.output)")
     }

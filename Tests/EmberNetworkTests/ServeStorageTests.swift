@@ -1,3 +1,4 @@
+import EmberTestSupport
 import Foundation
 import Testing
 
@@ -18,9 +19,9 @@ struct ServeStorageTests {
         try FileManager.default.createDirectory(atPath: old, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
         for directory in [fresh, old] {
             let server = try ServeProcess(["--db", directory])
-            let write = ProcessRun.run(["curl", "-s", "-X", "PUT", "-d", "1", "\(server.url)/x.json"])
+            let write = ChildProcess.run(["curl", "-s", "-X", "PUT", "-d", "1", "\(server.url)/x.json"], mergingErrors: true)
             #expect(write.output == "1", "\(write.output)")
-            let other = ProcessRun.run(["curl", "-s", "-X", "PUT", "-d", "2", "\(server.url)/x.json?ns=other"])
+            let other = ChildProcess.run(["curl", "-s", "-X", "PUT", "-d", "2", "\(server.url)/x.json?ns=other"], mergingErrors: true)
             #expect(other.output == "2", "\(other.output)")
             let files = try FileManager.default.subpathsOfDirectory(atPath: directory)
             #expect(Self.mode(directory) == 0o700, "\(directory): \(String(Self.mode(directory), radix: 8))")

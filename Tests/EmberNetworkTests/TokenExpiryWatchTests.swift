@@ -1,3 +1,4 @@
+import EmberTestSupport
 import Foundation
 import Testing
 
@@ -21,11 +22,11 @@ struct TokenExpiryWatchTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ember-expiry-\(getpid())-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let made = ProcessRun.run([python, "tokens.py", "keys", directory.path], directory: scenarios, timeout: 60)
+        let made = ChildProcess.run([python, "tokens.py", "keys", directory.path], directory: scenarios, mergingErrors: true, timeout: 60)
         try #require(made.status == 0, "tokens.py keys: \(made.output)")
         let server = try ServeProcess(["--project", "demo-ember", "--certs", directory.appendingPathComponent("certs.json").path])
         defer { server.stop() }
-        let result = ProcessRun.run([python, "tokens.py", "expiry", String(server.port), directory.path], directory: scenarios, timeout: 60)
+        let result = ChildProcess.run([python, "tokens.py", "expiry", String(server.port), directory.path], directory: scenarios, mergingErrors: true, timeout: 60)
         #expect(result.status == 0, "tokens.py expiry failed:\n\(result.output)\nserver log:\n\(server.log.suffix(3000))")
         #expect(result.output.contains("ok expiry"), "\(result.output)")
     }

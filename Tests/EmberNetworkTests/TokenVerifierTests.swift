@@ -1,3 +1,4 @@
+import EmberTestSupport
 import Foundation
 import Testing
 
@@ -15,16 +16,16 @@ struct TokenVerifierTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ember-tokens-\(getpid())-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let made = ProcessRun.run([python, "tokens.py", "keys", directory.path], directory: scenarios, timeout: 60)
+        let made = ChildProcess.run([python, "tokens.py", "keys", directory.path], directory: scenarios, mergingErrors: true, timeout: 60)
         try #require(made.status == 0, "tokens.py keys: \(made.output)")
         let rules = directory.appendingPathComponent("rules.json")
         try Self.rules.write(to: rules, atomically: true, encoding: .utf8)
         var keys = directory.appendingPathComponent("certs.json").path
-        var web: Process?
+        var web: ChildProcess?
         if source == "url" {
             let port = try Self.freePort()
-            let (process, _) = try ProcessRun.start(["python3", "-m", "http.server", String(port), "--bind", "127.0.0.1", "--directory", directory.path])
-            web = process
+            web = try ChildProcess.start(
+                ["python3", "-m", "http.server", String(port), "--bind", "127.0.0.1", "--directory", directory.path], mergingErrors: true)
             keys = "http://127.0.0.1:\(port)/jwks.json"
             // Until it listens.
             let deadline = Date().addingTimeInterval(10)
@@ -32,14 +33,13 @@ struct TokenVerifierTests {
         }
         defer {
             if let web {
-                kill(web.processIdentifier, SIGKILL)
-                let deadline = Date().addingTimeInterval(10)
-                while web.isRunning, Date() < deadline { usleep(20_000) }
+                web.send(SIGKILL)
+                web.waitForExit(timeout: 10)
             }
         }
         let server = try ServeProcess(["--project", "demo-ember", "--certs", keys, "--rules", rules.path, "--ns", "tokens"])
         defer { server.stop() }
-        let result = ProcessRun.run([python, "tokens.py", "check", String(server.port), directory.path], directory: scenarios, timeout: 120)
+        let result = ChildProcess.run([python, "tokens.py", "check", String(server.port), directory.path], directory: scenarios, mergingErrors: true, timeout: 120)
         #expect(result.status == 0, "tokens.py check (\(source)) failed:\n\(result.output)\nserver log:\n\(server.log.suffix(3000))")
         #expect(result.output.contains("ok tokens"), "\(result.output)")
     }
@@ -52,13 +52,13 @@ struct TokenVerifierTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ember-tokens-\(getpid())-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let made = ProcessRun.run([python, "tokens.py", "keys", directory.path], directory: scenarios, timeout: 60)
+        let made = ChildProcess.run([python, "tokens.py", "keys", directory.path], directory: scenarios, mergingErrors: true, timeout: 60)
         try #require(made.status == 0, "tokens.py keys: \(made.output)")
         let port = try freePort()
-        let (web, _) = try ProcessRun.start([python, "tokens.py", "certserver", directory.path, String(port)], directory: scenarios)
+        let web = try ChildProcess.start([python, "tokens.py", "certserver", directory.path, String(port)], directory: scenarios, mergingErrors: true)
         defer {
-            kill(web.processIdentifier, SIGKILL)
-            web.waitUntilExit()
+            web.send(SIGKILL)
+            web.finish()
         }
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline, !listens(port) { usleep(50_000) }
@@ -66,7 +66,7 @@ struct TokenVerifierTests {
         try? FileManager.default.removeItem(at: directory.appendingPathComponent("fetches.log"))
         let server = try ServeProcess(["--project", "demo-ember", "--certs", "http://127.0.0.1:\(port)/jwks.json"] + arguments)
         defer { server.stop() }
-        let result = ProcessRun.run([python, "tokens.py", scenario, String(server.port), directory.path], directory: scenarios, timeout: 120)
+        let result = ChildProcess.run([python, "tokens.py", scenario, String(server.port), directory.path], directory: scenarios, mergingErrors: true, timeout: 120)
         #expect(result.status == 0, "tokens.py \(scenario) failed:\n\(result.output)\nserver log:\n\(server.log.suffix(3000))")
         #expect(result.output.contains("ok \(scenario)"), "\(result.output)")
     }
@@ -98,7 +98,7 @@ struct TokenVerifierTests {
             (["--admin-token", "sixteen chars or more"], "it contains a space"),
         ]
         for (arguments, expected) in cases {
-            let result = ProcessRun.run([ServeProcess.executable.path, "serve", "--memory", "--port", "0"] + arguments, timeout: 30)
+            let result = ChildProcess.run([ServeProcess.executable.path, "serve", "--memory", "--port", "0"] + arguments, mergingErrors: true, timeout: 30)
             #expect(result.status != 0, "\(arguments): \(result.output)")
             #expect(result.output.contains(expected), "\(arguments): \(result.output)")
         }
@@ -129,7 +129,7 @@ struct TokenVerifierTests {
         let bound = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
         }
-        guard bound else { throw ServeProcessError(message: "no free port") }
+        guard bound else { throw ChildProcess.Failure(message: "no free port") }
         return Int(UInt16(bigEndian: address.sin_port))
     }
 }

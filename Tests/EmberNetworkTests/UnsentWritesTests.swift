@@ -1,3 +1,4 @@
+import EmberTestSupport
 import Foundation
 import Testing
 
@@ -11,8 +12,8 @@ struct UnsentWritesTests {
 
     private func ember(_ arguments: [String], timeout: TimeInterval = 60) -> (status: Int32, output: String, seconds: Double) {
         let started = Date()
-        let run = ProcessRun.run(
-            [ServeProcess.executable.path, "--no-rc"] + arguments, environment: ["HOME": home.path, "NO_COLOR": "1"], timeout: timeout)
+        let run = ChildProcess.run(
+            [ServeProcess.executable.path, "--no-rc"] + arguments, environment: ["HOME": home.path, "NO_COLOR": "1"], mergingErrors: true, timeout: timeout)
         return (run.status, run.output, Date().timeIntervalSince(started))
     }
 
@@ -62,12 +63,12 @@ struct UnsentWritesTests {
         #expect(queued.output.contains("queued (offline): sent when the client reconnects"), "\(queued.output)")
         #expect(queued.output.contains("its clients' queues are kept in \(home.path)/.local/share/ember/remote/"), "\(queued.output)")
         #expect(queued.output.contains("1 write of client main is queued (offline)"), "\(queued.output)")
-        #expect(ProcessRun.run(["curl", "-s", "\(server.url)/lost.json"]).output == "null")
+        #expect(ChildProcess.run(["curl", "-s", "\(server.url)/lost.json"], mergingErrors: true).output == "null")
         // The next second terminal sends it as it connects.
         let next = ember(["--db", directory, "-c", "get /lost"])
         #expect(next.status == 0, "\(next.output)")
         #expect(next.output.contains("1\n"), "\(next.output)")
-        #expect(ProcessRun.run(["curl", "-s", "\(server.url)/lost.json"]).output == "1")
+        #expect(ChildProcess.run(["curl", "-s", "\(server.url)/lost.json"], mergingErrors: true).output == "1")
         // Through --connect with --memory the message says the queue is in memory only, and
         // leaving with it unsent fails the script, naming what was lost.
         let url = "ws://127.0.0.1:\(server.port)/?ns=default"

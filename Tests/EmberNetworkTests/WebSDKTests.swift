@@ -1,3 +1,4 @@
+import EmberTestSupport
 import Foundation
 import Testing
 
@@ -27,15 +28,11 @@ struct WebSDKTests {
     @Test("a client process killed with SIGKILL: its onDisconnect is seen by another app")
     func presenceAfterSIGKILL() throws {
         let server = try ServeProcess()
-        let (victim, output) = try NodeScenario.start("websdk.mjs", [String(server.port), "presence", "presence", "victim"])
-        let text = LockedText()
-        output.fileHandleForReading.readabilityHandler = { handle in text.append(handle.availableData) }
-        let deadline = Date().addingTimeInterval(30)
-        while !text.value.contains("ready"), victim.isRunning, Date() < deadline { usleep(20_000) }
-        try #require(text.value.contains("ready"), "the app did not register its onDisconnect: \(text.value)")
-        kill(victim.processIdentifier, SIGKILL)
-        victim.waitUntilExit()
-        output.fileHandleForReading.readabilityHandler = nil
+        let victim = try NodeScenario.start("websdk.mjs", [String(server.port), "presence", "presence", "victim"])
+        victim.waitForOutput(containing: "ready", timeout: 30)
+        try #require(victim.output.contains("ready"), "the app did not register its onDisconnect: \(victim.output)")
+        victim.send(SIGKILL)
+        victim.finish()
         try NodeScenario.expectPass("presenceWatch", on: server, namespace: "presence", arguments: ["victim"])
     }
 
@@ -53,7 +50,7 @@ struct WebSDKTests {
         #expect(expected.split(separator: "\n", omittingEmptySubsequences: false).count == 301)
         for side in ["server", "client"] {
             let script = directory.appendingPathComponent("queries-\(side).lua").path
-            let result = ProcessRun.run([ServeProcess.executable.path, "--memory", "--no-rc", script], timeout: 120)
+            let result = ChildProcess.run([ServeProcess.executable.path, "--memory", "--no-rc", script], mergingErrors: true, timeout: 120)
             #expect(result.status == 0, "\(side): \(result.output.suffix(2000))")
             let got = result.output.split(separator: "\n", omittingEmptySubsequences: false)
             let want = expected.split(separator: "\n", omittingEmptySubsequences: false)

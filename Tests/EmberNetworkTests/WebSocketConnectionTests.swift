@@ -1,3 +1,4 @@
+import EmberTestSupport
 import Foundation
 import Testing
 
@@ -9,10 +10,10 @@ struct WebSocketConnectionTests {
     private let home = FileManager.default.temporaryDirectory.appendingPathComponent("ember-connect-\(UUID().uuidString)")
 
     /// Runs `ember --connect URL ARGUMENTS` to its end (at most 60 s).
-    private func ember(_ url: String, _ arguments: [String], timeout: TimeInterval = 60) -> (status: Int32, output: String) {
-        ProcessRun.run(
+    private func ember(_ url: String, _ arguments: [String], timeout: TimeInterval = 60) -> ChildProcess.Result {
+        ChildProcess.run(
             [ServeProcess.executable.path, "--connect", url, "--no-rc"] + arguments, environment: ["HOME": home.path, "NO_COLOR": "1"],
-            timeout: timeout)
+            mergingErrors: true, timeout: timeout)
     }
 
     private func url(_ server: ServeProcess, ns: String = "demo") -> String { "ws://127.0.0.1:\(server.port)/?ns=\(ns)" }
@@ -30,7 +31,7 @@ struct WebSocketConnectionTests {
         #expect(run.output.contains("5\n"))
         #expect(run.output.contains("rex"))
         // The server holds it: read over REST.
-        let rest = ProcessRun.run(["curl", "-s", "\(server.url)/dinos.json?ns=demo"])
+        let rest = ChildProcess.run(["curl", "-s", "\(server.url)/dinos.json?ns=demo"], mergingErrors: true)
         #expect(rest.output == #"{"rex":{"height":5,"length":12}}"#)
     }
 
@@ -46,8 +47,9 @@ struct WebSocketConnectionTests {
             while #seen < 3 and waited < 60000 do ember.sleep(50); waited = waited + 50 end
             print("A saw: " .. table.concat(seen, ","))
             """
-        let (process, pipe) = try ProcessRun.start(
-            [ServeProcess.executable.path, "--connect", url(server), "--no-rc", "--memory", "-e", watcher], environment: ["HOME": home.path])
+        let watching = try ChildProcess.start(
+            [ServeProcess.executable.path, "--connect", url(server), "--no-rc", "--memory", "-e", watcher], environment: ["HOME": home.path],
+            mergingErrors: true)
         // Both wait on listeners (not a get per turn, which a loaded machine makes slow).
         let writer = """
             local ready = false
@@ -60,11 +62,9 @@ struct WebSocketConnectionTests {
         let b = ember(url(server), ["--memory", "-e", writer], timeout: 120)
         #expect(b.status == 0, "\(b.output)")
         #expect(b.output.contains("B pushed"))
-        let deadline = Date().addingTimeInterval(120)
-        while process.isRunning, Date() < deadline { usleep(20_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        let a = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(process.terminationStatus == 0, "\(a)")
+        let watched = watching.finish(timeout: 120)
+        let a = watched.output
+        #expect(watched.status == 0, "\(a)")
         #expect(a.contains("A saw: one,two,three"), "\(a)")
     }
 
@@ -92,17 +92,15 @@ struct WebSocketConnectionTests {
             print("done")
             """
         let processes = try (0..<3).map { _ in
-            try ProcessRun.start(
-                [ServeProcess.executable.path, "--connect", url(server), "--no-rc", "--memory", "-e", script], environment: ["HOME": home.path])
+            try ChildProcess.start(
+                [ServeProcess.executable.path, "--connect", url(server), "--no-rc", "--memory", "-e", script], environment: ["HOME": home.path],
+                mergingErrors: true)
         }
-        for (process, pipe) in processes {
-            let deadline = Date().addingTimeInterval(120)
-            while process.isRunning, Date() < deadline { usleep(20_000) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            #expect(process.terminationStatus == 0 && output.contains("done"), "\(output)")
+        for process in processes {
+            let ended = process.finish(timeout: 120)
+            #expect(ended.status == 0 && ended.output.contains("done"), "\(ended.output)")
         }
-        #expect(ProcessRun.run(["curl", "-s", "\(server.url)/counter.json?ns=demo"]).output == "45")
+        #expect(ChildProcess.run(["curl", "-s", "\(server.url)/counter.json?ns=demo"], mergingErrors: true).output == "45")
     }
 
     @Test("a --connect process killed with SIGKILL: its onDisconnect runs, seen by another process")
@@ -116,17 +114,14 @@ struct WebSocketConnectionTests {
             print("ready")
             while true do ember.sleep(1000) end
             """
-        let (process, pipe) = try ProcessRun.start(
-            [ServeProcess.executable.path, "--connect", url(server), "--no-rc", "--memory", "-e", presence], environment: ["HOME": home.path])
-        let output = LockedText()
-        pipe.fileHandleForReading.readabilityHandler = { handle in output.append(handle.availableData) }
-        let deadline = Date().addingTimeInterval(30)
-        while !output.value.contains("ready"), Date() < deadline, process.isRunning { usleep(20_000) }
-        #expect(output.value.contains("ready"), "\(output.value)")
+        let process = try ChildProcess.start(
+            [ServeProcess.executable.path, "--connect", url(server), "--no-rc", "--memory", "-e", presence], environment: ["HOME": home.path],
+            mergingErrors: true)
+        process.waitForOutput(containing: "ready", timeout: 30)
+        #expect(process.output.contains("ready"), "\(process.output)")
         #expect(ember(url(server), ["--memory", "-c", "get /status/a"]).output.contains("\"online\""))
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        pipe.fileHandleForReading.readabilityHandler = nil
+        process.send(SIGKILL)
+        process.finish()
         let watcher = """
             local status
             db:ref("status/a"):on("value", function(s) status = s:val() end)
@@ -146,17 +141,17 @@ struct WebSocketConnectionTests {
         let first = ember(url(server), ["--offline", "-c", "set /queued 'kept'", "-c", "status"])
         #expect(first.status == 0, "\(first.output)")
         #expect(first.output.contains("queued (offline)"), "\(first.output)")
-        #expect(ProcessRun.run(["curl", "-s", "\(server.url)/queued.json?ns=demo"]).output == "null")
+        #expect(ChildProcess.run(["curl", "-s", "\(server.url)/queued.json?ns=demo"], mergingErrors: true).output == "null")
         // A new run on the same URL sends it when it connects.
         let second = ember(url(server), ["-c", "get /queued"])
         #expect(second.output.contains("\"kept\""), "\(second.output)")
-        #expect(ProcessRun.run(["curl", "-s", "\(server.url)/queued.json?ns=demo"]).output == #""kept""#)
+        #expect(ChildProcess.run(["curl", "-s", "\(server.url)/queued.json?ns=demo"], mergingErrors: true).output == #""kept""#)
         // offline / online / drop in one session.
         let third = ember(url(server), [
             "--memory", "-c", "offline", "-c", "set /later 1", "-c", "online", "-c", "drop", "-c", "set /after 2", "-c", "get /after",
         ])
         #expect(third.status == 0, "\(third.output)")
-        let both = ProcessRun.run(["curl", "-s", "\(server.url)/.json?ns=demo&shallow=true"]).output
+        let both = ChildProcess.run(["curl", "-s", "\(server.url)/.json?ns=demo&shallow=true"], mergingErrors: true).output
         #expect(both.contains("\"later\":true") && both.contains("\"after\":true"), "\(both)")
     }
 
@@ -229,7 +224,7 @@ struct WebSocketConnectionTests {
         let alice = ember(url(server), ["--memory", "--auth", token, "-c", "set /users/alice 'mine'", "--json", "-c", "set /users/bob 'no'"])
         #expect(alice.output.contains("ok"), "\(alice.output)")
         #expect(alice.output.contains("permission_denied"), "\(alice.output)")
-        #expect(ProcessRun.run(["curl", "-s", "\(server.url)/users/alice.json?ns=demo&auth=owner"]).output == #""mine""#)
+        #expect(ChildProcess.run(["curl", "-s", "\(server.url)/users/alice.json?ns=demo&auth=owner"], mergingErrors: true).output == #""mine""#)
         // Lua clients of a session signed in with --auth: one given its own auth is that user;
         // the others are the session's.
         let lua = ember(url(server), [
@@ -250,22 +245,22 @@ struct WebSocketConnectionTests {
     func serveSharesItsDirectory() throws {
         let directory = home.appendingPathComponent("db").path
         let server = try ServeProcess(["--db", directory])
-        let run = ProcessRun.run(
+        let run = ChildProcess.run(
             [ServeProcess.executable.path, "--db", directory, "--no-rc", "-c", "set /shared 'yes'", "-c", "get /shared"],
-            environment: ["HOME": home.path], timeout: 60)
+            environment: ["HOME": home.path], mergingErrors: true, timeout: 60)
         #expect(run.status == 0, "\(run.output)")
         #expect(run.output.contains("open in another ember: connected to it through unix:"), "\(run.output)")
-        #expect(ProcessRun.run(["curl", "-s", "\(server.url)/shared.json"]).output == #""yes""#)
+        #expect(ChildProcess.run(["curl", "-s", "\(server.url)/shared.json"], mergingErrors: true).output == #""yes""#)
         // Through the local socket (which only the directory's owner can open) the rules are
         // the second terminal's to read and set.
-        let rules = ProcessRun.run(
+        let rules = ChildProcess.run(
             [ServeProcess.executable.path, "--db", directory, "--no-rc", "-c", "rules open", "-c", "rules show"],
-            environment: ["HOME": home.path], timeout: 60)
+            environment: ["HOME": home.path], mergingErrors: true, timeout: 60)
         #expect(rules.status == 0 && rules.output.contains("are open") && rules.output.contains(#"".write": true"#), "\(rules.output)")
         // Stopped, the server removes its socket; the directory opens directly again, with the data.
         #expect(server.stop() == 0)
         #expect(!FileManager.default.fileExists(atPath: directory + "/ember.sock"))
-        let after = ProcessRun.run([ServeProcess.executable.path, "--db", directory, "--no-rc", "-c", "get /shared"], environment: ["HOME": home.path])
+        let after = ChildProcess.run([ServeProcess.executable.path, "--db", directory, "--no-rc", "-c", "get /shared"], environment: ["HOME": home.path], mergingErrors: true)
         #expect(after.output == "\"yes\"\n", "\(after.output)")
     }
 
@@ -299,14 +294,15 @@ struct WebSocketConnectionTests {
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         let script = home.appendingPathComponent("eager.py")
         try Self.eagerServer.write(to: script, atomically: true, encoding: .utf8)
-        let (server, output) = try ProcessRun.start(["python3", script.path])
+        let server = try ChildProcess.start(["python3", script.path], mergingErrors: true)
         // SIGKILL: a child of the test process starts with SIGTERM blocked (Foundation's
         // Process passes the spawning thread's signal mask on), so terminate() left it running.
         defer {
-            kill(server.processIdentifier, SIGKILL)
-            server.waitUntilExit()
+            server.send(SIGKILL)
+            server.finish()
         }
-        let port = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        server.waitForOutput(timeout: 30) { $0.contains("\n") }
+        let port = server.output.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(Int(port) != nil, "the fake server did not start: \(port)")
         // Well inside the 30 s a connection waits for a hello before it gives up.
         for _ in 0..<3 {

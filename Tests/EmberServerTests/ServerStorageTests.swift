@@ -14,19 +14,13 @@ import Testing
 struct ServerStorageTests {
     let clock = ManualClock(1_700_000_000_000)
 
-    private func makeDirectory() throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ember-server-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory.path
-    }
-
     private func open(_ file: String, _ durability: Durability = .full) throws -> Server {
         try Server(clock: clock, store: try ServerStore(at: .file(file), durability: durability))
     }
 
     @Test("answers and updates wait for the end of the tick, in order; the data is there after a restart")
     func heldUntilCommitted() throws {
-        let directory = try makeDirectory()
+        let directory = try TemporaryDirectory.make("ember-server").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let file = directory + "/server.sqlite"
         let network = InProcessNetwork(clock: clock)
@@ -53,7 +47,7 @@ struct ServerStorageTests {
 
     @Test("a keyed write sent again after a restart gets its first answer and is not applied twice")
     func answersSurviveARestart() throws {
-        let directory = try makeDirectory()
+        let directory = try TemporaryDirectory.make("ember-server").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let file = directory + "/server.sqlite"
         let increment = json(#"{".sv":{"increment":1}}"#)
@@ -82,7 +76,7 @@ struct ServerStorageTests {
 
     @Test("a commit that fails refuses the tick's writes, puts the tree back and tells listeners the data again")
     func failedCommit() throws {
-        let directory = try makeDirectory()
+        let directory = try TemporaryDirectory.make("ember-server").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let file = directory + "/server.sqlite"
         let network = InProcessNetwork(clock: clock)

@@ -15,16 +15,16 @@ import Glibc
     static var executable: URL { EmberProcess.executable }
 
     /// Runs `ember` with `arguments`; returns its status, stdout and stderr.
-    private func ember(_ arguments: String...) throws -> (status: Int32, output: String, error: String) {
-        try EmberProcess.run(arguments)
+    private func ember(_ arguments: String...) throws -> ChildProcess.Result {
+        EmberProcess.run(arguments)
     }
 
-    private func ember(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-        try EmberProcess.run(arguments)
+    private func ember(_ arguments: [String]) throws -> ChildProcess.Result {
+        EmberProcess.run(arguments)
     }
 
-    /// Starts `ember` with `arguments`, its output and errors into pipes.
-    private func start(_ arguments: [String]) throws -> (process: Process, output: Pipe, error: Pipe) {
+    /// Starts `ember` with `arguments`.
+    private func start(_ arguments: [String]) throws -> ChildProcess {
         try EmberProcess.start(arguments)
     }
 
@@ -132,19 +132,13 @@ import Glibc
         let started = Date()
         let getting = try start(["-q", "--memory", "-c", "offline", "-c", "get /x timeout 60000"])
         // Wait for the announcement (the handler is installed by then), then interrupt.
-        var announced = ""
-        let reader = getting.error.fileHandleForReading
-        while !announced.contains("Ctrl-C stops"), Date().timeIntervalSince(started) < 20 {
-            let chunk = reader.availableData
-            if chunk.isEmpty { break }
-            announced += String(decoding: chunk, as: UTF8.self)
-        }
+        getting.waitForErrors(containing: "Ctrl-C stops", timeout: 20)
+        let announced = getting.errors
         #expect(announced.contains("waiting for the connection (up to 60 s; Ctrl-C stops)…"), "\(announced)")
-        kill(getting.process.processIdentifier, SIGINT)
-        let rest = String(decoding: reader.readDataToEndOfFile(), as: UTF8.self)
-        _ = getting.output.fileHandleForReading.readDataToEndOfFile()
-        getting.process.waitUntilExit()
-        #expect(getting.process.terminationStatus == 1)
+        getting.send(SIGINT)
+        let ended = getting.finish()
+        let rest = String(ended.error.dropFirst(announced.count))
+        #expect(ended.status == 1)
         #expect(rest.contains("interrupted: stopped waiting for the value"), "\(rest)")
         #expect(Date().timeIntervalSince(started) < 30, "stopped long before the 60 s timeout")
     }
@@ -191,17 +185,17 @@ import Glibc
     @Test func theFrontDoorKnowsServeAndHelp() throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("ember-help-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: data) }
-        let help = try EmberProcess.run(["help"], environment: ["XDG_DATA_HOME": data])
+        let help = EmberProcess.run(["help"], environment: ["XDG_DATA_HOME": data])
         #expect(help.status == 0, "\(help.error)")
         #expect(help.output.contains("help COMMAND shows one command"), "\(help.output)")
         #expect(help.output.contains("help lua"))
         #expect(!FileManager.default.fileExists(atPath: data + "/ember"), "no database was made")
-        let topic = try EmberProcess.run(["help", "lua"], environment: ["XDG_DATA_HOME": data])
+        let topic = EmberProcess.run(["help", "lua"], environment: ["XDG_DATA_HOME": data])
         #expect(topic.status == 0)
         #expect(topic.output.hasPrefix("help lua: "), "\(topic.output)")
-        let command = try EmberProcess.run(["help", "get"], environment: ["XDG_DATA_HOME": data])
+        let command = EmberProcess.run(["help", "get"], environment: ["XDG_DATA_HOME": data])
         #expect(command.output.contains("  example: "), "\(command.output)")
-        let unknown = try EmberProcess.run(["help", "gett"], environment: ["XDG_DATA_HOME": data])
+        let unknown = EmberProcess.run(["help", "gett"], environment: ["XDG_DATA_HOME": data])
         #expect(unknown.status == 1)
         #expect(unknown.error.contains("no command or topic 'gett' (did you mean get?)"), "\(unknown.error)")
         #expect(!FileManager.default.fileExists(atPath: data + "/ember"), "no database was made")
@@ -223,7 +217,7 @@ import Glibc
             #expect(script.output.contains("idle-timeout"), "\(shell): serve's flags")
         }
 
-        let server = try ServeProcess.start()
+        let server = try ServeProcess(["--quiet"])
         defer { server.stop() }
         #expect(server.banner.contains("another ember: ember --connect 'ws://127.0.0.1:\(server.port)/?ns=default'\n"), "\(server.banner)")
     }
@@ -315,22 +309,20 @@ import Glibc
 
         let importing = try start(["--db", database, "-q", "-c", "import /data \(file)"])
         usleep(UInt32(milliseconds * 1000))
-        kill(importing.process.processIdentifier, signal)
-        let errors = importing.error.fileHandleForReading.readDataToEndOfFile()
-        _ = importing.output.fileHandleForReading.readDataToEndOfFile()
-        importing.process.waitUntilExit()
+        importing.send(signal)
+        let errors = importing.finish().error
 
         let read = try ember("--db", database, "--json", "-q", "-c", "get /data")
         try #require(read.status == 0, "the database opens after the \(signal == SIGKILL ? "kill" : "interrupt"): \(read.error)")
         let data = try Node(jsonText: read.output.trimmingCharacters(in: .whitespacesAndNewlines))
         if data == json(#"{"old":true}"#) {
-            return (false, importing.process.terminationReason == .exit, importing.process.terminationStatus, String(decoding: errors, as: UTF8.self))
+            return (false, importing.process.terminationReason == .exit, importing.process.terminationStatus, errors)
         }
         #expect(data.childCount == children, "a SIGNAL \(signal) after \(milliseconds) ms left \(data.childCount) of \(children) children")
         #expect(data.child("old").isEmpty, "the old data went with the import")
         let last = ChildKey(unchecked: "k\(children - 1)")
         #expect(data.child(last) == json(#"{"name":"child number \#(children - 1)","n":\#(children - 1)}"#))
-        return (true, importing.process.terminationReason == .exit, importing.process.terminationStatus, String(decoding: errors, as: UTF8.self))
+        return (true, importing.process.terminationReason == .exit, importing.process.terminationStatus, errors)
     }
 
     /// Before, an import removed the location, then wrote batches of 1,000 children, each its

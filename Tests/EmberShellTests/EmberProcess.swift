@@ -1,73 +1,29 @@
+import EmberTestSupport
 import Foundation
-import Testing
 
-/// The built `ember` run as a process, as a user runs it: the tests that need the real binary
-/// share this runner.
-///
-/// `swift test` builds every product, so the binary sits next to the test executable.
+/// The built `ember` run as a process, as a user runs it, with a home that holds no
+/// configuration: the shell tests' settings for ``ChildProcess``.
 enum EmberProcess {
     /// The built `ember`, next to the test executable.
-    static let executable = URL(fileURLWithPath: CommandLine.arguments[0])
-        .deletingLastPathComponent().appendingPathComponent("ember")
+    static var executable: URL { ServeProcess.executable }
 
-    /// Starts `ember` with `arguments`, its output and errors into pipes, its input from
-    /// `input` (nothing when `nil`), with a home that holds no configuration.
+    /// Starts `ember` with `arguments`, its standard input `input`; `environment` is set on top
+    /// of the home without configuration.
     static func start(
-        _ arguments: [String], input: Pipe? = nil, environment extra: [String: String] = [:]
-    ) throws -> (process: Process, output: Pipe, error: Pipe) {
-        try #require(
-            FileManager.default.isExecutableFile(atPath: executable.path), "ember is not built at \(executable.path)")
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["HOME"] = "/home/ada"
-        environment["XDG_DATA_HOME"] = nil
-        environment["XDG_CONFIG_HOME"] = nil
-        process.environment = environment.merging(extra) { $1 }
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = input ?? FileHandle.nullDevice
-        try process.run()
-        return (process, output, error)
+        _ arguments: [String], input: ChildProcess.Input = .none, environment extra: [String: String] = [:]
+    ) throws -> ChildProcess {
+        try ChildProcess.start([executable.path] + arguments, environment: environment(extra), input: input)
     }
 
     /// Runs `ember` with `arguments` to the end; returns its status, stdout and stderr.
-    /// Both pipes are read at once (issue 37: reading standard output to its end first left a
-    /// child that wrote much to standard error blocked, and the test with it).
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String, error: String) {
-        let process = try start(arguments, environment: environment)
-        let errors = Thread.detachedReader(process.error.fileHandleForReading)
-        let outData = process.output.fileHandleForReading.readDataToEndOfFile()
-        let errData = errors.wait()
-        process.process.waitUntilExit()
-        return (process.process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
-    }
-}
-
-extension Thread {
-    /// Reads `handle` to its end on a thread of its own; `wait()` returns what it read.
-    static func detachedReader(_ handle: FileHandle) -> PipeReader {
-        let reader = PipeReader()
-        Thread.detachNewThread { reader.finish(handle.readDataToEndOfFile()) }
-        return reader
-    }
-}
-
-/// What a reader thread read, handed over once it is done.
-final class PipeReader: @unchecked Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    private var data = Data()
-
-    func finish(_ read: Data) {
-        data = read
-        done.signal()
+    static func run(_ arguments: [String], environment extra: [String: String] = [:]) -> ChildProcess.Result {
+        ChildProcess.run([executable.path] + arguments, environment: environment(extra))
     }
 
-    func wait() -> Data {
-        done.wait()
-        return data
+    /// `HOME` a directory that holds no configuration, no XDG directories, then `extra`.
+    private static func environment(_ extra: [String: String]) -> [String: String?] {
+        var environment: [String: String?] = ["HOME": "/home/ada", "XDG_DATA_HOME": nil, "XDG_CONFIG_HOME": nil]
+        for (name, value) in extra { environment[name] = value }
+        return environment
     }
 }

@@ -1,3 +1,4 @@
+import EmberTestSupport
 import Foundation
 import Testing
 
@@ -8,12 +9,6 @@ import FoundationNetworking
 /// The interactive REPL under a real pseudo-terminal: completion, history across runs, Ctrl-C
 /// at the prompt and during a command, Ctrl-D, and events arriving while a line is half typed.
 @Suite(.serialized) struct ReplTests {
-    /// A scratch home with its own history.
-    private func makeHome() throws -> String {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("ember-repl-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
-        return home
-    }
 
     /// Starts `ember --memory -q` at a terminal, with `home` as its home.
     private func start(home: String, _ arguments: [String] = [], environment extra: [String: String] = [:]) throws -> TerminalSession {
@@ -44,7 +39,7 @@ import FoundationNetworking
     }
 
     @Test func completesCommandsAndDataPathsFromTheLocalTree() throws {
-        let home = try makeHome()
+        let home = try TemporaryDirectory.make("ember-repl").path
         defer { try? FileManager.default.removeItem(atPath: home) }
         let session = try start(home: home)
         typeAtPrompt(session, "set /users/alice {age: 3}\r")
@@ -75,7 +70,7 @@ import FoundationNetworking
     }
 
     @Test func recallsHistoryAcrossRunsWithMultiLineEntriesAsOneItem() throws {
-        let home = try makeHome()
+        let home = try TemporaryDirectory.make("ember-repl").path
         defer { try? FileManager.default.removeItem(atPath: home) }
         do {
             let first = try start(home: home)
@@ -108,7 +103,7 @@ import FoundationNetworking
     }
 
     @Test func ctrlCClearsTheLineAtThePromptAndCtrlDExits() throws {
-        let home = try makeHome()
+        let home = try TemporaryDirectory.make("ember-repl").path
         defer { try? FileManager.default.removeItem(atPath: home) }
         let session = try start(home: home)
         var mark = session.mark
@@ -129,7 +124,7 @@ import FoundationNetworking
     /// Issue 20: in Lua mode Ctrl-D returns to commands (it left the shell), and `exit`,
     /// `quit` and `\\q` leave the shell (they were Lua syntax errors).
     @Test func luaModeCtrlDReturnsToCommandsAndExitLeaves() throws {
-        let home = try makeHome()
+        let home = try TemporaryDirectory.make("ember-repl").path
         defer { try? FileManager.default.removeItem(atPath: home) }
         let session = try start(home: home)
         var mark = session.mark
@@ -157,7 +152,7 @@ import FoundationNetworking
     /// (`remove /` wiped everything). At a terminal it asks whenever the location has children,
     /// asking the server when the cache cannot say; `-y` skips the question.
     @Test func removeAsksTheServerWhenTheLocationIsNotCached() throws {
-        let home = try makeHome()
+        let home = try TemporaryDirectory.make("ember-repl").path
         defer { try? FileManager.default.removeItem(atPath: home) }
         let session = try start(home: home)
         var mark = session.mark
@@ -197,7 +192,7 @@ import FoundationNetworking
     /// Issue 20: output of any size flooded the terminal. At a terminal, results longer than the
     /// screen go through $PAGER; `pager off` prints them directly; short results never page.
     @Test func longResultsGoThroughThePagerUnlessItIsOff() throws {
-        let home = try makeHome()
+        let home = try TemporaryDirectory.make("ember-repl").path
         defer { try? FileManager.default.removeItem(atPath: home) }
         let session = try start(home: home, environment: ["PAGER": "sed 's/^/paged: /'"])
         var mark = session.mark
@@ -222,7 +217,7 @@ import FoundationNetworking
     /// Issue 20: Ctrl-C could not stop printing (`get /` of 200,000 children printed 800,006
     /// lines). Now the printing stops at once and the prompt comes back.
     @Test func ctrlCStopsPrintingAtOnce() throws {
-        let home = try makeHome()
+        let home = try TemporaryDirectory.make("ember-repl").path
         defer { try? FileManager.default.removeItem(atPath: home) }
         let session = try start(home: home, environment: ["PAGER": ""])
         // A result of 3,000,000 lines: a terminal takes far longer to show it than Ctrl-C takes
@@ -245,7 +240,7 @@ import FoundationNetworking
     /// Issue 20: Tab over a location with thousands of children listed them all. Beyond 100
     /// candidates it asks first, as readline does.
     @Test func completionAsksBeforeListingHundredsOfCandidates() throws {
-        let home = try makeHome()
+        let home = try TemporaryDirectory.make("ember-repl").path
         defer { try? FileManager.default.removeItem(atPath: home) }
         let session = try start(home: home)
         var mark = session.mark
@@ -268,7 +263,7 @@ import FoundationNetworking
     }
 
     @Test func ctrlCInterruptsARunningCommandAndAScript() throws {
-        let home = try makeHome()
+        let home = try TemporaryDirectory.make("ember-repl").path
         defer { try? FileManager.default.removeItem(atPath: home) }
         let session = try start(home: home)
         typeAtPrompt(session, "server latency 5000\r")
@@ -298,7 +293,7 @@ import FoundationNetworking
     }
 
     @Test func aWatchEventPrintsAboveAHalfTypedLineWithoutMangingIt() throws {
-        let home = try makeHome()
+        let home = try TemporaryDirectory.make("ember-repl").path
         defer { try? FileManager.default.removeItem(atPath: home) }
         let session = try start(home: home)
         typeAtPrompt(session, "server timeout 300\r")
@@ -330,11 +325,11 @@ import FoundationNetworking
     /// Issue 37, item 4: after the server stopped, the prompt still said `main:/>` and a `set`
     /// blocked it for ever (lines typed meanwhile were lost).
     @Test func thePromptFollowsTheConnectionAndAWriteWhileDisconnectedReturns() throws {
-        let serve = try ServeProcess.start()
+        let serve = try ServeProcess(["--quiet"])
         let server = serve.process
         let port = serve.port
         defer { if server.isRunning { kill(server.processIdentifier, SIGKILL) }; server.waitUntilExit() }
-        let session = try start(home: try makeHome(), ["--connect", "ws://127.0.0.1:\(port)/?ns=t"])
+        let session = try start(home: try TemporaryDirectory.make("ember-repl").path, ["--connect", "ws://127.0.0.1:\(port)/?ns=t"])
         typeAtPrompt(session, "set /a 1\r")
         #expect(session.waitFor("ok"), "the screen: \(session.screen)")
         let mark = session.mark
@@ -356,7 +351,7 @@ import FoundationNetworking
     }
     /// Issue 37, item 22: with `timing on` the time printed before a result held for the pager.
     @Test func timingFollowsTheResult() throws {
-        let session = try start(home: try makeHome())
+        let session = try start(home: try TemporaryDirectory.make("ember-repl").path)
         typeAtPrompt(session, "set /a {b: 1}\r")
         typeAtPrompt(session, "timing on\r")
         #expect(session.waitFor("time: "), "the screen: \(session.screen)")
@@ -377,7 +372,7 @@ import FoundationNetworking
     /// nothing until it ended, `run ticker.lua` nothing at all, and Ctrl-C threw away what was
     /// held. Prints stream as they happen (as events do); only results are paged.
     @Test func printsStreamWhileThePagerIsOn() throws {
-        let home = try makeHome()
+        let home = try TemporaryDirectory.make("ember-repl").path
         defer { try? FileManager.default.removeItem(atPath: home) }
         let script = home + "/ticker.lua"
         try "for i = 1, 3 do print('tick ' .. i) ember.sleep(800) end\n".write(toFile: script, atomically: true, encoding: .utf8)
@@ -415,7 +410,7 @@ import FoundationNetworking
     /// Issue 37, item 16: in a fresh Lua mode `db:r<Tab>` did nothing (`string.fo<Tab>` worked):
     /// completion found no `db` before a chunk had run.
     @Test func luaModeCompletesTheMethodsOfEmbersObjects() throws {
-        let home = try makeHome()
+        let home = try TemporaryDirectory.make("ember-repl").path
         defer { try? FileManager.default.removeItem(atPath: home) }
         let session = try start(home: home)
         var mark = session.mark
@@ -464,7 +459,7 @@ import FoundationNetworking
     /// through two Ctrl-Cs. Ctrl-C stops the initial events at once, says so, and removes the
     /// watch (the command is cancelled, as any interrupted command).
     @Test func ctrlCStopsAWatchsInitialFlood() throws {
-        let home = try makeHome()
+        let home = try TemporaryDirectory.make("ember-repl").path
         defer { try? FileManager.default.removeItem(atPath: home) }
         let session = try start(home: home, environment: ["PAGER": ""])
         let children = 100_000
@@ -499,11 +494,11 @@ import FoundationNetworking
     /// the client's onDisconnect within 0.4 s though the shell said the server notices after
     /// its timeout. The drop is silent now: the server notices at its idle timeout.
     @Test func dropThroughConnectIsSilentUntilTheServersIdleTimeout() throws {
-        let server = try ServeProcess.start(["--idle-timeout", "3"])
+        let server = try ServeProcess(["--quiet", "--idle-timeout", "3"])
         defer { server.stop() }
         let url = URL(string: "http://127.0.0.1:\(server.port)/presence/ada.json?ns=t&auth=owner")!
         func presence() -> String? { (try? Data(contentsOf: url)).map { String(decoding: $0, as: UTF8.self) } }
-        let home = try makeHome()
+        let home = try TemporaryDirectory.make("ember-repl").path
         defer { try? FileManager.default.removeItem(atPath: home) }
         let session = try start(home: home, ["--connect", "ws://127.0.0.1:\(server.port)/?ns=t"])
         var mark = session.mark
@@ -536,7 +531,7 @@ import FoundationNetworking
     /// Issue 37, item 20: `ls /dinos orderBy child <Tab>` offered root paths instead of the
     /// children's keys.
     @Test func orderByChildCompletesTheChildrensKeysAtThePrompt() throws {
-        let session = try start(home: try makeHome())
+        let session = try start(home: try TemporaryDirectory.make("ember-repl").path)
         typeAtPrompt(session, "set /dinos {rex: {height: 5, length: 12}, stego: {height: 4, length: 9}}\r")
         #expect(session.waitFor("ok"), "the screen: \(session.screen)")
         let mark = session.mark
@@ -551,7 +546,7 @@ import FoundationNetworking
     /// Issue 37, item 21: at a terminal a watch's first events printed before its own line
     /// (`[1] watching`), which was held for the pager; README shows them after it.
     @Test func aWatchsLineComesBeforeItsFirstEvents() throws {
-        let session = try start(home: try makeHome())
+        let session = try start(home: try TemporaryDirectory.make("ember-repl").path)
         typeAtPrompt(session, "set /dinos/stego {height: 4, length: 9}\r")
         #expect(session.waitFor("ok"), "the screen: \(session.screen)")
         let mark = session.mark

@@ -1,10 +1,11 @@
+import EmberTestSupport
 import Foundation
 import Testing
 
 /// Issue 37, item 20: what scripts need of the command line, run as users run `ember`.
 @Suite struct ScriptingTests {
-    private func ember(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String, error: String) {
-        try EmberProcess.run(["--no-rc"] + arguments, environment: environment)
+    private func ember(_ arguments: [String], environment: [String: String] = [:]) throws -> ChildProcess.Result {
+        EmberProcess.run(["--no-rc"] + arguments, environment: environment)
     }
 
     @Test("a script chooses its exit status with ember.exit; a pcall does not keep the run going past the chunk")

@@ -1,3 +1,4 @@
+import EmberTestSupport
 import Foundation
 import Testing
 
@@ -6,12 +7,6 @@ import Testing
 /// writes are watched live in the other.
 @Suite(.serialized)
 struct ShellLocalSocketTests {
-    private func makeHome() throws -> String {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("ember-two-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
-        return home
-    }
-
     private func first(home: String, database: String) throws -> TerminalSession {
         let executable = EmberCommandLineTests.executable.path
         try #require(FileManager.default.isExecutableFile(atPath: executable), "ember is not built at \(executable)")
@@ -26,7 +21,7 @@ struct ShellLocalSocketTests {
 
     @Test("a second ember on a held directory connects through the local socket; writes are watched live both ways")
     func secondTerminal() throws {
-        let home = try makeHome()
+        let home = try TemporaryDirectory.make("ember-two").path
         defer { try? FileManager.default.removeItem(atPath: home) }
         let database = home + "/db"
         let one = try first(home: home, database: database)
@@ -35,7 +30,7 @@ struct ShellLocalSocketTests {
         #expect(one.waitFor("watching /chat", after: mark), "the screen: \(one.screen)")
         // The second terminal writes: the first sees it at its prompt, without typing anything.
         mark = one.mark
-        let two = try EmberProcess.run(["--db", database, "--no-rc", "-c", "set /chat/m1 'from two'", "-c", "status"])
+        let two = EmberProcess.run(["--db", database, "--no-rc", "-c", "set /chat/m1 'from two'", "-c", "status"])
         #expect(two.status == 0, "\(two.output) \(two.error); the first terminal: \(one.screen)")
         #expect(two.error.contains("open in another ember: connected to it through unix:"), "\(two.error)")
         #expect(two.output.contains("held by another ember"), "\(two.output)")
@@ -50,11 +45,10 @@ struct ShellLocalSocketTests {
             while seen == nil and waited < 20000 do ember.sleep(50); waited = waited + 50 end
             print("saw " .. tostring(seen))
             """
-        let (process, output, _) = try EmberProcess.start(["--db", database, "--no-rc", "-e", watcher])
+        let watching = try EmberProcess.start(["--db", database, "--no-rc", "-e", watcher])
         usleep(500_000)
         one.type("set /chat/m2 'from one'\r")
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let text = watching.finish().output
         #expect(text.contains("saw from one"), "\(text)")
 
         // When the first leaves, the directory is free: a new ember opens it itself, with the data.
@@ -62,20 +56,20 @@ struct ShellLocalSocketTests {
         one.type("exit\r")
         #expect(one.waitForExit() == 0)
         #expect(!FileManager.default.fileExists(atPath: database + "/ember.sock"))
-        let after = try EmberProcess.run(["--db", database, "--no-rc", "-c", "get /chat"])
+        let after = EmberProcess.run(["--db", database, "--no-rc", "-c", "get /chat"])
         #expect(after.status == 0 && !after.error.contains("another ember"), "\(after.error)")
         #expect(after.output.contains("from one") && after.output.contains("from two"), "\(after.output)")
     }
 
     @Test("a directory held by a non-interactive run (no socket) is still refused, saying who holds it")
     func heldWithoutSocket() throws {
-        let home = try makeHome()
+        let home = try TemporaryDirectory.make("ember-two").path
         defer { try? FileManager.default.removeItem(atPath: home) }
         let database = home + "/db"
-        let (holder, _, _) = try EmberProcess.start(["--db", database, "--no-rc", "-e", "ember.sleep(3000)"])
-        defer { holder.terminate() }
+        let holder = try EmberProcess.start(["--db", database, "--no-rc", "-e", "ember.sleep(3000)"])
+        defer { holder.process.terminate() }
         usleep(800_000)
-        let second = try EmberProcess.run(["--db", database, "--no-rc", "-c", "get /"])
+        let second = EmberProcess.run(["--db", database, "--no-rc", "-c", "get /"])
         #expect(second.status == 1)
         #expect(second.error.contains("database_in_use") || second.error.contains("in use") || second.error.contains("held"), "\(second.error)")
     }

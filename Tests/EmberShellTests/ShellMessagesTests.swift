@@ -1,10 +1,11 @@
+import EmberTestSupport
 import Foundation
 import Testing
 
 /// Issue 37, item 22: small things the shell said wrongly or not at all, run as users run it.
 @Suite struct ShellMessagesTests {
-    private func ember(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-        try EmberProcess.run(["--no-rc", "--memory", "-q"] + arguments)
+    private func ember(_ arguments: [String]) throws -> ChildProcess.Result {
+        EmberProcess.run(["--no-rc", "--memory", "-q"] + arguments)
     }
 
     @Test("words from other query languages get a did-you-mean")
@@ -44,7 +45,7 @@ import Testing
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID().uuidString).rules.json")
         try #"{"rules": {".read": "auth.x ==="}}"#.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
-        let result = try EmberProcess.run(["serve", "--memory", "--port", "0", "--rules", file.path])
+        let result = EmberProcess.run(["serve", "--memory", "--port", "0", "--rules", file.path])
         #expect(result.status == 1)
         #expect(result.error == "ember serve: the rules do not compile: \(file.path):1:32: expected a value, found the end of the rule (at rules/.read)\n")
     }

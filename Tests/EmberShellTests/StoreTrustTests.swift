@@ -1,3 +1,4 @@
+import EmberTestSupport
 import Foundation
 import Testing
 
@@ -8,32 +9,26 @@ struct StoreTrustTests {
     static var executable: URL { EmberProcess.executable }
 
     /// Starts `ember` with `arguments` (no rc file, quiet) and standard input from `input`.
-    private func start(_ arguments: [String], input: Pipe? = nil) throws -> (Process, Pipe, Pipe) {
-        let started = try EmberProcess.start(["--no-rc", "-q"] + arguments, input: input)
-        return (started.process, started.output, started.error)
+    private func start(_ arguments: [String], input: ChildProcess.Input = .none) throws -> ChildProcess {
+        try EmberProcess.start(["--no-rc", "-q"] + arguments, input: input)
     }
 
     /// Runs `ember` to the end; returns its status, stdout and stderr.
-    private func ember(_ arguments: String...) throws -> (status: Int32, output: String, error: String) {
-        try EmberProcess.run(["--no-rc", "-q"] + arguments)
-    }
-
-    private func makeDirectory() throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ember-trust-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        return directory
+    private func ember(_ arguments: String...) throws -> ChildProcess.Result {
+        EmberProcess.run(["--no-rc", "-q"] + arguments)
     }
 
     @Test("a second process on a database directory is refused at start, naming the holder's pid (exit 1)")
     func secondProcessIsRefused() throws {
-        let directory = try makeDirectory()
+        let directory = try TemporaryDirectory.make("ember-trust").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         #expect(try ember("--db", directory, "-c", "set /count 1").status == 0)
         // The first process reads commands from a pipe that stays open: it holds the directory.
-        let input = Pipe()
-        let (first, _, _) = try start(["--db", directory], input: input)
+        let started = try start(["--db", directory], input: .pipe)
+        let first = started.process
+        let input = try #require(started.input)
         defer {
-            try? input.fileHandleForWriting.close()
+            try? input.close()
             first.waitUntilExit()
         }
         let lockFile = directory + "/ember.lock"
@@ -47,8 +42,8 @@ struct StoreTrustTests {
         #expect(second.error.contains("in use by another ember process (pid \(first.processIdentifier))"), "\(second.error)")
         #expect(second.error.contains("--memory"))
         #expect(second.output == "")
-        try input.fileHandleForWriting.write(contentsOf: Data("increment /count 1\n".utf8))
-        try input.fileHandleForWriting.close()
+        try input.write(contentsOf: Data("increment /count 1\n".utf8))
+        try input.close()
         first.waitUntilExit()
         #expect(first.terminationStatus == 0)
         // Once the first is gone, the directory opens, with the first's write and nothing of the second's.
@@ -59,7 +54,7 @@ struct StoreTrustTests {
 
     @Test("a client store truncated to 1,000 bytes stops a command-line run with exit 1, set aside and reported; status lists it")
     func truncatedClientStore() throws {
-        let directory = try makeDirectory()
+        let directory = try TemporaryDirectory.make("ember-trust").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let queued = try ember("--db", directory, "--offline", "-c", "set /a 1", "-c", "set /b 2")
         #expect(queued.status == 0)
@@ -87,7 +82,7 @@ struct StoreTrustTests {
 
     @Test("an empty (0-byte) server.sqlite opens with a warning that says so")
     func emptyServerStoreIsReported() throws {
-        let directory = try makeDirectory()
+        let directory = try TemporaryDirectory.make("ember-trust").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         #expect(FileManager.default.createFile(atPath: directory + "/server.sqlite", contents: Data()))
         let run = try ember("--db", directory, "-c", "get /")
@@ -98,7 +93,7 @@ struct StoreTrustTests {
 
     @Test("a read-only database directory opens for reading: get works, writes are refused with the reason")
     func readOnlyDirectory() throws {
-        let directory = try makeDirectory()
+        let directory = try TemporaryDirectory.make("ember-trust").path
         defer {
             chmod(directory, 0o755)
             try? FileManager.default.removeItem(atPath: directory)
@@ -114,19 +109,9 @@ struct StoreTrustTests {
         } else {
             executable = Self.executable.path
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let out = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let err = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 1)
+        let run = ChildProcess.run([executable] + arguments)
+        let (out, err) = (run.output, run.error)
+        #expect(run.status == 1)
         #expect(out == "1\n", "get works: \(err)")
         #expect(err.contains("is read-only (its directory cannot be written): reads work, writes are refused"))
         #expect(err.contains("error: the database at \(directory)/server.sqlite is read-only"), "\(err)")

@@ -8,13 +8,6 @@ import Testing
 /// The server's store: what a commit writes comes back exactly after a reopen, a tick's changes
 /// land together, and a failing commit writes nothing.
 @Suite struct ServerStoreTests {
-    /// A fresh directory, removed by the caller.
-    private func makeDirectory() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ember-server-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory
-    }
-
     /// Applies `changes` to `root` and marks them, then commits.
     private func apply(_ changes: [(Path, String)], to root: inout Node, in store: ServerStore) throws {
         for (path, text) in changes {
@@ -26,7 +19,7 @@ import Testing
 
     @Test(arguments: Durability.allCases)
     func aReopenedStoreHoldsExactlyTheTreeCommitted(durability: Durability) throws {
-        let directory = try makeDirectory()
+        let directory = try TemporaryDirectory.make("ember-server")
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("server.sqlite").path
         let store = try ServerStore(at: .file(file), durability: durability)
@@ -60,7 +53,7 @@ import Testing
     /// held a leaf or nothing (issue 18's replay): random writes over leaves, objects and
     /// priorities, each tick committed that way, reopen to exactly the tree, row for row.
     @Test(arguments: 1...12) func commitsGivenTheCommittedTreeReopenExactly(seed: UInt64) throws {
-        let directory = try makeDirectory()
+        let directory = try TemporaryDirectory.make("ember-server")
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("server.sqlite").path
         var random = SeededRandom(seed: seed)
@@ -106,7 +99,7 @@ import Testing
     }
 
     @Test func aFileThatIsNotADatabaseIsRefused() throws {
-        let directory = try makeDirectory()
+        let directory = try TemporaryDirectory.make("ember-server")
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("notes.txt")
         try String(repeating: "not a database\n", count: 100).write(to: file, atomically: true, encoding: .utf8)
@@ -146,7 +139,7 @@ import Testing
     /// the end: the store equals the tree. Seeded, so a failure repeats.
     @Test(arguments: [1, 2, 3, 4])
     func randomChangesSurviveAReopen(seed: UInt64) throws {
-        let directory = try makeDirectory()
+        let directory = try TemporaryDirectory.make("ember-server")
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("server.sqlite").path
         var random = SeededRandom(seed: seed)
@@ -179,7 +172,7 @@ import Testing
     }
 
     @Test func aCommitThatFailsWritesNothingAndKeepsItsChanges() throws {
-        let directory = try makeDirectory()
+        let directory = try TemporaryDirectory.make("ember-server")
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("server.sqlite").path
         let store = try ServerStore(at: .file(file), durability: .full)
@@ -203,7 +196,7 @@ import Testing
     }
 
     @Test func aFileThatIsNotADatabaseIsReportedByName() throws {
-        let directory = try makeDirectory()
+        let directory = try TemporaryDirectory.make("ember-server")
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("notes.txt").path
         try "just some text, not SQLite, long enough to have a header".write(toFile: file, atomically: true, encoding: .utf8)
