@@ -20,7 +20,7 @@ extension Shell {
         let listening = DispatchSemaphore(value: 0)
         let ended = DispatchSemaphore(value: 0)
         let logger = Logger(label: "ember.local") { _ in SwiftLogNoOpLogHandler() }
-        let failure = LockedText()
+        let failure = FailureMessage()
         let task = Task.detached {
             do {
                 try await NetworkServer.serveLocalSocket(of: database, directory: directory, logger: logger) { listening.signal() }
@@ -34,7 +34,7 @@ extension Shell {
             ended.signal()
         }
         _ = listening.wait(timeout: .now() + 5)
-        if let problem = failure.text {
+        if let problem = failure.value {
             note("other terminals cannot connect (the local socket is not served: \(problem))", json: .object([("localSocket", .null)]))
             return nil
         }
@@ -64,13 +64,4 @@ struct LocalSocketService {
     /// Signalled when the task is over.
     let ended: DispatchSemaphore
     let path: String
-}
-
-/// A text one thread sets and another reads.
-private final class LockedText: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: String?
-
-    func set(_ text: String) { lock.withLock { value = text } }
-    var text: String? { lock.withLock { value } }
 }

@@ -4,7 +4,6 @@ import EmberNetwork
 import EmberShell
 import Foundation
 import Logging
-import Synchronization
 
 /// `ember serve`: the databases over Firebase's protocols (realtime WebSocket, REST, event
 /// streams), for Firebase's SDKs, the Admin SDK, curl and other `ember`s.
@@ -198,7 +197,7 @@ struct ServeCommand: ParsableCommand {
             throw ExitCode(1)
         }
         let finished = DispatchSemaphore(value: 0)
-        let failure = FailureBox()
+        let failure = FailureMessage()
         let display = NetworkServer.displayHost(configuration.host)
         let namespace = configuration.defaultNamespace
         let open = !configuration.isLoopbackOnly && configuration.rulesSource == nil
@@ -249,13 +248,4 @@ struct ServeCommand: ParsableCommand {
             throw ExitCode(1)
         }
     }
-}
-
-/// A message one task leaves for the main thread.
-private final class FailureBox: Sendable {
-    private let message = Mutex<String?>(nil)
-
-    func set(_ text: String) { message.withLock { $0 = text } }
-
-    var value: String? { message.withLock { $0 } }
 }
