@@ -24,7 +24,8 @@ struct TransactionBenchmarks {
         return .measured(.latency(durations: times))
     }
 
-    private func inFlightOnce(count: Int) -> Duration {
+    /// One run of `inFlight` on a fresh in-memory instance.
+    func inFlightOnce(count: Int) -> Duration {
         let ember = Ember(clock: SystemClock(), random: SeededRandom(seed: 5))
         let database = try! ember.client(named: "migration")
         try! ember.flush()

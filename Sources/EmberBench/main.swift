@@ -41,6 +41,18 @@ if arguments.first == "replay" {
     exit(0)
 }
 
+if arguments.first == "transactions" {
+    // `ember-bench transactions [N] [RUNS]`: issue 37's transactions in flight alone (default
+    // 10,000, 5 runs), each run's time on a line: for profiling.
+    let rest = Array(arguments.dropFirst())
+    let count = rest.first.flatMap { Int($0) } ?? 10_000
+    let runs = rest.dropFirst().first.flatMap { Int($0) } ?? 5
+    for _ in 0..<runs {
+        print("\(count) in flight: \(String(format: "%.3f", TransactionBenchmarks().inFlightOnce(count: count).seconds)) s")
+    }
+    exit(0)
+}
+
 let quick = arguments.contains("--quick")
 let n = quick ? 100_000 : 1_000_000
 let report = BenchReport()

@@ -56,7 +56,8 @@ extension Repo {
                 // repoRerunTransactionQueue.
                 events += syncTree.applyUserOverwrite(resolved, at: record.path, writeID: writeID, visibility: record.visibility)
                 if replacing { events += syncTree.ackUserWrite(record.writeID, outcome: .reverted) }
-                result = .committed(output: node, resolved: resolved, inputHash: input.hashString, writeID: writeID)
+                result = .committed(
+                    output: node, resolved: resolved, inputHash: input.hashString, generation: syncTree.generation, writeID: writeID)
             } catch {
                 if replacing { events += syncTree.ackUserWrite(record.writeID, outcome: .reverted) }
                 result = .invalid(error)
@@ -102,6 +103,9 @@ extension Repo {
     private func rerunChanged(_ batch: [TransactionRecord], events: inout [Event]) -> Bool {
         var rerun: Set<TransactionID> = []
         for record in batch where !rerun.contains(record.id) {
+            // Nothing changed since it ran (it is sent at once, the common case): no need to
+            // read and hash its input again.
+            if record.inputGeneration == syncTree.generation { continue }
             guard record.inputHash != transactionInput(for: record.id, at: record.path).hashString else { continue }
             let order = transactions.rerunOrder([record.id])
             rerun.formUnion(order)

@@ -37,8 +37,9 @@ struct TransactionQueue {
         /// The function returned a value that cannot be stored.
         case invalid(DatabaseError)
         /// The function returned `output` (applied locally as `resolved`, write `writeID`) from
-        /// an input whose hash is `inputHash`.
-        case committed(output: Node, resolved: Node, inputHash: String, writeID: WriteID)
+        /// an input whose hash is `inputHash`; the sync tree was at `generation` once the
+        /// value was applied.
+        case committed(output: Node, resolved: Node, inputHash: String, generation: UInt64, writeID: WriteID)
     }
 
     /// The running transactions by number; their order is their numbers'.
@@ -116,12 +117,13 @@ struct TransactionQueue {
             return [.finish(record, .success((committed: false, node: input, attempts: record.attempts)), write: nil)]
         case .invalid(let error):
             return [.finish(remove(id)!, .failure(error), write: nil)]
-        case .committed(let output, let resolved, let inputHash, let writeID):
+        case .committed(let output, let resolved, let inputHash, let generation, let writeID):
             // One lookup, the record changed in place.
             records.values[index].writeID = writeID
             records.values[index].output = output
             records.values[index].resolvedOutput = resolved
             records.values[index].inputHash = inputHash
+            records.values[index].inputGeneration = generation
             return []
         }
     }

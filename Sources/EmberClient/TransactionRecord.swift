@@ -57,6 +57,9 @@ struct TransactionRecord {
     var resolvedOutput: Node = .empty
     /// The hash of the value the latest run started from: the server's guard.
     var inputHash: String = ""
+    /// The sync tree's generation once the latest run's value was applied: while the tree is
+    /// still there, nothing but the transaction's own write changed, and its input is the same.
+    var inputGeneration: UInt64?
     /// How many times the update function ran.
     var attempts = 0
     /// How many times the server answered `datastale`.

@@ -76,8 +76,8 @@ public struct ImmutableTree<Value: Sendable>: Sendable {
     }
 
     /// Changes the subtree at `path` in place: created empty when absent, pruned when it ends
-    /// empty. Each level's subtree is moved out of its parent while it changes, so a tree that
-    /// nothing else shares is changed without copying.
+    /// empty. Each level's subtree changes where it is stored (``SortedTree/modifyValue(forKey:_:)``),
+    /// so a tree that nothing else shares is changed without copying.
     /// - Complexity: O(d log n) for a path of d keys, plus `body`.
     public mutating func modify<Result>(at path: Path, _ body: (inout ImmutableTree) -> Result) -> Result {
         modify(path.keys[...], body)
@@ -87,13 +87,19 @@ public struct ImmutableTree<Value: Sendable>: Sendable {
         _ keys: ArraySlice<ChildKey>, _ body: (inout ImmutableTree) -> Result
     ) -> Result {
         guard let key = keys.first else { return body(&self) }
-        var child = children.updateValue(ImmutableTree(), forKey: key) ?? ImmutableTree()
-        let result = child.modify(keys.dropFirst(), body)
-        if child.isEmpty {
-            children.removeValue(forKey: key)
-        } else {
-            children.updateValue(child, forKey: key)
+        let rest = keys.dropFirst()
+        var emptied = false
+        if let result = children.modifyValue(forKey: key, { child -> Result in
+            let result = child.modify(rest, body)
+            emptied = child.isEmpty
+            return result
+        }) {
+            if emptied { children.removeValue(forKey: key) }
+            return result
         }
+        var child = ImmutableTree()
+        let result = child.modify(rest, body)
+        if !child.isEmpty { children.updateValue(child, forKey: key) }
         return result
     }
 

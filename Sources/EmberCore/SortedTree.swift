@@ -153,6 +153,20 @@ public struct SortedTree<Key: TreeKey, Value: Sendable>: Sendable {
         return replaced
     }
 
+    /// Changes the value of `key` in place: `body` runs on the stored value, without copying it
+    /// out and back, so a value that is itself a copy-on-write structure stays uniquely owned.
+    /// - Returns: what `body` returned, or `nil` when the key is absent (`body` is not called).
+    /// - Complexity: O(log n) comparisons plus `body`, with the same copying as
+    ///   ``updateValue(_:forKey:)`` when the tree is shared.
+    public mutating func modifyValue<Result>(forKey key: Key, _ body: (inout Value) -> Result) -> Result? {
+        guard root != nil else { return nil }
+        if !isKnownUniquelyReferenced(&root!) {
+            guard self[key] != nil else { return nil }
+            root = root!.copy()
+        }
+        return root!.modify(key, body)
+    }
+
     /// Removes `key` and its value.
     /// - Returns: the removed value, or `nil` when the key was absent.
     /// - Complexity: O(log n), with the same copying as ``updateValue(_:forKey:)``.

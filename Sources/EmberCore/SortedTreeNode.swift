@@ -61,6 +61,16 @@ final class SortedTreeNode<Key: TreeKey, Value: Sendable>: @unchecked Sendable {
         return children[index]
     }
 
+    /// Calls `body` with the value of `key` in place, or returns `nil` when the key is absent.
+    /// The node must be uniquely owned; the nodes on the way down are made so.
+    /// - Complexity: O(log n) comparisons, plus `body`.
+    func modify<Result>(_ key: Key, _ body: (inout Value) -> Result) -> Result? {
+        let (index, found) = search(key)
+        if found { return body(&entries[index].value) }
+        if isLeaf { return nil }
+        return uniqueChild(index).modify(key, body)
+    }
+
     // MARK: Insertion
 
     /// Inserts or replaces; returns the replaced value and, when this node overflowed, the

@@ -16,6 +16,10 @@ public struct SyncTree<Provider: ListenProvider> {
     /// The pending user writes.
     public private(set) var pendingWrites = WriteTree()
     private var syncPoints = ImmutableTree<SyncPoint>()
+    /// Counts the changes to what this tree knows and shows: every write, acknowledgement,
+    /// server update and listener change adds at least one. Two reads at the same generation
+    /// give the same answer, so a caller can keep an answer while the generation stays.
+    public private(set) var generation: UInt64 = 0
     private var queryToTag: [QuerySpec: QueryTag] = [:]
     private var tagToQuery: [QueryTag: QuerySpec] = [:]
     private var nextTag = 1
@@ -31,6 +35,7 @@ public struct SyncTree<Provider: ListenProvider> {
     public mutating func applyUserOverwrite(
         _ node: Node, at path: Path, writeID: WriteID, visibility: WriteVisibility = .visible
     ) -> [Event] {
+        generation &+= 1
         pendingWrites.addOverwrite(node, at: path, id: writeID, visibility: visibility)
         guard visibility == .visible else { return [] }
         return applyToSyncPoints(.overwrite(.user, path, node))
@@ -46,6 +51,7 @@ public struct SyncTree<Provider: ListenProvider> {
     /// the views it changes (none when the server's data already matches).
     public mutating func ackUserWrite(_ writeID: WriteID, outcome: WriteOutcome) -> [Event] {
         guard let write = pendingWrites.write(writeID) else { return [] }
+        generation &+= 1
         guard pendingWrites.removeWrite(writeID) else { return [] }
         var affected = ImmutableTree<Bool>()
         switch write.change {
@@ -106,6 +112,7 @@ public struct SyncTree<Provider: ListenProvider> {
     public mutating func addEventRegistration(
         _ registration: EventRegistration, for query: QuerySpec, persisted: (() -> CacheNode?)? = nil
     ) -> [Event] {
+        generation &+= 1
         let path = query.path
         var serverCache: Node?
         var foundAncestorDefaultView = false
@@ -147,7 +154,7 @@ public struct SyncTree<Provider: ListenProvider> {
         }
         let events = syncPoint.addRegistration(
             registration, for: query, writes: WriteTreeRef(path: path, tree: pendingWrites), serverCache: initialServerCache)
-        syncPoints = syncPoints.setting(syncPoint, at: path)
+        syncPoints.modify(at: path) { $0.value = syncPoint }
         if !viewExists && !foundAncestorDefaultView {
             startListen(for: query)
         }
@@ -162,12 +169,14 @@ public struct SyncTree<Provider: ListenProvider> {
     public mutating func removeEventRegistration(
         _ registration: RegistrationID?, for query: QuerySpec, cancelError: DatabaseError? = nil
     ) -> [Event] {
+        generation &+= 1
         let path = query.path
         guard var syncPoint = syncPoints.value(at: path), query.isDefault || syncPoint.view(for: query) != nil else {
             return []
         }
         let (removed, events) = syncPoint.removeRegistration(registration, for: query, cancelError: cancelError)
-        syncPoints = syncPoint.isEmpty ? syncPoints.removingValue(at: path) : syncPoints.setting(syncPoint, at: path)
+        let kept = syncPoint.isEmpty ? nil : syncPoint
+        syncPoints.modify(at: path) { $0.value = kept }
         let removingDefault = removed.contains { $0.loadsAllData }
         let covered = syncPoints.first(on: path) { _, syncPoint in syncPoint.hasCompleteView ? true : nil } ?? false
         if removingDefault && !covered {
@@ -231,10 +240,12 @@ public struct SyncTree<Provider: ListenProvider> {
     // MARK: Applying operations
 
     private mutating func applyToSyncPoints(_ operation: Operation) -> [Event] {
-        Self.apply(operation, to: &syncPoints, serverCache: nil, writes: WriteTreeRef(path: .root, tree: pendingWrites))
+        generation &+= 1
+        return Self.apply(operation, to: &syncPoints, serverCache: nil, writes: WriteTreeRef(path: .root, tree: pendingWrites))
     }
 
     private mutating func applyTagged(_ operation: Operation, to query: QuerySpec) -> [Event] {
+        generation &+= 1
         let writes = WriteTreeRef(path: query.path, tree: pendingWrites)
         return syncPoints.modify(at: query.path) { tree in
             guard var syncPoint = tree.value else { return [] }
@@ -257,10 +268,12 @@ public struct SyncTree<Provider: ListenProvider> {
             // this location's own views change, so that they change their data in place.
             let serverCacheBelow = serverCache ?? tree.value?.completeServerCache(at: .root)
             for key in keys {
-                guard let childOperation = operation.forChild(key), var child = takeChild(key, of: &tree) else { continue }
-                events += apply(
-                    childOperation, to: &child, serverCache: serverCacheBelow?.child(key), writes: writes.child(key))
-                tree.children.updateValue(child, forKey: key)
+                guard let childOperation = operation.forChild(key) else { continue }
+                // The child changes where it is stored, so its views stay uniquely owned.
+                let childEvents = tree.children.modifyValue(forKey: key) { child in
+                    apply(childOperation, to: &child, serverCache: serverCacheBelow?.child(key), writes: writes.child(key))
+                }
+                if let childEvents { events += childEvents }
             }
         }
         if var syncPoint = tree.value {
@@ -269,14 +282,6 @@ public struct SyncTree<Provider: ListenProvider> {
             tree.value = syncPoint
         }
         return events
-    }
-
-    /// Moves the child subtree at `key` out of `tree`, leaving an empty placeholder, so that the
-    /// caller holds the only reference and its views change in place.
-    private static func takeChild(_ key: ChildKey, of tree: inout ImmutableTree<SyncPoint>) -> ImmutableTree<SyncPoint>? {
-        guard let child = tree.children[key] else { return nil }
-        tree.children.updateValue(ImmutableTree(), forKey: key)
-        return child
     }
 
     // MARK: Listens

@@ -17,7 +17,7 @@ struct TransactionQueueTests {
                 id: id, path: path, update: { _ in .abort }, visibility: .visible, completion: { _ in },
                 keepSynced: RegistrationID(offset + 1), writeID: WriteID(offset + 1)))
             let actions = queue.ran(
-                id, .committed(output: Node(.int(Int64(offset))), resolved: Node(.int(Int64(offset))), inputHash: "h\(offset)",
+                id, .committed(output: Node(.int(Int64(offset))), resolved: Node(.int(Int64(offset))), inputHash: "h\(offset)", generation: UInt64(offset),
                                writeID: WriteID(100 + offset)))
             #expect(actions.isEmpty)
             ids.append(id)
