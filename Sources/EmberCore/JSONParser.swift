@@ -24,6 +24,10 @@ public struct JSONParser {
     private var nesting = 0
     /// The bytes of a string with escapes, as they are decoded (kept between strings).
     private var scratch: [UInt8] = []
+    /// The member names down to a value that is read past, not built (``parse(_:skipping:)``).
+    private var skipped: [String] = []
+    /// The member names from the top to the object being read, while they match `skipped`.
+    private var matched = 0
 
     private init(_ bytes: UnsafeBufferPointer<UInt8>, unpairedSurrogates: UnpairedSurrogates) {
         self.bytes = bytes
@@ -54,6 +58,65 @@ public struct JSONParser {
         return try result.get()
     }
 
+    /// Parses one JSON value as ``parse(_:unpairedSurrogates:)`` does, except the member at
+    /// `member` (names from the top, e.g. `["d", "b", "d"]`): its value is read past, its
+    /// brackets and strings matched but nothing built, and `null` stands for it. For reading
+    /// what a message is before deciding whether to read what it carries: a value read past
+    /// may still be malformed inside.
+    /// - Throws: ``DatabaseError`` `malformed_json` (outside the member, or where the member's
+    ///   brackets do not match).
+    /// - Complexity: O(n), building nothing for the member.
+    public static func parse(_ text: String, skipping member: [String]) throws(DatabaseError) -> JSONValue {
+        var text = text
+        let result: Result<JSONValue, DatabaseError> = text.withUTF8 { bytes in
+            var parser = JSONParser(bytes, unpairedSurrogates: .refused)
+            parser.skipped = member
+            do throws(DatabaseError) {
+                parser.skipWhitespace()
+                let value = try parser.parseValue()
+                parser.skipWhitespace()
+                if parser.index < parser.bytes.count {
+                    throw parser.error("unexpected \(parser.describeCurrent()) after the JSON value")
+                }
+                return .success(value)
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// Reads past one value without building it: strings to their closing quote (escapes
+    /// stepped over), arrays and objects to their matching bracket, counted rather than
+    /// recursed into (no nesting limit is needed).
+    private mutating func skipValue() throws(DatabaseError) {
+        let start = index
+        var depth = 0
+        repeat {
+            skipWhitespace()
+            guard index < bytes.count else { throw error("unexpected end of input inside a value", at: start) }
+            switch bytes[index] {
+            case UInt8(ascii: "\""):
+                index += 1
+                while index < bytes.count && bytes[index] != UInt8(ascii: "\"") {
+                    index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
+                }
+                guard index < bytes.count else { throw error("unexpected end of input inside a string", at: start) }
+                index += 1
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                depth += 1
+                index += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                guard depth > 0 else { throw error("unexpected \(describeCurrent())") }
+                depth -= 1
+                index += 1
+            default:
+                // Punctuation, numbers and words: the full read, if any, checks them.
+                index += 1
+            }
+        } while depth > 0
+    }
+
     // MARK: Values
 
     private mutating func parseValue() throws(DatabaseError) -> JSONValue {
@@ -72,6 +135,9 @@ public struct JSONParser {
 
     private mutating func parseObject() throws(DatabaseError) -> JSONValue {
         try enter()
+        // This object's nesting below the top: it is on the way to a skipped member when all
+        // its enclosing objects were (`matched` of them).
+        let outer = matched == nesting - 1 ? matched : -1
         index += 1  // {
         var members: [(key: String, value: JSONValue)] = []
         skipWhitespace()
@@ -92,7 +158,20 @@ public struct JSONParser {
             }
             index += 1
             skipWhitespace()
-            members.append((key, try parseValue()))
+            if outer == nesting - 1, matched < skipped.count, skipped[matched] == key {
+                // On the way to the member read past.
+                if matched + 1 == skipped.count {
+                    try skipValue()
+                    members.append((key, .null))
+                } else {
+                    matched += 1
+                    let value = try parseValue()
+                    matched -= 1
+                    members.append((key, value))
+                }
+            } else {
+                members.append((key, try parseValue()))
+            }
             skipWhitespace()
             if peek(UInt8(ascii: ",")) {
                 index += 1

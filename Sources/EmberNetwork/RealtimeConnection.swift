@@ -33,6 +33,10 @@ final class RealtimeConnection: Transport, @unchecked Sendable {
     private let createNamespace: (@Sendable () -> Bool)?
     /// The connection closes for the client to connect to the namespace just created.
     private var reconnecting = false
+    /// Whether the rules refuse this connection every write at and below a path, whatever it
+    /// holds (``Server/refusesEveryWrite(atOrBelow:as:)`` as the connection's user): set when
+    /// the server accepts the connection.
+    var refusesEveryWrite: (Path) -> Bool = { _ in false }
 
     init(
         outbound: OutboundFrames, outbox: RealtimeOutbox, host: String, session: String, admin: AdminCredential = .owner,

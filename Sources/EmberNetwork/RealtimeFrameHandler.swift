@@ -1,3 +1,4 @@
+import EmberCore
 import EmberWire
 import NIOCore
 import NIOWebSocket
@@ -26,6 +27,9 @@ final class RealtimeFrameHandler: ChannelInboundHandler, RemovableChannelHandler
         let message: (ClientFrame) -> Void
         /// A message passed the size limit; nothing more is read.
         let tooLarge: () -> Void
+        /// Asks, after every message handed on before, whether the rules refuse the connection
+        /// every write at and below a path, and calls back with the answer (on any thread).
+        var refusesWrites: (_ path: Path, _ answer: @escaping @Sendable (Bool) -> Void) -> Void = { _, answer in answer(false) }
         /// The channel's writability changed: its unsent bytes went above its high mark, or
         /// back below its low mark.
         var writabilityChanged: () -> Void = {}
@@ -48,9 +52,22 @@ final class RealtimeFrameHandler: ChannelInboundHandler, RemovableChannelHandler
     private var refusing = false
     /// Checks the signatures of the tokens of `auth` requests (`ember serve --project`).
     private let verifier: TokenVerifier?
-    /// While the verifier fetches its keys for a token: the `auth` request and every message
-    /// after it, held so that they reach the server in order and as the token's user.
-    private var held: [ClientFrame]?
+    /// A message held while the handler waits, decoded or not yet.
+    private enum Held {
+        case frame(ClientFrame)
+        case text(String)
+    }
+
+    /// While the handler waits (for the verifier's keys for an `auth` request's token, or for
+    /// the engine's word on a large write): every message after the one waited on, held so
+    /// that they reach the server in order (and as the token's user).
+    private var held: [Held]?
+    /// The `auth` request waiting for the verifier's keys.
+    private var waitingAuth: ClientFrame?
+    /// From this size a write message is read without its data first, and read whole only
+    /// when the rules do not refuse it whatever it holds (``Events/refusesWrites``): a refused
+    /// merge of a million paths (14 MB) costs a scan, not hundreds of MB of values.
+    static let checkedWriteSize = 256 << 10
     /// The bytes of the messages held, and how many may be (``NetworkLimits/maxUnsentBytes``):
     /// past it the connection is closed (a client could send 120 MB behind a slow fetch).
     private var heldBytes = 0
@@ -168,8 +185,50 @@ final class RealtimeFrameHandler: ChannelInboundHandler, RemovableChannelHandler
                     context?.close(promise: nil)
                     return
                 }
+                held?.append(.text(text))
+                return
             }
+            read(text)
+        }
+    }
+
+    /// Decodes one message and hands it on; a large write is first read without its data, and
+    /// waits for the engine to say whether the rules refuse it whatever it holds.
+    private func read(_ text: String) {
+        guard text.utf8.count >= Self.checkedWriteSize, let write = RealtimeCodec.peekWrite(text) else {
             deliver(RealtimeCodec.decodeClientFrame(text))
+            return
+        }
+        held = []
+        let handler = NIOLoopBound(self, eventLoop: loop)
+        events.refusesWrites(write.path) { [loop] refused in
+            loop.execute { handler.value.writeChecked(text, requestID: write.requestID, path: write.path, refused: refused) }
+        }
+    }
+
+    /// The engine answered for a large write: refused, it is answered `permission_denied`
+    /// unread; else it is read whole. What followed it goes on.
+    private func writeChecked(_ text: String, requestID: Int, path: Path, refused: Bool) {
+        let following = held ?? []
+        held = nil
+        heldBytes = 0
+        guard !refusing else { return }
+        deliver(refused ? .refused(requestID: requestID, error: .permissionDenied(at: path)) : RealtimeCodec.decodeClientFrame(text))
+        release(following)
+    }
+
+    /// Hands on messages held, in order, until one makes the handler wait again (the rest are
+    /// held again behind it).
+    private func release(_ messages: [Held]) {
+        for (offset, message) in messages.enumerated() {
+            if held != nil {
+                held?.append(contentsOf: messages[offset...])
+                return
+            }
+            switch message {
+            case .frame(let frame): deliver(frame)
+            case .text(let text): read(text)
+            }
         }
     }
 
@@ -177,7 +236,7 @@ final class RealtimeFrameHandler: ChannelInboundHandler, RemovableChannelHandler
     /// configured: a token that does not verify is refused here, with the verifier's reason.
     private func deliver(_ frame: ClientFrame) {
         if held != nil {
-            held?.append(frame)
+            held?.append(.frame(frame))
             return
         }
         guard let verifier, case .request(.auth(let requestID, let token)) = frame else {
@@ -190,7 +249,8 @@ final class RealtimeFrameHandler: ChannelInboundHandler, RemovableChannelHandler
         case .refused(let error):
             events.message(.refused(requestID: requestID, error: error))
         case .needsKeys:
-            held = [frame]
+            held = []
+            waitingAuth = frame
             let handler = NIOLoopBound(self, eventLoop: loop)
             Task { [loop] in
                 await verifier.refresh()
@@ -202,15 +262,18 @@ final class RealtimeFrameHandler: ChannelInboundHandler, RemovableChannelHandler
     /// The verifier's keys came (or could not): the held `auth` request is answered, and what
     /// followed it goes on.
     private func keysFetched() {
-        guard let verifier, let frames = held, let first = frames.first else { return }
+        guard let verifier, let first = waitingAuth else { return }
+        let following = held ?? []
         held = nil
+        waitingAuth = nil
         heldBytes = 0
+        guard !refusing else { return }
         if case .request(.auth(let requestID, let token)) = first, case .failure(let error) = verifier.checkAfterFetching(token) {
             events.message(.refused(requestID: requestID, error: error))
         } else {
             events.message(first)
         }
-        for frame in frames.dropFirst() { deliver(frame) }
+        release(following)
     }
 
     private func refuseTooLarge() {

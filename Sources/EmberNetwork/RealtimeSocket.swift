@@ -39,13 +39,20 @@ enum RealtimeSocket {
         // together.
         let batch = database.inboundBatch(for: channel.eventLoop)
         let handler: NIOLoopBound<RealtimeFrameHandler>? = try? await channel.eventLoop.submit {
-            database.submit { access in access.server.accept(connection) }
+            database.submit { access in
+                let server = access.server
+                let id = server.accept(connection)
+                connection.refusesEveryWrite = { [weak server] path in
+                    server.map { $0.refusesEveryWrite(atOrBelow: path, as: $0.auth(of: id)) } ?? true
+                }
+            }
             let handler = RealtimeFrameHandler(
                 maxMessageSize: maxMessageSize, maxHeldBytes: limits.maxUnsentBytes, activity: activity, verifier: verifier,
                 loop: channel.eventLoop,
                 events: .init(
                     message: { frame in batch.add { connection.receive(frame) } },
                     tooLarge: { batch.add { connection.messageTooLarge(limit: maxMessageSize) } },
+                    refusesWrites: { path, answer in batch.add { answer(connection.refusesEveryWrite(path)) } },
                     writabilityChanged: { frames.noteBuffered() }))
             let pipeline = channel.pipeline.syncOperations
             let decoder = try pipeline.handler(type: ByteToMessageHandler<WebSocketFrameDecoder>.self)

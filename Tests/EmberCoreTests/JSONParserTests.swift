@@ -117,4 +117,24 @@ import Testing
         let values = try JSONParser.parse(text, unpairedSurrogates: .replaced)
         #expect(values == .array([.string("😀"), .string("\u{FFFD}zz"), .string("a\u{FFFD}"), .string("\u{FFFD}A"), .string("\\ud83d")]))
     }
+
+    /// A member read past: `null` stands for it, whatever it holds (strings with quotes and
+    /// brackets, deep nesting); the rest is read as usual; unmatched brackets are still errors.
+    @Test func skippingAMember() throws {
+        let deep = String(repeating: "[", count: 5_000) + String(repeating: "]", count: 5_000)
+        let text = #"{"t":"d","d":{"r":7,"a":"m","b":{"p":"/x","d":{"a\"}":"]{[\\","b":["#
+            + deep + #"]},"h":"z"},"d":{"q":1}}}"#
+        let value = try JSONParser.parse(text, skipping: ["d", "b", "d"])
+        #expect(value["d"]?["b"]?["d"] == .null)
+        #expect(value["d"]?["b"]?["p"] == .string("/x"))
+        #expect(value["d"]?["b"]?["h"] == .string("z"))
+        #expect(value["d"]?["r"] == .int(7))
+        // Only the member on the path is skipped: the same name elsewhere is read.
+        let other = try JSONParser.parse(#"{"d":{"d":{"d":1},"b":{"x":{"d":2}}}}"#, skipping: ["d", "b", "d"])
+        #expect(other["d"]?["d"]?["d"] == .int(1))
+        #expect(other["d"]?["b"]?["x"]?["d"] == .int(2))
+        for broken in [#"{"d":{"b":{"d":{"a":[1,2}}}"#, #"{"d":{"b":{"d":"open"#, #"{"d":{"b":{"d":[[]"#] {
+            #expect(throws: DatabaseError.self, "\(broken)") { try JSONParser.parse(broken, skipping: ["d", "b", "d"]) }
+        }
+    }
 }

@@ -74,6 +74,19 @@ struct ServeSecurityTests {
         #expect(grown < 80 << 20, "the server's peak memory grew by \(grown >> 20) MB")
     }
 
+    @Test("a signed-out realtime merge of 1,000,000 paths (14 MB) where the rules refuse every write is answered unread: the server grows by less than 80 MB (it grew by 146 MB); large merges the rules may take are read whole, in order with what follows them")
+    func refusedMergeIsNotParsed() throws {
+        let rules = try Self.rulesFile(
+            #"{"rules": {".read": false, ".write": false, "open": {".write": true}, "mine": {".write": "auth != null"}}}"#)
+        defer { try? FileManager.default.removeItem(at: rules) }
+        let server = try ServeProcess(["--rules", rules.path, "--ns", "merges"])
+        defer { server.stop() }
+        let before = try Self.peakMemory(of: server)
+        Self.expectPass("refusedMerge", on: server)
+        let grown = try Self.peakMemory(of: server) - before
+        #expect(grown < 80 << 20, "the server's peak memory grew by \(grown >> 20) MB")
+    }
+
     /// The peak resident memory of `server`'s process (VmHWM), in bytes.
     static func peakMemory(of server: ServeProcess) throws -> Int {
         let status = try String(contentsOfFile: "/proc/\(server.process.processIdentifier)/status", encoding: .utf8)

@@ -129,6 +129,38 @@ def refused_patch():
     same(rest("GET", "/x.json", headers=ADMIN), (200, None), "a read after it")
 
 
+def refused_merge():
+    """Under rules that refuse signed-out writes everywhere but let a signed-in user write
+    `/mine` and anyone write `/open`: a signed-out realtime merge of 1,000,000 paths (14 MB) at
+    `/closed`, where the rules refuse every write whatever it holds, is refused unread
+    (`permission_denied`), and what was sent behind it is answered in order; a
+    large merge the rules may take is read whole and applied, also in order, including one
+    sent right after the `auth` that allows it."""
+    ws = Socket(ns="merges")
+    ws.sock.settimeout(120)
+    big = {f"p{i}": 0 for i in range(1_000_000)}
+    ws.send({"r": 1, "a": "m", "b": {"p": "/closed", "d": big}})
+    ws.send({"r": 2, "a": "p", "b": {"p": "/open/after", "d": "second"}})
+    same(ws.answer(1)["s"], "permission_denied", "the refused merge of a million paths")
+    same(ws.answer(2)["s"], "ok", "the put sent behind it")
+    # 20,000 paths (about 300 KB: read without its data first), where the rules may take it.
+    fine = {f"k{i}": i for i in range(20_000)}
+    ws.send({"r": 3, "a": "m", "b": {"p": "/open/fine", "d": fine}})
+    ws.send({"r": 4, "a": "p", "b": {"p": "/open/fine/k7", "d": "overwritten"}})
+    same([ws.answer(3)["s"], ws.answer(4)["s"]], ["ok", "ok"], "a large merge the rules take, then a put over one of its paths")
+    # Refused while signed out; taken right after an auth sent without waiting for its answer.
+    ws.send({"r": 5, "a": "m", "b": {"p": "/mine", "d": fine}})
+    ws.send({"r": 6, "a": "auth", "b": {"cred": mock_token("ada")}})
+    ws.send({"r": 7, "a": "m", "b": {"p": "/mine", "d": fine}})
+    same([ws.answer(5)["s"], ws.answer(6)["s"], ws.answer(7)["s"]], ["permission_denied", "ok", "ok"],
+         "signed out, the auth, signed in")
+    status, value = rest("GET", "/open.json?ns=merges", headers=ADMIN)
+    same((status, len(value["fine"]), value["fine"]["k7"], value["fine"]["k19999"], value["after"]),
+         (200, 20_000, "overwritten", 19_999, "second"), "what the accepted writes left")
+    same(len(rest("GET", "/mine.json?ns=merges", headers=ADMIN)[1]), 20_000, "the signed-in merge")
+    same(rest("GET", "/closed.json?ns=merges", headers=ADMIN), (200, None), "nothing of the refused merge")
+
+
 def unknown_namespaces():
     """With rules in force, reading a namespace that does not exist answers as an empty database
     would (the rules decide; `null` where they allow) and creates nothing; signed-out and
@@ -179,7 +211,7 @@ def after_restart():
     same(rest("GET", "/a.json?ns=wsapp", headers=ADMIN), (200, 2), "wsapp after a restart")
 
 
-SCENARIOS = {"canonical": canonical, "hashOracle": hash_oracle, "refusedPatch": refused_patch, "unknownNamespaces": unknown_namespaces, "afterRestart": after_restart}
+SCENARIOS = {"canonical": canonical, "hashOracle": hash_oracle, "refusedPatch": refused_patch, "refusedMerge": refused_merge, "unknownNamespaces": unknown_namespaces, "afterRestart": after_restart}
 
 if __name__ == "__main__":
     frames.PORT = int(sys.argv[1])
