@@ -1,6 +1,7 @@
 import DequeModule
 import EmberCore
 import Foundation
+import Synchronization
 
 /// The one engine that runs an embedded Ember: it owns the clock, the time-ordered queue of
 /// messages and timers, the end of each tick (the stores' commits), interruption, and the
@@ -52,6 +53,13 @@ public final class Engine: @unchecked Sendable {
     private var externalSources = 0
     @exclusivity(unchecked) private var remoteMessages = 0
     private let inbox = EngineInbox()
+    /// In debug builds, the thread that holds an engine an ``EngineThread`` runs (0: nobody,
+    /// or an engine no thread confines), checked by the entries that touch the engine's state
+    /// (``checkHeld()``), as swift-nio's `NIOLoopBound` checks its event loop.
+    private let holder = Atomic<UInt>(0)
+    /// Whether an ``EngineThread`` runs this engine: only then is the holder checked (an
+    /// embedded engine belongs to whoever drives it, and an `async` wait may resume elsewhere).
+    private let confined = Atomic<Bool>(false)
 
     /// What the engine is doing on its thread.
     private enum Phase {
@@ -91,17 +99,69 @@ public final class Engine: @unchecked Sendable {
     /// The clock's time, in milliseconds since 1970.
     public var now: Int64 { clock.now() }
 
+    // MARK: Confinement
+
+    /// Marks the engine as run by an ``EngineThread``: from now on, in debug builds, its state
+    /// is touched only by the thread that holds it (``hold()``).
+    func confine() {
+        confined.store(true, ordering: .releasing)
+    }
+
+    /// The ``EngineThread`` stopped: the engine belongs to whoever drives it again.
+    func unconfine() {
+        confined.store(false, ordering: .releasing)
+    }
+
+    /// The calling thread holds the engine (it took the ``EngineThread``'s lock).
+    func hold() {
+        #if DEBUG
+        holder.store(Self.currentThread, ordering: .releasing)
+        #endif
+    }
+
+    /// The calling thread lets the engine go (before it unlocks the ``EngineThread``'s lock).
+    func release() {
+        #if DEBUG
+        holder.store(0, ordering: .releasing)
+        #endif
+    }
+
+    /// In debug builds, stops the process when a thread that does not hold the engine touches
+    /// its state: the engine and everything it drives belong to the thread running its loop.
+    /// Nothing in release builds.
+    @inline(__always)
+    func checkHeld(_ function: StaticString = #function) {
+        #if DEBUG
+        guard confined.load(ordering: .acquiring) else { return }
+        let current = Self.currentThread
+        let owner = holder.load(ordering: .acquiring)
+        precondition(
+            owner == current,
+            "Engine.\(function) on a thread that does not hold the engine (thread \(current), holder \(owner)): submit the work (EngineThread.submit, run or perform)")
+        #endif
+    }
+
+    private static var currentThread: UInt {
+        #if os(Linux)
+        UInt(pthread_self())
+        #else
+        UInt(bitPattern: pthread_self())
+        #endif
+    }
+
     // MARK: Scheduling
 
     /// Schedules `action` at `time` (after everything scheduled earlier for the same time).
     /// - Complexity: O(log m) for m scheduled items.
     public func schedule(at time: Int64, _ kind: WorkKind = .timer, _ action: @escaping () -> Void) {
+        checkHeld()
         queue.push(at: time, kind: kind, action)
     }
 
     /// Schedules `action` `milliseconds` from now.
     /// - Complexity: O(log m) for m scheduled items.
     public func schedule(after milliseconds: Int64, _ kind: WorkKind = .timer, _ action: @escaping () -> Void) {
+        checkHeld()
         queue.push(at: clock.now() + milliseconds, kind: kind, action)
     }
 
@@ -113,6 +173,7 @@ public final class Engine: @unchecked Sendable {
     /// requests a connection to a server in another process has sent and not yet had answered,
     /// so that a wait for every answer (``messagesInFlight`` reaching 0) waits for them too.
     public func addMessagesInFlight(_ count: Int) {
+        checkHeld()
         remoteMessages = max(0, remoteMessages + count)
     }
 
@@ -127,6 +188,7 @@ public final class Engine: @unchecked Sendable {
     /// Posts `callback` (a listener event, a completion) to run as soon as the current operation
     /// or callback is over: never inside an operation, never inside another callback.
     public func post(_ callback: @escaping () -> Void) {
+        checkHeld()
         callbacks.append(callback)
     }
 
@@ -135,6 +197,7 @@ public final class Engine: @unchecked Sendable {
     /// local events once it is over and before it returns. Inside an operation or a callback it
     /// does nothing: the callbacks run when that is over.
     public func deliverPosted() {
+        checkHeld()
         guard phase == .idle, !callbacks.isEmpty else { return }
         runCallbacks()
     }
@@ -142,6 +205,7 @@ public final class Engine: @unchecked Sendable {
     /// Posts `task`: a callback that may itself wait (a Lua callback running as a coroutine).
     /// Tasks run one at a time, in order, from the loop of a wait that is not inside a task.
     public func postTask(_ task: @escaping () -> Void) {
+        checkHeld()
         tasks.append(task)
     }
 
@@ -222,6 +286,7 @@ public final class Engine: @unchecked Sendable {
     ///   the engine's own work.
     @discardableResult
     public func wait(until condition: () -> Bool, deadline: Int64? = nil) -> WaitOutcome {
+        checkHeld()
         if phase != .idle { return .reentrant }
         while true {
             switch turn(condition, deadline: deadline) {
@@ -277,6 +342,7 @@ public final class Engine: @unchecked Sendable {
     /// - Returns: whether something ran.
     @discardableResult
     public func step() -> Bool {
+        checkHeld()
         guard phase == .idle else { return false }
         if case .worked = turn({ false }, deadline: clock.now()) { return true }
         return false

@@ -44,19 +44,26 @@ public final class EngineThread: Sendable {
         let turns = turns
         // Declared before the thread starts, so that a turn with nothing scheduled sleeps.
         engine.submit { engine.addExternalSource() }
+        engine.confine()
         let thread = Thread { [self] in
             while !state.stopRequested {
                 turns.lock()
+                engine.hold()
                 let target = engine.runUntilIdle()
                 sleepsUntil.store(target ?? .max, ordering: .releasing)
+                engine.release()
                 turns.unlock()
                 if state.stopRequested { break }
                 engine.sleep(until: target)
             }
             turns.lock()
+            engine.hold()
             engine.removeExternalSource()
             engine.endTick()
+            engine.release()
             turns.unlock()
+            // Stopped: the engine is its owner's again, whatever thread that is.
+            engine.unconfine()
             state.finished()
         }
         thread.name = "ember-engine"
@@ -83,16 +90,19 @@ public final class EngineThread: Sendable {
             engine.submitQuietly(work)
             return
         }
+        engine.hold()
         var target = engine.runNow(work)
         while true {
             if let due = target, due < sleepsUntil.load(ordering: .acquiring) {
                 sleepsUntil.store(due, ordering: .releasing)
                 engine.wake()
             }
+            engine.release()
             turns.unlock()
             // What was submitted quietly while this ran: taken here, unless someone else holds
             // the engine now (they will take it).
             guard engine.hasSubmissions, turns.try() else { return }
+            engine.hold()
             target = engine.runUntilIdle()
         }
     }

@@ -179,4 +179,27 @@ import Testing
         #expect(thread.perform { counter.outOfOrder } == 0)
         #expect(thread.perform { counter.overlaps } == 0)
     }
+
+    #if DEBUG
+    /// Debug builds check the engine's confinement, as swift-nio's `NIOLoopBound` checks its
+    /// event loop: a thread that does not hold an engine an ``EngineThread`` runs stops the
+    /// process when it touches the engine's state; the same call submitted runs.
+    @Test("in debug builds, scheduling on an engine an EngineThread runs, from another thread, stops the process")
+    func touchingTheEngineFromAnotherThreadStops() async {
+        await #expect(processExitsWith: .failure) {
+            let thread = EngineThread(engine: Engine(clock: SystemClock()))
+            thread.start()
+            thread.engine.schedule(after: 10) {}
+        }
+        await #expect(processExitsWith: .success) {
+            let thread = EngineThread(engine: Engine(clock: SystemClock()))
+            thread.start()
+            let engine = thread.engine
+            thread.perform { engine.schedule(after: 10) {} }
+            thread.stop()
+            // Stopped, the engine is its owner's again.
+            engine.schedule(after: 10) {}
+        }
+    }
+    #endif
 }
