@@ -29,6 +29,10 @@ public final class DatabaseRegistry: Sendable {
         self.maxNamespaces = maxNamespaces
     }
 
+    /// Whether rules were put in force (`--rules`): then only the administrator learns which
+    /// namespaces exist (``RESTResponder``'s `/.inspect/databases`).
+    var rulesInForce: Bool { rules.map { !$0.isOpen } ?? false }
+
     /// A registry of `database` alone (a shell's, served on its local socket): requests that
     /// name another namespace are refused.
     init(only database: ServedDatabase) {

@@ -92,12 +92,18 @@ struct RESTResponder: HTTPResponder {
         else {
             throw NetworkError(.badRequest, "Invalid path: the path is not UTF-8")
         }
+        let identity = try await RESTIdentity.of(
+            query: query, authorization: request.headers[.authorization], verifier: verifier, admin: admin, now: SystemClock().now())
         if pathText == "/.inspect/databases" || pathText == "/.inspect/databases/" {
+            // The emulator lists its namespaces to anyone (the Emulator UI sends no credential:
+            // firebase-tools-ui `DatabaseContainer.fetchDatabases`); with rules in force, which
+            // namespaces exist is the administrator's to know (deliberately stricter).
+            if registry.rulesInForce, case .admin = identity {} else if registry.rulesInForce {
+                throw NetworkError(DatabaseError.permissionDenied())
+            }
             let names = registry.names.map { JSONValue.object([("name", .string($0))]) }
             return Self.json(JSONValue.array(names).serialized())
         }
-        let identity = try await RESTIdentity.of(
-            query: query, authorization: request.headers[.authorization], verifier: verifier, admin: admin, now: SystemClock().now())
         let isRules = pathText == "/.settings/rules" || pathText == "/.settings/rules/"
         // Who may create a namespace that does not exist (NamespaceUse): a read never does.
         let use: NamespaceUse

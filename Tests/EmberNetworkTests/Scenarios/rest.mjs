@@ -51,6 +51,10 @@ const scenarios = {
         if (typeof ts !== 'number' || Math.abs(ts - Date.now()) > 10000) throw new Error(`a timestamp: ${ts}`);
         const pretty = await call('GET', '/a.json', { params: '&print=pretty' });
         if (!pretty.text.includes('\n')) throw new Error('print=pretty is indented');
+        // With no rules in force, as the emulator: anyone is told the namespaces (the Emulator
+        // UI asks without a credential).
+        const listed = await call('GET', '/.inspect/databases.json');
+        same([listed.status, listed.json.map(entry => entry.name).includes(ns)], [200, true], 'the namespaces, to anyone');
     },
 
     async errors() {

@@ -184,7 +184,11 @@ def unknown_namespaces():
         same(ws.answer(4)["s"], "permission_denied", "a put on an unknown namespace")
         ws.send({"r": 5, "a": "g", "b": {"p": "/secret", "q": {}}})
         same(ws.answer(5)["s"], "permission_denied", "a get the rules refuse on an unknown namespace")
-    names = rest("GET", "/.inspect/databases.json")[1]
+    same(rest("GET", "/.inspect/databases.json"), (401, {"error": "Permission denied"}),
+         "with rules in force, a signed-out client is not told which namespaces exist")
+    same(rest("GET", "/.inspect/databases.json", headers={"Authorization": f"Bearer {mock_token('ada')}"}),
+         (401, {"error": "Permission denied"}), "nor a signed-in one")
+    names = rest("GET", "/.inspect/databases.json", headers=ADMIN)[1]
     same([entry["name"] for entry in names], ["default", "listed"], "the namespaces open (--ns default --ns listed)")
     same(rest("PUT", "/a.json?ns=realapp", {"b": 1}, ADMIN), (200, {"b": 1}), "the administrator creates realapp")
     # Over WebSocket, the administrator's gauth on an unknown namespace creates it and closes
@@ -206,7 +210,7 @@ def after_restart():
     """After a restart: realapp holds its data; the probes created nothing then either."""
     same(rest("GET", "/a.json?ns=realapp", headers=ADMIN), (200, {"b": 1}), "realapp after a restart")
     same(rest("GET", "/open/x.json?ns=probe1"), (200, None), "an unknown namespace after a restart")
-    names = rest("GET", "/.inspect/databases.json")[1]
+    names = rest("GET", "/.inspect/databases.json", headers=ADMIN)[1]
     same([entry["name"] for entry in names], ["default", "listed", "realapp"], "the namespaces open")
     same(rest("GET", "/a.json?ns=wsapp", headers=ADMIN), (200, 2), "wsapp after a restart")
 
