@@ -21,6 +21,9 @@ public final class DatabaseRegistry: Sendable {
     private let databases = Mutex<[String: ServedDatabase]>([:])
     /// The database of the namespaces that do not exist (made on first use).
     private let absent = Mutex<ServedDatabase?>(nil)
+    /// What ends each stream and connection attached to ``absent`` for a namespace, by name and
+    /// number, run when the namespace is created: its clients connect again and find it.
+    private let waiting = Mutex<(next: Int, byName: [String: [Int: @Sendable () -> Void]])>((0, [:]))
 
     init(storage: ServeStorage, defaultNamespace: String, rules: Ruleset?, maxNamespaces: Int) {
         self.storage = storage
@@ -53,6 +56,8 @@ public final class DatabaseRegistry: Sendable {
         guard Self.isValidNamespace(name) else {
             throw NetworkError(.badRequest, "\"\(name)\" is not a namespace name: 1 to 63 letters, digits, '-' or '_'")
         }
+        var created = false
+        defer { if created { endWaiting(for: name) } }
         let result: Result<ServedDatabase, NetworkError> = databases.withLock { databases in
             if let database = databases[name] { return .success(database) }
             guard let storage else {
@@ -68,6 +73,7 @@ public final class DatabaseRegistry: Sendable {
                 let database = try ServedDatabase(
                     namespace: name, persistence: storage.persistence(of: name, defaultNamespace: defaultNamespace), rules: rules)
                 databases[name] = database
+                created = true
                 return .success(database)
             } catch {
                 return .failure(NetworkError(.unavailable, "the namespace \"\(name)\" cannot be opened: \(error.message)"))
@@ -101,6 +107,39 @@ public final class DatabaseRegistry: Sendable {
             guard let created = try? self.database(named: name, for: .write(byAdministrator: true)) else { return false }
             return absent.withLock { $0 !== created }
         }
+    }
+
+    /// Registers `end`, which ends a stream or connection on `database` asked for namespace
+    /// `name`, to run when the namespace is created, when `database` is the one that answers
+    /// for namespaces that do not exist (a stream would otherwise stay on the empty database,
+    /// blind to the namespace's data). Forget it with ``forget(_:)`` when the stream ends.
+    /// - Returns: its number, or `nil` (nothing registered) for a namespace that exists.
+    func endOnCreation(of name: String?, for database: ServedDatabase, _ end: @escaping @Sendable () -> Void) -> (name: String, number: Int)? {
+        guard absent.withLock({ $0 === database }) else { return nil }
+        let name = name ?? defaultNamespace
+        let number = waiting.withLock { waiting in
+            waiting.next += 1
+            waiting.byName[name, default: [:]][waiting.next] = end
+            return waiting.next
+        }
+        // Created meanwhile: end it now.
+        if databases.withLock({ $0[name] != nil }) { endWaiting(for: name) }
+        return (name, number)
+    }
+
+    /// Forgets what ``endOnCreation(of:for:_:)`` registered (the stream ended by itself).
+    func forget(_ registration: (name: String, number: Int)?) {
+        guard let registration else { return }
+        waiting.withLock { waiting in
+            waiting.byName[registration.name]?[registration.number] = nil
+            if waiting.byName[registration.name]?.isEmpty == true { waiting.byName[registration.name] = nil }
+        }
+    }
+
+    /// Ends what waits on namespace `name`, which now exists.
+    private func endWaiting(for name: String) {
+        let ends = waiting.withLock { $0.byName.removeValue(forKey: name) } ?? [:]
+        for end in ends.values { end() }
     }
 
     /// The names of the namespaces open now, sorted.

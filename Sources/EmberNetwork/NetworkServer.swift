@@ -178,9 +178,15 @@ public struct NetworkServer: Sendable {
                     logger.warning("refused a WebSocket: the server is stopping")
                     return .dontUpgrade
                 }
-                // Registered until the channel closes (the one place that forgets it), whether or
-                // not the upgrade completes.
-                channel.closeFuture.whenComplete { _ in connections.close(number) }
+                // On a namespace that does not exist yet, the connection closes when it is
+                // created: the SDK connects again, to the namespace.
+                let waiter = registry.endOnCreation(of: query["ns"], for: database) { frames.finish() }
+                // Registered until the channel closes (the one place that forgets them), whether
+                // or not the upgrade completes.
+                channel.closeFuture.whenComplete { _ in
+                    connections.close(number)
+                    registry.forget(waiter)
+                }
                 // The connection reads frames from now on, not HTTP parts.
                 if let boundaries = try? channel.pipeline.syncOperations.context(name: RequestBoundaries.name) {
                     channel.pipeline.syncOperations.removeHandler(context: boundaries, promise: nil)

@@ -347,6 +347,10 @@ struct RESTResponder: HTTPResponder {
         let handle = database.listen(QuerySpec(path: path, params: params), signingIn: identity.signIn) { message in
             events.take(message)
         }
+        // On a namespace that does not exist yet, the stream ends when it is created: the
+        // client's EventSource connects again and reads the namespace's data.
+        let waiter = registry.endOnCreation(of: query["ns"], for: database) { events.finish() }
+        let registry = registry
         // A client that goes away ends its stream (and its listen) at once.
         channel.eventLoop.execute {
             do {
@@ -361,6 +365,7 @@ struct RESTResponder: HTTPResponder {
         headers[.cacheControl] = "no-cache"
         return Response(status: .ok, headers: headers.withCORS, body: ResponseBody { writer in
             defer {
+                registry.forget(waiter)
                 handle.close()
                 events.finish()
                 connections.close(number)

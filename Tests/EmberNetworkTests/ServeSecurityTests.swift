@@ -87,6 +87,15 @@ struct ServeSecurityTests {
         #expect(grown < 80 << 20, "the server's peak memory grew by \(grown >> 20) MB")
     }
 
+    @Test("with rules in force, a stream and a realtime connection on a namespace that does not exist end when the administrator creates it, and read its data once opened again")
+    func streamsOnAnAbsentNamespaceEndWhenItIsCreated() throws {
+        let rules = try Self.rulesFile(#"{"rules": {".read": true, ".write": false}}"#)
+        defer { try? FileManager.default.removeItem(at: rules) }
+        let server = try ServeProcess(["--rules", rules.path])
+        defer { server.stop() }
+        Self.expectPass("streamOnCreation", on: server)
+    }
+
     /// The peak resident memory of `server`'s process (VmHWM), in bytes.
     static func peakMemory(of server: ServeProcess) throws -> Int {
         let status = try String(contentsOfFile: "/proc/\(server.process.processIdentifier)/status", encoding: .utf8)

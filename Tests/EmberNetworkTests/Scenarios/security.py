@@ -206,6 +206,50 @@ def unknown_namespaces():
     same(rest("GET", "/a.json?ns=realapp", headers=ADMIN), (200, {"b": 1}), "realapp read back")
 
 
+def stream_lines(response, count, seconds):
+    """Up to `count` lines of an event stream, or fewer when it ends; (lines, ended)."""
+    import time
+    lines, deadline = [], time.time() + seconds
+    while len(lines) < count and time.time() < deadline:
+        line = response.readline()
+        if not line:
+            return lines, True
+        if line.strip():
+            lines.append(line.decode().strip())
+    return lines, False
+
+
+def stream_on_creation():
+    """A stream and a realtime listen opened on a namespace that does not exist yet end when
+    the administrator creates it (they were on the empty database that answers for it, blind to
+    its data): the clients connect again and read the namespace's data."""
+    import time
+    stream = http.client.HTTPConnection("127.0.0.1", frames.PORT, timeout=10)
+    stream.request("GET", "/x.json?ns=later", headers={"Accept": "text/event-stream"})
+    response = stream.getresponse()
+    same(response.status, 200, "a stream on a namespace that does not exist")
+    lines, ended = stream_lines(response, 2, 5)
+    same((lines, ended), (["event: put", 'data: {"path":"/","data":null}'], False), "its first event")
+    ws = Socket(ns="later")
+    ws.send({"r": 1, "a": "q", "b": {"p": "/x", "h": ""}})
+    same(ws.answer(1)["s"], "ok", "a listen on it")
+    same(rest("PUT", "/x.json?ns=later", "hello", ADMIN), (200, "hello"), "the administrator creates the namespace")
+    started = time.time()
+    lines, ended = stream_lines(response, 10, 5)
+    same(ended, True, f"the stream ends when the namespace is created (read {lines})")
+    if not ws.closes():
+        raise AssertionError("the realtime connection stays on the empty database")
+    if time.time() - started > 5:
+        raise AssertionError("they ended late")
+    again = http.client.HTTPConnection("127.0.0.1", frames.PORT, timeout=10)
+    again.request("GET", "/x.json?ns=later", headers={"Accept": "text/event-stream"})
+    lines, _ = stream_lines(again.getresponse(), 2, 5)
+    same(lines, ["event: put", 'data: {"path":"/","data":"hello"}'], "a stream opened again reads the data")
+    ws = Socket(ns="later")
+    ws.send({"r": 1, "a": "g", "b": {"p": "/x", "q": {}}})
+    same(ws.answer(1), {"s": "ok", "d": "hello"}, "a connection opened again reads it")
+
+
 def after_restart():
     """After a restart: realapp holds its data; the probes created nothing then either."""
     same(rest("GET", "/a.json?ns=realapp", headers=ADMIN), (200, {"b": 1}), "realapp after a restart")
@@ -215,7 +259,7 @@ def after_restart():
     same(rest("GET", "/a.json?ns=wsapp", headers=ADMIN), (200, 2), "wsapp after a restart")
 
 
-SCENARIOS = {"canonical": canonical, "hashOracle": hash_oracle, "refusedPatch": refused_patch, "refusedMerge": refused_merge, "unknownNamespaces": unknown_namespaces, "afterRestart": after_restart}
+SCENARIOS = {"canonical": canonical, "hashOracle": hash_oracle, "refusedPatch": refused_patch, "refusedMerge": refused_merge, "unknownNamespaces": unknown_namespaces, "afterRestart": after_restart, "streamOnCreation": stream_on_creation}
 
 if __name__ == "__main__":
     frames.PORT = int(sys.argv[1])
