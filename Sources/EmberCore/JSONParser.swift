@@ -38,24 +38,7 @@ public struct JSONParser {
     /// - Throws: ``DatabaseError`` `malformed_json`.
     /// - Complexity: O(n).
     public static func parse(_ text: String, unpairedSurrogates: UnpairedSurrogates = .refused) throws(DatabaseError) -> JSONValue {
-        var text = text
-        // The string's own UTF-8, not a copy; a Swift string is valid UTF-8, so every run of
-        // bytes between two ASCII delimiters is too.
-        let result: Result<JSONValue, DatabaseError> = text.withUTF8 { bytes in
-            var parser = JSONParser(bytes, unpairedSurrogates: unpairedSurrogates)
-            do throws(DatabaseError) {
-                parser.skipWhitespace()
-                let value = try parser.parseValue()
-                parser.skipWhitespace()
-                if parser.index < parser.bytes.count {
-                    throw parser.error("unexpected \(parser.describeCurrent()) after the JSON value")
-                }
-                return .success(value)
-            } catch {
-                return .failure(error)
-            }
-        }
-        return try result.get()
+        try parse(text, unpairedSurrogates: unpairedSurrogates, skipping: [])
     }
 
     /// Parses one JSON value as ``parse(_:unpairedSurrogates:)`` does, except the member at
@@ -67,9 +50,17 @@ public struct JSONParser {
     ///   brackets do not match).
     /// - Complexity: O(n), building nothing for the member.
     public static func parse(_ text: String, skipping member: [String]) throws(DatabaseError) -> JSONValue {
+        try parse(text, unpairedSurrogates: .refused, skipping: member)
+    }
+
+    private static func parse(
+        _ text: String, unpairedSurrogates: UnpairedSurrogates, skipping member: [String]
+    ) throws(DatabaseError) -> JSONValue {
         var text = text
+        // The string's own UTF-8, not a copy; a Swift string is valid UTF-8, so every run of
+        // bytes between two ASCII delimiters is too.
         let result: Result<JSONValue, DatabaseError> = text.withUTF8 { bytes in
-            var parser = JSONParser(bytes, unpairedSurrogates: .refused)
+            var parser = JSONParser(bytes, unpairedSurrogates: unpairedSurrogates)
             parser.skipped = member
             do throws(DatabaseError) {
                 parser.skipWhitespace()

@@ -64,26 +64,26 @@ struct ServeSecurityTests {
 
     @Test("under deny-all rules, a signed-out REST PATCH of 1,000,000 paths (14 MB) is refused without being parsed: the server grows by less than 80 MB (it grew by 163 MB)")
     func refusedPatchIsNotParsed() throws {
-        let rules = try Self.rulesFile(#"{"rules": {".read": false, ".write": false}}"#)
-        defer { try? FileManager.default.removeItem(at: rules) }
-        let server = try ServeProcess(["--rules", rules.path])
-        defer { server.stop() }
-        let before = try Self.peakMemory(of: server)
-        Self.expectPass("refusedPatch", on: server)
-        let grown = try Self.peakMemory(of: server) - before
-        #expect(grown < 80 << 20, "the server's peak memory grew by \(grown >> 20) MB")
+        try Self.expectPassGrowingLittle("refusedPatch", rules: #"{"rules": {".read": false, ".write": false}}"#)
     }
 
     @Test("a signed-out realtime merge of 1,000,000 paths (14 MB) where the rules refuse every write is answered unread: the server grows by less than 80 MB (it grew by 146 MB); large merges the rules may take are read whole, in order with what follows them")
     func refusedMergeIsNotParsed() throws {
-        let rules = try Self.rulesFile(
-            #"{"rules": {".read": false, ".write": false, "open": {".write": true}, "mine": {".write": "auth != null"}}}"#)
+        try Self.expectPassGrowingLittle(
+            "refusedMerge", rules: #"{"rules": {".read": false, ".write": false, "open": {".write": true}, "mine": {".write": "auth != null"}}}"#,
+            arguments: ["--ns", "merges"])
+    }
+
+    /// Runs `scenario` on a server under `rules`: it passes, and the server's peak memory grows
+    /// by less than 80 MB meanwhile.
+    static func expectPassGrowingLittle(_ scenario: String, rules text: String, arguments: [String] = []) throws {
+        let rules = try rulesFile(text)
         defer { try? FileManager.default.removeItem(at: rules) }
-        let server = try ServeProcess(["--rules", rules.path, "--ns", "merges"])
+        let server = try ServeProcess(["--rules", rules.path] + arguments)
         defer { server.stop() }
-        let before = try Self.peakMemory(of: server)
-        Self.expectPass("refusedMerge", on: server)
-        let grown = try Self.peakMemory(of: server) - before
+        let before = try peakMemory(of: server)
+        expectPass(scenario, on: server)
+        let grown = try peakMemory(of: server) - before
         #expect(grown < 80 << 20, "the server's peak memory grew by \(grown >> 20) MB")
     }
 
