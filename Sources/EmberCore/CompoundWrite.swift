@@ -92,10 +92,20 @@ public struct CompoundWrite: Sendable {
     }
 
     /// The writes below `path`, relative to it.
+    /// - Complexity: O(d log n), one walk down `path`.
     public func child(at path: Path) -> CompoundWrite {
         if path.isEmpty || isEmpty { return self }
-        if let shadowing = completeNode(at: path) { return CompoundWrite(tree: ImmutableTree(shadowing)) }
-        return CompoundWrite(tree: tree.subtree(at: path))
+        // One walk: a value on the way (or at the end) shadows everything below it.
+        var level = tree
+        for (depth, key) in path.keys.enumerated() {
+            if let value = level.value {
+                return CompoundWrite(tree: ImmutableTree(value.child(at: Path(keys: Array(path.keys[depth...])))))
+            }
+            guard let next = level.children[key] else { return .empty }
+            level = next
+        }
+        if let value = level.value { return CompoundWrite(tree: ImmutableTree(value)) }
+        return CompoundWrite(tree: level)
     }
 
     /// `node` with every write applied.
