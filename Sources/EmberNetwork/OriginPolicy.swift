@@ -10,7 +10,11 @@ import Foundation
 /// the server listens on, and, when that is every address (`0.0.0.0`, `::`), any IP address
 /// and this machine's name. Accepted origins: `http(s)://localhost|127.0.0.1|[::1]` on any port
 /// (a dev server, the Emulator UI) and the `--allow-origin` list (`*` allows every origin). A
-/// request with no `Origin` (Node, curl, the Admin SDKs: not a browser page) is accepted.
+/// request with no `Origin` (Node, curl, the Admin SDKs: not a browser page) is accepted, unless
+/// a browser says that a page of another site made it (`Sec-Fetch-Site`, not a navigation): a
+/// `<script>` loading JSONP (`callback=`) sends no `Origin`, and a page of any origin could read
+/// the answer. Its `Referer`, when there is one, names the page's origin; the test is then that of
+/// `Origin` (a real browser found this: `BrowserOriginTests`).
 ///
 /// The Firebase emulator answers `Access-Control-Allow-Origin: *` to everyone
 /// (`../shared/reference/firebase-network.md` §1.5); Ember answers a page's own origin when it
@@ -64,6 +68,35 @@ public struct OriginPolicy: Sendable, Hashable {
         if anyOrigin { return true }
         let normalized = Self.normalized(origin)
         return Self.isLoopback(origin: normalized) || origins.contains(normalized)
+    }
+
+    /// Whether the browser request whose headers say `origin`, `Sec-Fetch-Site` (`fetchSite`),
+    /// `Sec-Fetch-Mode` (`fetchMode`) and `Referer` (`referer`) may use the server. One without an
+    /// `Origin` that a page of another site made (`cross-site` or `same-site`), other than a
+    /// navigation (whose page is the one shown, not the one that linked to it), is a page's
+    /// `<script>`, `<img>` or `<link>`: allowed only when its `Referer`'s origin is (a page with no
+    /// `Referer` cannot be told from an attacker's). Clients that are not browsers send neither
+    /// `Origin` nor `Sec-Fetch-Site`.
+    public func allows(origin: String?, fetchSite: String?, fetchMode: String?, referer: String?) -> Bool {
+        if let origin { return allows(origin: origin) }
+        if anyOrigin { return true }
+        guard let site = fetchSite?.lowercased(), site == "cross-site" || site == "same-site", fetchMode?.lowercased() != "navigate" else {
+            return true
+        }
+        guard let referer, let page = Self.origin(ofURL: referer) else { return false }
+        return allows(origin: page)
+    }
+
+    /// The origin (`scheme://host[:port]`) of an absolute http(s) URL, as a `Referer` gives it.
+    static func origin(ofURL url: String) -> String? {
+        let text = url.trimmingCharacters(in: .whitespaces)
+        guard let schemeEnd = text.range(of: "://") else { return nil }
+        let scheme = text[..<schemeEnd.lowerBound].lowercased()
+        guard scheme == "http" || scheme == "https" else { return nil }
+        let rest = text[schemeEnd.upperBound...]
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard !authority.isEmpty, !authority.contains("@") else { return nil }
+        return "\(scheme)://\(authority)"
     }
 
     /// `http(s)://localhost|127.0.0.1|[::1]` with any port or none.

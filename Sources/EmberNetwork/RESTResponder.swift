@@ -37,14 +37,21 @@ struct RESTResponder: HTTPResponder {
         let target = request.head.path ?? "/"
         let origin = request.headers[.origin]
         var response: Response
-        if let policy, !policy.allows(host: request.head.authority) || !policy.allows(origin: origin) {
+        if let policy, !policy.allows(host: request.head.authority)
+            || !policy.allows(
+                origin: origin, fetchSite: request.headers[.secFetchSite], fetchMode: request.headers[.secFetchMode],
+                referer: request.headers[.referer])
+        {
             // Before anything is read or written: a simple request (no preflight) from another
             // origin would otherwise be carried out, though its page could not read the answer.
             response = Self.failure(NetworkError(
                 .forbidden, "This server takes requests for localhost, 127.0.0.1, [::1] and its --host, from pages on this machine or of an --allow-origin origin"))
             response.headers[.accessControlAllowOrigin] = nil
             response.headers[.accessControlExposeHeaders] = nil
-            logger.warning("refused \(request.method.rawValue) \(Self.redacted(target)) from Host \(request.head.authority ?? "-"), Origin \(origin ?? "-")")
+            // A page's own address may hold secrets: only its origin is logged.
+            let page = origin ?? request.headers[.referer].flatMap(OriginPolicy.origin(ofURL:)).map { "- (Referer \($0))" } ?? "-"
+            logger.warning(
+                "refused \(request.method.rawValue) \(Self.redacted(target)) from Host \(request.head.authority ?? "-"), Origin \(page), Sec-Fetch-Site \(request.headers[.secFetchSite] ?? "-")")
             return response
         }
         do {
@@ -531,9 +538,10 @@ struct RESTResponder: HTTPResponder {
         return text
     }
 
+    /// `text` answered with 200, as JSON unless `headers` name another type (JSONP's JavaScript).
     static func json(_ text: String, headers: HTTPFields = HTTPFields()) -> Response {
         var headers = headers.withCORS
-        headers[.contentType] = "application/json; charset=utf-8"
+        if headers[.contentType] == nil { headers[.contentType] = "application/json; charset=utf-8" }
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
     }
 
@@ -557,6 +565,8 @@ struct RESTResponder: HTTPResponder {
 extension HTTPField.Name {
     static let methodOverride = HTTPField.Name("X-HTTP-Method-Override")!
     static let firebaseETag = HTTPField.Name("X-Firebase-ETag")!
+    static let secFetchSite = HTTPField.Name("Sec-Fetch-Site")!
+    static let secFetchMode = HTTPField.Name("Sec-Fetch-Mode")!
 }
 
 extension HTTPFields {

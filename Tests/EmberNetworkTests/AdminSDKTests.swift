@@ -8,17 +8,7 @@ import Testing
 @Suite(.serialized)
 struct AdminSDKTests {
     /// The virtual environment's python, made (and `firebase-admin` installed) on first use.
-    static let python: Result<String, ChildProcess.Failure> = {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let environment = root.appendingPathComponent(".build/admin-venv")
-        let python = environment.appendingPathComponent("bin/python").path
-        if ChildProcess.run([python, "-c", "import firebase_admin"], mergingErrors: true).status == 0 { return .success(python) }
-        let made = ChildProcess.run(["python3", "-m", "venv", environment.path], mergingErrors: true)
-        guard made.status == 0 else { return .failure(ChildProcess.Failure(message: "python3 -m venv failed: \(made.output)")) }
-        let installed = ChildProcess.run([python, "-m", "pip", "install", "--quiet", "firebase-admin"], mergingErrors: true)
-        guard installed.status == 0 else { return .failure(ChildProcess.Failure(message: "pip install firebase-admin failed: \(installed.output)")) }
-        return .success(python)
-    }()
+    static let python = PythonEnvironment.prepare("admin-venv", packages: ["firebase-admin"], check: "import firebase_admin")
 
     @Test("reads, shallow reads, ETags, writes, push, multi-path updates, conditional writes, transactions, every query, listen, rules upload, auth_variable_override")
     func adminSDK() throws {

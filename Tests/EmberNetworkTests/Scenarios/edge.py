@@ -117,6 +117,24 @@ def origins():
     same((status, body, headers.get("access-control-allow-origin"), headers.get("vary")),
          (200, b'"kept"', "http://localhost:3000", "Origin"), "a read from a page on this machine")
     same(request("GET", "/secret.json?ns=edge", {"Origin": ALLOWED, **owner})[0], 200, "a read from the allowed origin")
+    # A <script> (JSONP), <img> or <link> of another site's page sends no Origin; the browser says
+    # where it comes from (Sec-Fetch-Site) and its Referer which page: without an allowed one it is
+    # refused (BrowserOriginTests saw a page of another origin read the value this way).
+    script = {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "no-cors", "Sec-Fetch-Dest": "script"}
+    jsonp = "/secret.json?ns=edge&auth=owner&callback=steal"
+    for referer in [None, "https://evil.example/page.html", "http://localhost.evil.example:5173/", "null"]:
+        status, headers, body = request("GET", jsonp, {**script, **({"Referer": referer} if referer else {})})
+        same(status, 403, f"a script from another site (Referer {referer})")
+        if b"kept" in body:
+            raise AssertionError(f"a script from another site (Referer {referer}) was answered: {body!r}")
+    for referer in ["http://localhost:5173/app/index.html?x=1", "http://127.0.0.1:4000/", ALLOWED + "/page"]:
+        status, headers, body = request("GET", jsonp, {**script, "Sec-Fetch-Site": "same-site", "Referer": referer})
+        same((status, body, headers.get("content-type")), (200, b'steal("kept");', "application/javascript; charset=utf-8"),
+             f"JSONP from a page at {referer}")
+    for fetch_site in ["same-origin", "none"]:
+        same(request("GET", jsonp, {**script, "Sec-Fetch-Site": fetch_site})[0], 200, f"a script with Sec-Fetch-Site {fetch_site}")
+    status, _, body = request("GET", "/secret.json?ns=edge&auth=owner", {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate"})
+    same((status, body), (200, b'"kept"'), "a link followed from another site (the user's own page)")
     # DNS rebinding: a name that is not the server's is refused, whatever the credential.
     for host in [f"rebind.example:{PORT}", "rebind.example", f"localhost.rebind.example:{PORT}", f"127.0.0.1.nip.io:{PORT}"]:
         status, _, body = request("GET", "/.json?ns=edge", owner, host=host)
