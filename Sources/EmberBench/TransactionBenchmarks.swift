@@ -48,7 +48,8 @@ struct TransactionBenchmarks {
     }
 
     /// One run on a fresh in-memory instance; the time until every increment has committed.
-    private func once(clients count: Int, increments: Int) -> Duration {
+    /// One run of `contention` (for profiling: `ember-bench counter CLIENTS N`).
+    func once(clients count: Int, increments: Int) -> Duration {
         let ember = Ember(clock: SystemClock(), random: SeededRandom(seed: 4))
         let clients = (0..<count).map { try! ember.client(named: "c\($0)") }
         try! ember.flush()

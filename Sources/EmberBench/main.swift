@@ -53,6 +53,15 @@ if arguments.first == "transactions" {
     exit(0)
 }
 
+if arguments.first == "counter" {
+    // `ember-bench counter [CLIENTS] [N]`: issue 8's counter alone, one run: for profiling.
+    let rest = Array(arguments.dropFirst())
+    let clients = rest.first.flatMap { Int($0) } ?? 1
+    let count = rest.dropFirst().first.flatMap { Int($0) } ?? 20_000
+    print("\(clients) clients, \(count) increments: \(TransactionBenchmarks().once(clients: clients, increments: count))")
+    exit(0)
+}
+
 let quick = arguments.contains("--quick")
 let n = quick ? 100_000 : 1_000_000
 let report = BenchReport()
