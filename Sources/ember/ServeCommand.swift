@@ -20,7 +20,9 @@ struct ServeCommand: ParsableCommand {
             Web pages: requests must name the server as localhost, 127.0.0.1, [::1] or its --host \
             (Host header; a DNS-rebinding name is refused), and a browser page (Origin header) must \
             be on this machine (http(s)://localhost|127.0.0.1|[::1], any port) or of an \
-            --allow-origin origin. Clients that send no Origin (Node, curl, the Admin SDKs) are served.
+            --allow-origin origin. Clients that send no Origin (Node, curl, the Admin SDKs) are \
+            served, except a request a browser marks as made by another site's page \
+            (Sec-Fetch-Site: cross-site, e.g. a JSONP <script>), judged by its Referer instead.
             """
     )
 
