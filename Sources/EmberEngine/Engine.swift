@@ -337,8 +337,9 @@ public final class Engine: @unchecked Sendable {
     }
 
     /// Runs the next piece of work that is due now, if any (a submission, the posted callbacks,
-    /// a task, a message or timer, the end of a tick), without letting time pass: for tests
-    /// that single-step the engine.
+    /// a task, a message or timer, the end of a tick), without letting time pass: the engine
+    /// single-stepped, one message at a time (faults injected between messages; the fault and
+    /// network tests step it so).
     /// - Returns: whether something ran.
     @discardableResult
     public func step() -> Bool {
