@@ -43,9 +43,10 @@ public struct JSONParser {
 
     /// Parses one JSON value as ``parse(_:unpairedSurrogates:)`` does, except the member at
     /// `member` (names from the top, e.g. `["d", "b", "d"]`): its value is read past, its
-    /// brackets and strings matched but nothing built, and `null` stands for it. For reading
-    /// what a message is before deciding whether to read what it carries: a value read past
-    /// may still be malformed inside.
+    /// brackets and strings matched but nothing built. `null` stands for it, or, for an
+    /// object, an object of its first ``keptNames`` member names, each with `null`. For
+    /// reading what a message is (and where a merge writes) before deciding whether to read
+    /// what it carries: a value read past may still be malformed inside.
     /// - Throws: ``DatabaseError`` `malformed_json` (outside the member, or where the member's
     ///   brackets do not match).
     /// - Complexity: O(n), building nothing for the member.
@@ -75,6 +76,54 @@ public struct JSONParser {
             }
         }
         return try result.get()
+    }
+
+    /// How many member names of a skipped object ``parse(_:skipping:)`` keeps.
+    public static let keptNames = 64
+
+    /// Reads past one value: an object's first ``keptNames`` member names are kept (each with
+    /// `null`), the rest of it and anything else read past without building it.
+    private mutating func skipValueKeepingNames() throws(DatabaseError) -> JSONValue {
+        guard peek(UInt8(ascii: "{")) else {
+            try skipValue()
+            return .null
+        }
+        try enter()
+        defer { nesting -= 1 }
+        index += 1
+        var names: [(key: String, value: JSONValue)] = []
+        skipWhitespace()
+        if peek(UInt8(ascii: "}")) {
+            index += 1
+            return .object(names)
+        }
+        while true {
+            skipWhitespace()
+            guard peek(UInt8(ascii: "\"")) else {
+                throw error("unexpected \(describeCurrent()), expected a member name in double quotes")
+            }
+            if names.count < Self.keptNames {
+                names.append((try parseString(), .null))
+            } else {
+                try skipValue()
+            }
+            skipWhitespace()
+            guard peek(UInt8(ascii: ":")) else {
+                throw error("unexpected \(describeCurrent()), expected ':' after the member name")
+            }
+            index += 1
+            try skipValue()
+            skipWhitespace()
+            if peek(UInt8(ascii: ",")) {
+                index += 1
+                continue
+            }
+            if peek(UInt8(ascii: "}")) {
+                index += 1
+                return .object(names)
+            }
+            throw error("unexpected \(describeCurrent()), expected ',' or '}' after an object member")
+        }
     }
 
     /// Reads past one value without building it: strings to their closing quote (escapes
@@ -152,8 +201,7 @@ public struct JSONParser {
             if outer == nesting - 1, matched < skipped.count, skipped[matched] == key {
                 // On the way to the member read past.
                 if matched + 1 == skipped.count {
-                    try skipValue()
-                    members.append((key, .null))
+                    members.append((key, try skipValueKeepingNames()))
                 } else {
                     matched += 1
                     let value = try parseValue()

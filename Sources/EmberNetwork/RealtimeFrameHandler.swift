@@ -27,9 +27,10 @@ final class RealtimeFrameHandler: ChannelInboundHandler, RemovableChannelHandler
         let message: (ClientFrame) -> Void
         /// A message passed the size limit; nothing more is read.
         let tooLarge: () -> Void
-        /// Asks, after every message handed on before, whether the rules refuse the connection
-        /// every write at and below a path, and calls back with the answer (on any thread).
-        var refusesWrites: (_ path: Path, _ answer: @escaping @Sendable (Bool) -> Void) -> Void = { _, answer in answer(false) }
+        /// Asks, after every message handed on before, at which of `paths` (if any) the rules
+        /// refuse the connection every write at and below, and calls back with the first such
+        /// path (on any thread).
+        var refusesWrites: (_ paths: [Path], _ answer: @escaping @Sendable (Path?) -> Void) -> Void = { _, answer in answer(nil) }
         /// The channel's writability changed: its unsent bytes went above its high mark, or
         /// back below its low mark.
         var writabilityChanged: () -> Void = {}
@@ -201,19 +202,24 @@ final class RealtimeFrameHandler: ChannelInboundHandler, RemovableChannelHandler
         }
         held = []
         let handler = NIOLoopBound(self, eventLoop: loop)
-        events.refusesWrites(write.path) { [loop] refused in
-            loop.execute { handler.value.writeChecked(text, requestID: write.requestID, path: write.path, refused: refused) }
+        // A merge is refused when one of its changes is: its first changes are checked too.
+        events.refusesWrites([write.path] + write.merged) { [loop] refused in
+            loop.execute { handler.value.writeChecked(text, requestID: write.requestID, refused: refused) }
         }
     }
 
     /// The engine answered for a large write: refused, it is answered `permission_denied`
     /// unread; else it is read whole. What followed it goes on.
-    private func writeChecked(_ text: String, requestID: Int, path: Path, refused: Bool) {
+    private func writeChecked(_ text: String, requestID: Int, refused: Path?) {
         let following = held ?? []
         held = nil
         heldBytes = 0
         guard !refusing else { return }
-        deliver(refused ? .refused(requestID: requestID, error: .permissionDenied(at: path)) : RealtimeCodec.decodeClientFrame(text))
+        if let refused {
+            deliver(.refused(requestID: requestID, error: .permissionDenied(at: refused)))
+        } else {
+            deliver(RealtimeCodec.decodeClientFrame(text))
+        }
         release(following)
     }
 

@@ -52,7 +52,7 @@ enum RealtimeSocket {
                 events: .init(
                     message: { frame in batch.add { connection.receive(frame) } },
                     tooLarge: { batch.add { connection.messageTooLarge(limit: maxMessageSize) } },
-                    refusesWrites: { path, answer in batch.add { answer(connection.refusesEveryWrite(path)) } },
+                    refusesWrites: { paths, answer in batch.add { answer(paths.first(where: connection.refusesEveryWrite)) } },
                     writabilityChanged: { frames.noteBuffered() }))
             let pipeline = channel.pipeline.syncOperations
             let decoder = try pipeline.handler(type: ByteToMessageHandler<WebSocketFrameDecoder>.self)

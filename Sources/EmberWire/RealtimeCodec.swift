@@ -124,13 +124,23 @@ public enum RealtimeCodec {
     /// message first, so that a write its rules refuse whatever it holds costs no more than
     /// this (a refused merge of a million paths grew a server by hundreds of MB).
     /// - Complexity: O(n) in the length of the text, building nothing of the data.
-    public static func peekWrite(_ text: String) -> (requestID: Int, path: Path)? {
+    /// - Returns: also, for a merge, where its first ``JSONParser/keptNames`` changes write
+    ///   (the merge is refused if the rules refuse every write at one of them).
+    public static func peekWrite(_ text: String) -> (requestID: Int, path: Path, merged: [Path])? {
         guard let json = try? JSONParser.parse(text, skipping: ["d", "b", "d"]), case .string("d")? = json["t"],
             let data = json["d"], case .int(let number)? = data["r"], number >= 0, number <= Int64(Int32.max),
             case .string(let action)? = data["a"], ["p", "m", "o", "om"].contains(action), let body = data["b"],
             let target = try? path(body, write: true)
         else { return nil }
-        return (Int(number), target)
+        var merged: [Path] = []
+        if action == "m" || action == "om", case .object(let members)? = body["d"] {
+            for member in members {
+                // A key that is not a path: the whole read says so.
+                guard let relative = try? Path(validating: member.key) else { return nil }
+                merged.append(target.appending(relative))
+            }
+        }
+        return (Int(number), target, merged)
     }
 
     /// The refusal of a request whose only fault is an unpaired surrogate escape (`\uD83D`

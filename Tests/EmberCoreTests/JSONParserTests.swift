@@ -125,7 +125,7 @@ import Testing
         let text = #"{"t":"d","d":{"r":7,"a":"m","b":{"p":"/x","d":{"a\"}":"]{[\\","b":["#
             + deep + #"]},"h":"z"},"d":{"q":1}}}"#
         let value = try JSONParser.parse(text, skipping: ["d", "b", "d"])
-        #expect(value["d"]?["b"]?["d"] == .null)
+        #expect(value["d"]?["b"]?["d"] == .object([("a\"}", .null), ("b", .null)]), "an object's names are kept")
         #expect(value["d"]?["b"]?["p"] == .string("/x"))
         #expect(value["d"]?["b"]?["h"] == .string("z"))
         #expect(value["d"]?["r"] == .int(7))
@@ -136,5 +136,20 @@ import Testing
         for broken in [#"{"d":{"b":{"d":{"a":[1,2}}}"#, #"{"d":{"b":{"d":"open"#, #"{"d":{"b":{"d":[[]"#] {
             #expect(throws: DatabaseError.self, "\(broken)") { try JSONParser.parse(broken, skipping: ["d", "b", "d"]) }
         }
+    }
+
+    /// Of a skipped object, the first ``JSONParser/keptNames`` names are kept, the rest read past.
+    @Test func skippingKeepsTheFirstNamesOfAnObject() throws {
+        let members = (0..<100).map { #""k\#($0)":{"v":[\#($0)]}"# }.joined(separator: ",")
+        let text = "{\"d\":{\"b\":{\"d\":{" + members + "}}}}"
+        let value = try JSONParser.parse(text, skipping: ["d", "b", "d"])
+        guard case .object(let names)? = value["d"]?["b"]?["d"] else {
+            Issue.record("not an object: \(value)")
+            return
+        }
+        let expected: [String] = (0..<JSONParser.keptNames).map { "k\($0)" }
+        #expect(names.map { $0.key } == expected)
+        #expect(names.allSatisfy { $0.value == .null })
+        #expect(try JSONParser.parse(#"{"d":{"b":{"d":7}}}"#, skipping: ["d", "b", "d"])["d"]?["b"]?["d"] == .null)
     }
 }

@@ -143,6 +143,10 @@ def refused_merge():
     ws.send({"r": 2, "a": "p", "b": {"p": "/open/after", "d": "second"}})
     same(ws.answer(1)["s"], "permission_denied", "the refused merge of a million paths")
     same(ws.answer(2)["s"], "ok", "the put sent behind it")
+    # At the root, where the rules grant `/open`: refused unread all the same, one of its first
+    # changes being refused whatever it holds (an update is refused whole when one path is).
+    ws.send({"r": 8, "a": "m", "b": {"p": "/", "d": {"open/x": 1, **big}}})
+    same(ws.answer(8)["s"], "permission_denied", "a merge at the root of a million paths, the first one allowed")
     # 20,000 paths (about 300 KB: read without its data first), where the rules may take it.
     fine = {f"k{i}": i for i in range(20_000)}
     ws.send({"r": 3, "a": "m", "b": {"p": "/open/fine", "d": fine}})
@@ -159,6 +163,8 @@ def refused_merge():
          (200, 20_000, "overwritten", 19_999, "second"), "what the accepted writes left")
     same(len(rest("GET", "/mine.json?ns=merges", headers=ADMIN)[1]), 20_000, "the signed-in merge")
     same(rest("GET", "/closed.json?ns=merges", headers=ADMIN), (200, None), "nothing of the refused merge")
+    same(rest("GET", "/p1.json?ns=merges", headers=ADMIN), (200, None), "nothing of the refused merge at the root")
+    same(rest("GET", "/open/x.json?ns=merges", headers=ADMIN), (200, None), "not even its allowed change")
 
 
 def unknown_namespaces():
