@@ -88,50 +88,39 @@ public struct JSONParser {
             try skipValue()
             return .null
         }
-        try enter()
-        defer { nesting -= 1 }
+        let start = index
         index += 1
         var names: [(key: String, value: JSONValue)] = []
-        skipWhitespace()
-        if peek(UInt8(ascii: "}")) {
-            index += 1
-            return .object(names)
-        }
-        while true {
+        while names.count < Self.keptNames {
             skipWhitespace()
-            guard peek(UInt8(ascii: "\"")) else {
-                throw error("unexpected \(describeCurrent()), expected a member name in double quotes")
-            }
-            if names.count < Self.keptNames {
-                names.append((try parseString(), .null))
-            } else {
-                try skipValue()
-            }
-            skipWhitespace()
-            guard peek(UInt8(ascii: ":")) else {
-                throw error("unexpected \(describeCurrent()), expected ':' after the member name")
-            }
-            index += 1
-            try skipValue()
-            skipWhitespace()
-            if peek(UInt8(ascii: ",")) {
-                index += 1
-                continue
-            }
             if peek(UInt8(ascii: "}")) {
                 index += 1
                 return .object(names)
             }
-            throw error("unexpected \(describeCurrent()), expected ',' or '}' after an object member")
+            if !names.isEmpty {
+                guard peek(UInt8(ascii: ",")) else { throw error("unexpected \(describeCurrent()), expected ',' or '}' after an object member") }
+                index += 1
+                skipWhitespace()
+            }
+            guard peek(UInt8(ascii: "\"")) else { throw error("unexpected \(describeCurrent()), expected a member name in double quotes") }
+            names.append((try parseString(), .null))
+            skipWhitespace()
+            guard peek(UInt8(ascii: ":")) else { throw error("unexpected \(describeCurrent()), expected ':' after the member name") }
+            index += 1
+            try skipValue()
         }
+        // The rest of the object, read past: from inside it, one bracket deep.
+        try skipValue(depth: 1, from: start)
+        return .object(names)
     }
 
     /// Reads past one value without building it: strings to their closing quote (escapes
     /// stepped over), arrays and objects to their matching bracket, counted rather than
     /// recursed into (no nesting limit is needed).
-    private mutating func skipValue() throws(DatabaseError) {
-        let start = index
-        var depth = 0
+    /// `depth` brackets are open already (the value began at `start`).
+    private mutating func skipValue(depth: Int = 0, from start: Int? = nil) throws(DatabaseError) {
+        let start = start ?? index
+        var depth = depth
         repeat {
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input inside a value", at: start) }
