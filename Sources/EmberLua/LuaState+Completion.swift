@@ -408,44 +408,34 @@ struct LuaCompletionRequest {
     /// The index of the `(` that the `)` at `close` closes, or `nil`; quoted strings are
     /// skipped (escapes are not read: a completion may miss, never run anything).
     static func opening(of close: Int, in bytes: [UInt8]) -> Int? {
-        var depth = 0
-        var index = close
-        while index >= 0 {
-            switch bytes[index] {
-            case .closing: depth += 1
-            case .opening:
-                depth -= 1
-                if depth == 0 { return index }
-            case .singleQuote, .doubleQuote:
-                let quote = bytes[index]
-                index -= 1
-                while index >= 0, bytes[index] != quote { index -= 1 }
-                if index < 0 { return nil }
-            default: break
-            }
-            index -= 1
-        }
-        return nil
+        matching(close, in: bytes, step: -1)
     }
 
     /// The index of the `)` that closes the `(` at `open`, or `nil`; quoted strings are skipped.
     static func closing(of open: Int, in bytes: [UInt8]) -> Int? {
+        matching(open, in: bytes, step: 1)
+    }
+
+    /// The bracket that matches the one at `start`, scanning by `step` (1: forward from a `(`,
+    /// -1: backward from a `)`), quoted strings skipped.
+    private static func matching(_ start: Int, in bytes: [UInt8], step: Int) -> Int? {
+        let (deeper, shallower): (UInt8, UInt8) = step > 0 ? (.opening, .closing) : (.closing, .opening)
         var depth = 0
-        var index = open
-        while index < bytes.count {
+        var index = start
+        while bytes.indices.contains(index) {
             switch bytes[index] {
-            case .opening: depth += 1
-            case .closing:
+            case deeper: depth += 1
+            case shallower:
                 depth -= 1
                 if depth == 0 { return index }
             case .singleQuote, .doubleQuote:
                 let quote = bytes[index]
-                index += 1
-                while index < bytes.count, bytes[index] != quote { index += 1 }
-                if index == bytes.count { return nil }
+                index += step
+                while bytes.indices.contains(index), bytes[index] != quote { index += step }
+                if !bytes.indices.contains(index) { return nil }
             default: break
             }
-            index += 1
+            index += step
         }
         return nil
     }

@@ -13,6 +13,12 @@ enum RESTIdentity: Sendable, Equatable {
     /// rules do not apply, or who acts as the user of an override.
     case admin(AuthOverride)
 
+    /// Whether the request comes from the administrator.
+    var isAdministrator: Bool {
+        if case .admin = self { return true }
+        return false
+    }
+
     /// Reads the credential of a request, checking a token's signature with `verifier` when a
     /// project is configured (`ember serve --project`).
     /// - Throws: 401 "Could not parse auth token." for a token that is not one, has expired, or

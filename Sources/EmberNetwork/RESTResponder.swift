@@ -105,9 +105,7 @@ struct RESTResponder: HTTPResponder {
             // The emulator lists its namespaces to anyone (the Emulator UI sends no credential:
             // firebase-tools-ui `DatabaseContainer.fetchDatabases`); with rules in force, which
             // namespaces exist is the administrator's to know (deliberately stricter).
-            if registry.rulesInForce, case .admin = identity {} else if registry.rulesInForce {
-                throw NetworkError(DatabaseError.permissionDenied())
-            }
+            if registry.rulesInForce, !identity.isAdministrator { throw NetworkError(DatabaseError.permissionDenied()) }
             let names = registry.names.map { JSONValue.object([("name", .string($0))]) }
             return Self.json(JSONValue.array(names).serialized())
         }
@@ -118,8 +116,7 @@ struct RESTResponder: HTTPResponder {
         case .get:
             use = !isRules && request.headers[.accept]?.contains("text/event-stream") == true ? .connection : .read
         default:
-            let byAdministrator = if case .admin = identity { true } else { false }
-            use = .write(byAdministrator: byAdministrator)
+            use = .write(byAdministrator: identity.isAdministrator)
         }
         let database = try registry.database(named: query["ns"], for: use)
         if isRules {
