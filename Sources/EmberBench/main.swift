@@ -129,6 +129,18 @@ if arguments.first == "compare" {
     exit(0)
 }
 
+if arguments.first == "scale-listen" {
+    // The scale workload's child process: `scale-listen DIR` opens the database directory,
+    // listens to `/` with a client until the whole tree has arrived, and prints the process's
+    // resident memory in bytes.
+    guard let directory = arguments.dropFirst().first else {
+        print("usage: ember-bench scale-listen DIR")
+        exit(2)
+    }
+    print(ScaleBenchmarks.residentWithTheWholeTree(directory: directory))
+    exit(0)
+}
+
 if arguments.first == "memory-per-leaf" {
     // The memory workload's child process: `memory-per-leaf N` prints the growth of resident
     // memory per leaf while one node gets N children `k<i>` = i.

@@ -141,12 +141,16 @@ public final class Ember {
             let readOnly = !Persistence.isWritable(directory: directory)
             if readOnly { notices.append(.readOnly(directory: directory)) }
             let store = try ServerStore(at: .file(file), durability: settings.durability, readOnly: readOnly)
-            let server = try Server(clock: clock, rules: rules, store: store)
+            let server = try Server(clock: clock, rules: rules, store: store, cacheSize: settings.serverCacheSize)
             backend = .embedded(server)
-            if !server.badRows.isEmpty { notices.append(.badRows(file: file, server.badRows)) }
         }
         network = InProcessNetwork(engine: engine)
         engine.add(self)
+        if case .directory(let directory, _) = persistence, let server = embeddedServer {
+            // The server reads its store a location at a time: bad rows are found as they are read.
+            let file = Persistence.serverFile(in: directory)
+            server.onBadRows = { [unowned self] rows in notices.append(.badRows(file: file, rows)) }
+        }
     }
 
     /// Clients of `remote`, a server in another process, each on a connection of its own.

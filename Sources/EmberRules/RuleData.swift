@@ -16,10 +16,25 @@ public struct RuleData: Sendable {
         }
     }
 
+    /// The tree a version starts from: whole in memory, or read a location at a time.
+    enum Base: Sendable {
+        case node(Node)
+        case reader(any RuleTreeReader)
+
+        /// The data at `path`.
+        /// - Complexity: O(depth of `path`) for a node; the reader's cost otherwise.
+        func child(at path: Path) -> Node {
+            switch self {
+            case .node(let root): root.child(at: path)
+            case .reader(let reader): reader.node(at: path)
+            }
+        }
+    }
+
     enum Source: Sendable {
-        case tree(Node)
+        case tree(Base)
         /// The base with each write set in turn; indexed when there are many writes.
-        case overlay(Node, [Write], RuleOverlayIndex?)
+        case overlay(Base, [Write], RuleOverlayIndex?)
         /// The nodes read, each at its path.
         case recorded([Write])
     }
@@ -27,12 +42,24 @@ public struct RuleData: Sendable {
     let source: Source
 
     /// The whole tree `root`.
-    public static func tree(_ root: Node) -> RuleData { RuleData(source: .tree(root)) }
+    public static func tree(_ root: Node) -> RuleData { RuleData(source: .tree(.node(root))) }
+
+    /// The whole tree as `reader` reads it, a location at a time.
+    public static func reading(_ reader: any RuleTreeReader) -> RuleData { RuleData(source: .tree(.reader(reader))) }
 
     /// The tree `base` after `writes`, in order (later writes over earlier ones).
     /// - Complexity: O(n·d) for n writes d keys deep when n is large (an index of where they
     ///   are), O(1) otherwise.
     public static func overlay(_ base: Node, _ writes: [Write]) -> RuleData {
+        overlay(.node(base), writes)
+    }
+
+    /// The tree `reader` reads after `writes`, as ``overlay(_:_:)``.
+    public static func overlay(reading reader: any RuleTreeReader, _ writes: [Write]) -> RuleData {
+        overlay(.reader(reader), writes)
+    }
+
+    private static func overlay(_ base: Base, _ writes: [Write]) -> RuleData {
         RuleData(source: .overlay(base, writes, writes.count > RuleOverlayIndex.threshold ? RuleOverlayIndex(writes) : nil))
     }
 
@@ -59,8 +86,8 @@ public struct RuleData: Sendable {
     ///   Recorded: O(reads × depth).
     public func node(at path: Path) -> Node {
         switch source {
-        case .tree(let root):
-            return root.child(at: path)
+        case .tree(let base):
+            return base.child(at: path)
         case .overlay(let base, let writes, let index?):
             return index.node(at: path, base: base, writes: writes)
         case .overlay(let base, let writes, nil):

@@ -34,7 +34,7 @@ final class RuleOverlayIndex: Sendable {
     /// The data at `path` of `base` with `writes` (the ones this index was made of) set in turn.
     /// - Complexity: O(d²) to find the last write at or above `path`, plus setting the later
     ///   writes below it (only the first time for a location above many writes).
-    func node(at path: Path, base: Node, writes: [RuleData.Write]) -> Node {
+    func node(at path: Path, base: RuleData.Base, writes: [RuleData.Write]) -> Node {
         if let node = looked.withLock({ $0[path] }) { return node }
         // The last write at or above `path` (else the base), then the later writes below it.
         var lastAbove: Int?

@@ -39,7 +39,7 @@ extension Ruleset {
     ///   decides), else whether one holds. Nothing is counted in the coverage: the check that
     ///   follows counts.
     /// - Complexity: O(depth of `path`) rule evaluations.
-    public func grantsWrite(at path: Path, auth: JSONValue?, now: Int64, root data: Node) -> Bool? {
+    public func grantsWrite(at path: Path, auth: JSONValue?, now: Int64, data: RuleData) -> Bool? {
         var level = root
         var captures = RuleCaptures()
         var depth = 0
@@ -54,7 +54,7 @@ extension Ruleset {
             level = next.level
             depth += 1
         }
-        let context = RuleContext(auth: auth, now: now, data: .tree(data))
+        let context = RuleContext(auth: auth, now: now, data: data)
         var evaluator = RuleEvaluator(context: context, path: .root, captures: [:], tracing: false, reads: RuleReads())
         var coverage = RuleCoverage(ruleCount: 0)
         for (rule, depth, captures) in rules {
@@ -65,12 +65,12 @@ extension Ruleset {
     }
 
     /// Whether the rules refuse `auth` every write at and below `path`, whatever is written: no
-    /// `.write` on the way down grants it (``grantsWrite(at:auth:now:root:)`` is `false`) and
+    /// `.write` on the way down grants it (``grantsWrite(at:auth:now:data:)`` is `false`) and
     /// every `.write` below `path` is the constant `false` (or there is none). A REST write so
     /// refused is answered before its body is parsed.
     /// - Complexity: O(depth of `path`) rule evaluations.
-    public func refusesEveryWrite(atOrBelow path: Path, auth: JSONValue?, now: Int64, root data: Node) -> Bool {
-        guard grantsWrite(at: path, auth: auth, now: now, root: data) == false else { return false }
+    public func refusesEveryWrite(atOrBelow path: Path, auth: JSONValue?, now: Int64, data: RuleData) -> Bool {
+        guard grantsWrite(at: path, auth: auth, now: now, data: data) == false else { return false }
         var level = root
         for key in path.keys {
             guard let next = level.child(key) else { return true }

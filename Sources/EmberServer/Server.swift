@@ -27,8 +27,8 @@ import EmberWire
 /// `full` durability, on disk). A commit that fails undoes the tick: the tree goes back, its
 /// writes are refused with `storage_error`, and listeners get the data as it is again.
 public final class Server {
-    /// The data.
-    public private(set) var root: Node = .empty
+    /// The data: whole in memory, or paged from the store.
+    private let tree: ServerTree
     /// Milliseconds added to the clock: a skewed server clock, to show
     /// `.info/serverTimeOffset` at work.
     public var clockSkew: Int64 = 0
@@ -66,9 +66,14 @@ public final class Server {
     /// The answers to recent writes keyed as earlier versions of Ember did (still queued in
     /// clients' stores), so that they are not applied twice either.
     private var answeredWrites = AnsweredWrites(capacity: 65_536)
-    /// The rows of the store left out when it was loaded, because they would not pass a
-    /// write's checks.
-    public private(set) var badRows: [BadRow] = []
+    /// The rows of the store left out of the locations read so far, because they would not
+    /// pass a write's checks (each location is read when it is first used).
+    public var badRows: [BadRow] { tree.badRows }
+    /// Called with the bad rows of each location read that had some.
+    public var onBadRows: (([BadRow]) -> Void)? {
+        get { tree.onBadRows }
+        set { tree.onBadRows = newValue }
+    }
     /// Where the tree is kept durably, if anywhere.
     public let store: ServerStore?
     /// What the current tick owes, while a store is attached.
@@ -85,13 +90,22 @@ public final class Server {
         coverage = RuleCoverage(ruleCount: rules.entries.count)
         indexes = ServerIndexes(rules: rules)
         store = nil
+        tree = ServerTree(store: nil, capacity: .max)
     }
 
+    /// The default budget of the server's tree in memory (``cacheSize``): 64 MB of stored rows.
+    public static let defaultCacheSize = 64 << 20
+
     /// A server that starts from the tree and the rules in `store` and writes through to it.
+    /// Its tree is read a location at a time, as it is used: opening it reads no data.
     /// - Parameter rules: rules to put in force (and save) instead of the saved ones.
+    /// - Parameter cacheSize: how many bytes of stored rows the tree keeps in memory before
+    ///   it evicts what no listen holds.
     /// - Throws: ``StoreError`` when the store cannot be read, or its saved rules no longer
     ///   compile.
-    public init(clock: any DatabaseClock = SystemClock(), rules: Ruleset? = nil, store: ServerStore) throws(StoreError) {
+    public init(
+        clock: any DatabaseClock = SystemClock(), rules: Ruleset? = nil, store: ServerStore, cacheSize: Int = Server.defaultCacheSize
+    ) throws(StoreError) {
         self.clock = clock
         var inForce = Ruleset.open
         if let rules {
@@ -108,7 +122,8 @@ public final class Server {
         coverage = RuleCoverage(ruleCount: inForce.entries.count)
         indexes = ServerIndexes(rules: inForce)
         self.store = store
-        (root, badRows) = try store.load()
+        store.startLoadingByLocation()
+        tree = ServerTree(store: store, capacity: cacheSize)
         ledger.restore(try store.loadLedger())
         for (key, failure) in try store.loadAnswers() {
             answeredWrites.record(failure.map(AckStatus.failed) ?? .ok, for: key)
@@ -117,6 +132,20 @@ public final class Server {
 
     /// How many indexes have been built (each the first time a query needs it).
     public var builtIndexCount: Int { indexes.count }
+
+    /// How many bytes of stored rows the tree keeps in memory before it evicts what no listen
+    /// holds (without a store, everything is in memory).
+    public var cacheSize: Int {
+        get { tree.capacity }
+        set { tree.capacity = newValue }
+    }
+
+    /// What the tree holds in memory now.
+    public var cacheUse: ServerCacheUse {
+        ServerCacheUse(
+            bytes: tree.loadedBytes, regions: tree.regionCount, loads: tree.loadCount, evictions: tree.evictionCount,
+            isPaged: store != nil)
+    }
 
     /// The server's time in milliseconds: its clock plus the skew.
     public var serverTime: Int64 { clock.now() + clockSkew }
@@ -196,6 +225,10 @@ public final class Server {
                 send(.other(id, .ack(requestID: requestID, status: .failed(error))))
                 return
             }
+            if let error = load(query.path) {
+                send(.other(id, .ack(requestID: requestID, status: .failed(error))))
+                return
+            }
             // A listen sent again replaces the first (its tag, what was sent) in place.
             let existing = connection.listens[query]
             // A value or child order is indexed while it is listened to (ServerIndexes): counted
@@ -243,7 +276,7 @@ public final class Server {
             connection.onDisconnect = connection.onDisconnect.compactMap { $0.forgetting(path) }
             send(.other(id, .ack(requestID: requestID, status: .ok)))
         case .get(let requestID, let query):
-            if let error = denial(.read(query.path, RuleQuery(query.params)), as: auth, by: id, at: serverTime) {
+            if let error = denial(.read(query.path, RuleQuery(query.params)), as: auth, by: id, at: serverTime) ?? load(query.path) {
                 send(.get(id, requestID: requestID, query, .failed(error)))
             } else {
                 send(.get(id, requestID: requestID, query, .data(data(for: query))))
@@ -353,10 +386,13 @@ public final class Server {
     }
 
     /// Whether the rules refuse `auth` every write at and below `path`, whatever is written
-    /// (``Ruleset/refusesEveryWrite(atOrBelow:auth:now:root:)``): a request that can only be
+    /// (``Ruleset/refusesEveryWrite(atOrBelow:auth:now:data:)``): a request that can only be
     /// refused need not be read.
     public func refusesEveryWrite(atOrBelow path: Path, as auth: ConnectionAuth) -> Bool {
-        rulesApply(to: auth) && rules.refusesEveryWrite(atOrBelow: path, auth: auth.variable, now: serverTime, root: root)
+        guard rulesApply(to: auth) else { return false }
+        let refused = rules.refusesEveryWrite(atOrBelow: path, auth: auth.variable, now: serverTime, data: .reading(tree))
+        // A rule whose data could not be read decides nothing: the request is read and checked.
+        return tree.takeFailure() == nil && refused
     }
 
     /// Whether the rules are checked for `auth`: not with the open rules, nor for an
@@ -377,9 +413,12 @@ public final class Server {
         // for `explain` holds only the data the rules read, so the tree stays unshared and a
         // write changes it in place.
         let request = RuleRequest(
-            operation, auth: auth.variable, now: now, data: .tree(root), newData: writes.isEmpty ? nil : .overlay(root, writes))
+            operation, auth: auth.variable, now: now, data: .reading(tree),
+            newData: writes.isEmpty ? nil : .overlay(reading: tree, writes))
         var reads = RuleReads()
         let refused = rules.check(request, reads: &reads, coverage: &coverage)
+        // Data the rules read and the store could not give: refused, as the store's failure.
+        if let failure = tree.takeFailure() { return failure.databaseError }
         let check = RuleCheck(connection: id, ruleset: rules, request: request.keeping(reads), refused: refused)
         connections[id]?.lastRuleCheck = check
         onRuleCheck?(check)
@@ -439,15 +478,23 @@ public final class Server {
     /// held meanwhile. If the commit fails, the tick is undone instead: the tree goes back to
     /// what it was, its writes are refused with `storage_error`, and connections that were to
     /// hear of them get their listens' data again. Without a store, nothing waits here.
+    ///
+    /// Then, with the tick committed, the tree evicts what no listen holds when it is over its
+    /// budget (``cacheSize``).
     public func endTick() {
-        guard let store, !tick.isEmpty else { return }
+        guard let store else { return }
+        guard !tick.isEmpty else {
+            evictIfNeeded()
+            return
+        }
         let ended = tick
         tick = ServerTick()
+        let committed = tree.endChanges()
         do {
-            try store.commit(root, committed: ended.snapshot)
+            try store.commit(tree.root, committed: committed, isLoaded: tree.isLoaded)
         } catch {
             store.discardChanges()
-            undo(ended, because: error)
+            undo(ended, committed: committed, because: error)
             // The refusals are kept with the next commit; try to make them durable now.
             try? store.commitLedger()
             lastStoreError = error
@@ -455,6 +502,25 @@ public final class Server {
             return
         }
         for held in ended.held { deliver(held) }
+        evictIfNeeded()
+    }
+
+    /// Evicts the least recently used locations no listen holds, when the tree is over its
+    /// budget; the indexes built on them go with them.
+    private func evictIfNeeded() {
+        guard tree.loadedBytes > tree.capacity else { return }
+        tree.evict(keeping: retention(of:)) { path in indexes.drop(touching: path) }
+    }
+
+    /// What the listens hold of the data at `path`: all of it when one listens at or above it,
+    /// the locations below it when one listens only there.
+    private func retention(of path: Path) -> ServerTree.Retention {
+        var above = false
+        let below = listens.forEach(on: path) { _, refs in
+            if !refs.isEmpty { above = true }
+        }
+        if above || below.value?.isEmpty == false { return .whole }
+        return below.children.isEmpty ? .none : .below
     }
 
     /// Ends the tick and closes the store.
@@ -486,13 +552,14 @@ public final class Server {
     /// Keeps the tree as it was before the tick's first write, to undo the tick if its commit
     /// fails.
     private func willWrite() {
-        guard store != nil, tick.snapshot == nil else { return }
-        tick.snapshot = root
+        guard store != nil else { return }
+        tick.wrote = true
+        tree.beginChanges()
     }
 
-    private func undo(_ ended: ServerTick, because error: StoreError) {
-        if let snapshot = ended.snapshot {
-            root = snapshot
+    private func undo(_ ended: ServerTick, committed: Node?, because error: StoreError) {
+        if let committed {
+            tree.restore(committed)
             indexes.reset(rules: indexes.rules)
         }
         // Connections that were to hear of the refused writes get their listens' data again,
@@ -537,15 +604,28 @@ public final class Server {
 
     /// The data at `path`.
     /// - Complexity: O(d log n).
-    public func value(at path: Path) -> Node { root.child(at: path) }
+    /// Reads the location from the store first when it is not in memory; a read that fails
+    /// gives what memory holds (see ``load(_:)`` for the failure).
+    public func value(at path: Path) -> Node { tree.node(at: path) }
+
+    /// Makes the data at `path` whole in memory, reading it from the store if it is not.
+    /// - Returns: `storage_error` when the store cannot be read.
+    public func load(_ path: Path) -> DatabaseError? {
+        do {
+            try tree.ensureLoaded(path)
+            return nil
+        } catch {
+            return error.databaseError
+        }
+    }
 
     /// The data a query returns: the whole location, or the children in its window.
     /// - Complexity: O(log n + k) for k children by key or priority, or by a value or child
     ///   order the rules index; O(n log k) for an unindexed value or child order (a scan).
     public func data(for query: QuerySpec) -> Node {
-        let location = root.child(at: query.path)
+        let location = tree.node(at: query.path)
         if query.params.loadsAllData { return location }
-        if let index = indexes.index(for: query.params, at: query.path, root: root) {
+        if let index = indexes.index(for: query.params, at: query.path, root: tree.root) {
             return Node(children: index.query(query.params, in: location).map { ($0.key, $0.node) })
         }
         return query.params.filteredNode(location)
@@ -593,7 +673,8 @@ public final class Server {
         throws(DatabaseError) -> PreparedPut
     {
         try checkWrite(node, at: path)
-        let current = root.child(at: path)
+        if let error = load(path) { throw error }
+        let current = tree.root.child(at: path)
         // One instant for the server values and the rules' `now` (Firebase resolves them
         // together): the clock is read once.
         let now = serverTime
@@ -612,11 +693,15 @@ public final class Server {
         let prepared = try prepare(node, at: path, hash: hash, as: auth, by: id)
         willWrite()
         store?.markChanged(path)
-        indexes.willWrite(at: [path], root: root)
-        root.set(prepared.resolved, at: path)
-        indexes.didWrite(root: root)
+        indexes.willWrite(at: [path], root: tree.root)
+        tree.set(prepared.resolved, at: path)
+        indexes.didWrite(root: tree.root)
         broadcastPut(prepared.resolved, at: path)
     }
+
+    /// Above this many changes, a merge reads its location whole before it is applied, rather
+    /// than each changed location.
+    static let mergeLoadsWhole = 256
 
     /// A merge checked and resolved, not applied yet.
     private struct PreparedMerge {
@@ -633,18 +718,29 @@ public final class Server {
             // refuse its first path whatever is written (`.write` rules that do not read
             // `newData`): the whole check would refuse that path first, too.
             let firstPath = path.appending(first.path)
-            if rules.grantsWrite(at: firstPath, auth: auth.variable, now: serverTime, root: root) == false,
+            let granted = rules.grantsWrite(at: firstPath, auth: auth.variable, now: serverTime, data: .reading(tree))
+            if let failure = tree.takeFailure() { throw failure.databaseError }
+            if granted == false,
                 let error = denial(.write([firstPath]), as: auth, by: id, at: serverTime, writing: [RuleData.Write(firstPath, first.node)])
             {
                 throw error
             }
         }
         try checkMerge(changes, at: path)
+        // The locations written, read first: each one, or the merge's location whole when
+        // there are many (one range of rows instead of thousands of reads).
+        if changes.count > Self.mergeLoadsWhole {
+            if let error = load(path) { throw error }
+        } else {
+            for change in changes {
+                if let error = load(path.appending(change.path)) { throw error }
+            }
+        }
         let now = serverTime
         var resolved: [WireChange] = []
         for change in changes {
             let full = path.appending(change.path)
-            let node = change.node.resolvingServerValues(existing: root.child(at: full), serverTime: now)
+            let node = change.node.resolvingServerValues(existing: tree.root.child(at: full), serverTime: now)
             // A server value must resolve to something storable (an increment can overflow).
             if change.node.containsServerValues { try node.validate(at: full) }
             resolved.append(WireChange(change.path, node))
@@ -660,12 +756,12 @@ public final class Server {
     private func merge(_ changes: [WireChange], at path: Path, as auth: ConnectionAuth, by id: ConnectionID?) throws(DatabaseError) {
         let prepared = try prepare(changes, at: path, as: auth, by: id)
         willWrite()
-        indexes.willWrite(at: changes.map { path.appending($0.path) }, root: root)
+        indexes.willWrite(at: changes.map { path.appending($0.path) }, root: tree.root)
         // Every change is checked: they all land. In place, so that only the nodes on each
         // changed path are copied, and only when the tick's snapshot still shares them.
-        for change in prepared.resolved { root.set(change.node, at: path.appending(change.path)) }
+        for change in prepared.resolved { tree.set(change.node, at: path.appending(change.path)) }
         for change in prepared.resolved { store?.markChanged(path.appending(change.path)) }
-        indexes.didWrite(root: root)
+        indexes.didWrite(root: tree.root)
         broadcastMerge(prepared.resolved, at: path)
     }
 
@@ -763,7 +859,7 @@ public final class Server {
             } else if above {
                 send(.update(ref.connection, message(listen.tag)))
             } else {
-                send(.update(ref.connection, .dataUpdate(path: location, data: root.child(at: location), tag: listen.tag)))
+                send(.update(ref.connection, .dataUpdate(path: location, data: tree.node(at: location), tag: listen.tag)))
             }
         }
     }

@@ -40,6 +40,13 @@ struct ServerIndexes {
         pending = []
     }
 
+    /// Forgets the indexes built at, above or below `path` (its data left memory); they are
+    /// built again when a query needs them.
+    /// - Complexity: O(b) for b indexed locations.
+    mutating func drop(touching path: Path) {
+        for location in built.keys where location.contains(path) || path.contains(location) { built[location] = nil }
+    }
+
     /// The value or child order of `params` when it is filtered (a query that loads every child
     /// needs no index).
     private static func indexedOrder(of params: QueryParams) -> Index? {

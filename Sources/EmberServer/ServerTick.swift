@@ -6,7 +6,7 @@ import EmberWire
 ///
 /// A value: the server fills it while it handles messages, and ``Server/endTick()`` either
 /// releases it (the commit succeeded) or undoes it (the commit failed: the tree goes back to
-/// ``snapshot``, the writes are refused, and listeners hear nothing of them).
+/// what it was, the writes are refused, and listeners hear nothing of them).
 struct ServerTick {
     /// A message owed to a connection.
     enum Held {
@@ -21,11 +21,11 @@ struct ServerTick {
         case other(ConnectionID, ServerMessage)
     }
 
-    /// The tree before the tick's first write, or `nil` while nothing was written.
-    var snapshot: Node?
+    /// Whether the tick wrote (the tree before its first write is kept by the ``ServerTree``).
+    var wrote = false
     /// The messages owed, in the order they were made.
     var held: [Held] = []
 
     /// Whether anything waits for the end of the tick.
-    var isEmpty: Bool { snapshot == nil && held.isEmpty }
+    var isEmpty: Bool { !wrote && held.isEmpty }
 }

@@ -59,6 +59,7 @@ extension Shell {
                 ("auth", identityJSON(database)),
                 ("rules", .string(ember.embeddedServer.map { $0.rules.isOpen ? "open" : "loaded" } ?? "remote")),
                 ("server", .string(ember.remoteServer?.url ?? "embedded")),
+                ("serverCache", serverCacheJSON),
                 ("storeError", database.lastStoreError.map { .string($0.message) } ?? .null),
                 ("setAside", .array(ember.persistence.setAsideFiles().map { .string($0) })),
                 ("notices", .array(ember.notices.map { notice in
@@ -74,6 +75,7 @@ extension Shell {
             ("listeners", "\(listeners)"),
             ("cache", Self.bytes(cacheBytes)),
             ("database", databaseDescription),
+        ] + serverCacheRow + [
             ("auth", identityDescription(database.authState)),
             ("rules", rulesDescription),
         ]
@@ -89,6 +91,28 @@ extension Shell {
             lines.append(style.warning("set aside (unreadable, kept for inspection): \(file)"))
         }
         return .report(text: lines.joined(separator: "\n"), json: json)
+    }
+
+    /// What the embedded server keeps of its store in memory, for `status` (nothing for a
+    /// server in memory or in another process).
+    private var serverCacheRow: [(String, String)] {
+        guard let server = ember.embeddedServer else { return [] }
+        let use = server.cacheUse
+        guard use.isPaged else { return [] }
+        return [(
+            "server cache",
+            "\(Self.bytes(use.bytes)) of \(Self.bytes(server.cacheSize)) in \(use.regions) \(use.regions == 1 ? "location" : "locations")"
+                + " (\(use.loads) read from the store, \(use.evictions) evicted; --cache-size sets it)"
+        )]
+    }
+
+    private var serverCacheJSON: JSONValue {
+        guard let server = ember.embeddedServer, server.cacheUse.isPaged else { return .null }
+        let use = server.cacheUse
+        return .object([
+            ("bytes", .int(Int64(use.bytes))), ("capacity", .int(Int64(server.cacheSize))), ("locations", .int(Int64(use.regions))),
+            ("loads", .int(Int64(use.loads))), ("evictions", .int(Int64(use.evictions))),
+        ])
     }
 
     /// Which rules are in force, for `status`.

@@ -132,7 +132,9 @@ public final class Shell {
                 throw .command(ErrorCode.storageError, "cannot open the database at \(directory): \(problem)")
             }
             do {
-                let settings = try PersistenceSettings(durability: options.durability, clientCacheSize: PersistenceSettings.standard.clientCacheSize)
+                let settings = try PersistenceSettings(
+                    durability: options.durability, clientCacheSize: PersistenceSettings.standard.clientCacheSize,
+                    serverCacheSize: options.serverCacheSize)
                 ember = try Ember(
                     persistence: .directory(directory, settings), clock: clock, random: random, rules: rules,
                     observesInterruptSignal: true)

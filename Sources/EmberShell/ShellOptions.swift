@@ -1,4 +1,5 @@
 import EmberNetwork
+import EmberServer
 import EmberStorage
 import Glibc
 
@@ -30,6 +31,9 @@ public struct ShellOptions: Sendable, Hashable {
     public var rulesFile: String?
     /// When the server acknowledges writes (`--durability`).
     public var durability: Durability = .normal
+    /// How many bytes of stored rows the embedded server keeps in memory (`--cache-size`, or
+    /// `EMBER_CACHE_SIZE`).
+    public var serverCacheSize: Int = Server.defaultCacheSize
     /// Whether results are printed as one JSON document per line (`--json`).
     public var jsonOutput = false
     /// Whether colour was turned off on the command line (`--no-color`).
@@ -81,6 +85,29 @@ public struct ShellOptions: Sendable, Hashable {
             return String(cString: pointer)
         } ?? directory
         return remoteCacheRoot + RemoteAddress.directoryName(for: "db:" + real)
+    }
+
+    /// Reads a `--cache-size` value (or `EMBER_CACHE_SIZE`, named by `source`): a number of
+    /// bytes, or of KB, MB or GB (1024 bytes, 1024 KB, 1024 MB; `K`, `KiB` and the like work too).
+    /// - Throws: ``ShellUsageError`` saying what was expected.
+    public static func byteSize(_ text: String, source: String = "--cache-size") throws(ShellUsageError) -> Int {
+        let trimmed = text.filter { $0 != " " }
+        let digits = trimmed.prefix { $0.isASCII && $0.isNumber }
+        let unit = trimmed.dropFirst(digits.count).uppercased()
+        let shifts: [String: Int] = ["": 0, "B": 0, "K": 10, "KB": 10, "KIB": 10, "M": 20, "MB": 20, "MIB": 20, "G": 30, "GB": 30, "GIB": 30]
+        guard let number = Int(digits), number > 0, let shift = shifts[unit], number <= Int.max >> shift else {
+            throw ShellUsageError("\(source) must be a positive size such as 268435456, 256MB or 2GB, not \"\(text)\"")
+        }
+        return number << shift
+    }
+
+    /// The server's cache size: `--cache-size` when given, else `EMBER_CACHE_SIZE` when set,
+    /// else the default.
+    /// - Throws: ``ShellUsageError`` for a value that is not a size.
+    public static func serverCacheSize(option: String?, environment: [String: String]) throws(ShellUsageError) -> Int {
+        if let option { return try byteSize(option) }
+        if let variable = environment["EMBER_CACHE_SIZE"], !variable.isEmpty { return try byteSize(variable, source: "EMBER_CACHE_SIZE") }
+        return Server.defaultCacheSize
     }
 
     /// The names `--durability` accepts.

@@ -55,6 +55,22 @@ struct LeafRows {
             try deleteAtAndBelow.run(.text(text), .text(text + "/"), .text(text + "0"))
         }
 
+        /// Whether any row other than its priority lies below `path`.
+        /// - Complexity: O(log r).
+        func hasRows(below path: Path) throws -> Bool {
+            let text = LeafRows.rowPath(path)
+            let prefix = text.isEmpty ? "" : text + "/"
+            let upper = text.isEmpty ? nil : text + "0"
+            let priority = prefix + ChildKey.priority.name
+            if let upper {
+                return try Bool.fetchOne(
+                    db, sql: "SELECT EXISTS(SELECT 1 FROM \(table) WHERE path > ? AND path < ? AND path <> ?)",
+                    arguments: [prefix, upper, priority]) ?? false
+            }
+            return try Bool.fetchOne(
+                db, sql: "SELECT EXISTS(SELECT 1 FROM \(table) WHERE path <> '' AND path <> ?)", arguments: [priority]) ?? false
+        }
+
         /// Deletes the row at exactly `path` (a leaf there).
         /// - Complexity: O(log r).
         func deleteRow(_ path: String) throws {
@@ -90,6 +106,13 @@ struct LeafRows {
     /// - Throws: SQLite's error when the rows cannot be read.
     /// - Complexity: O(k log k) for k rows.
     func load(at path: Path, in db: Database, problems: inout [BadRow]) throws -> Node {
+        var bytes = 0
+        return try load(at: path, in: db, problems: &problems, bytes: &bytes)
+    }
+
+    /// The tree the rows at and below `path` make, as ``load(at:in:problems:)``, counting the
+    /// bytes of the rows read (paths and values) in `bytes`.
+    func load(at path: Path, in db: Database, problems: inout [BadRow], bytes: inout Int) throws -> Node {
         let text = Self.rowPath(path)
         let rows: RowCursor
         if path.isEmpty {
@@ -106,15 +129,17 @@ struct LeafRows {
         let prefix = text.isEmpty ? 0 : text.count + 1
         while let row = try rows.next() {
             let full: String = row[0]
+            let value: String = row[1]
+            bytes += full.utf8.count + value.utf8.count
             let relative = Path(unchecked: full.count > prefix ? String(full.dropFirst(prefix)) : "")
             do {
                 if relative.back == .priority, let owner = relative.parent {
-                    priorities.append((relative, try Self.priority(row[1], of: path.appending(owner))))
+                    priorities.append((relative, try Self.priority(value, of: path.appending(owner))))
                 } else {
                     let at = path.appending(relative)
-                    let value = try Node(jsonText: row[1], at: at)
-                    try value.validate(at: at)
-                    root.set(value, at: relative)
+                    let node = try Node(jsonText: value, at: at)
+                    try node.validate(at: at)
+                    root.set(node, at: relative)
                 }
             } catch {
                 problems.append(BadRow(path: "/" + full, reason: error.message))

@@ -136,7 +136,10 @@ public final class ServerStore {
     /// - Parameter committed: the tree as the last commit (or the load) left it, when the caller
     ///   knows it: a changed location that held a leaf or nothing there needs no search of the
     ///   rows below it.
-    public func commit(_ root: Node, committed: Node? = nil) throws(StoreError) {
+    /// - Parameter isLoaded: whether the tree holds the whole of a location (by default, every
+    ///   location: the tree is whole). An ancestor of a changed location that it does not
+    ///   hold keeps its priority while rows remain below it.
+    public func commit(_ root: Node, committed: Node? = nil, isLoaded: (Path) -> Bool = { _ in true }) throws(StoreError) {
         guard hasChanges else { return }
         if isReadOnly {
             // Nothing was written (the server refuses writes); the record of refusals has
@@ -155,7 +158,7 @@ public final class ServerStore {
                 let writer = try Self.rows.writer(in: db)
                 let previous = rowsMatchTree ? committed : nil
                 for path in paths { try Self.rewrite(path, from: root, previous: previous, with: writer) }
-                try Self.fixAncestors(of: paths, from: root, with: writer)
+                try Self.fixAncestors(of: paths, from: root, isLoaded: isLoaded, with: writer)
                 try Self.record(answers, ledger, capacity: capacity, in: db)
                 return .commit
             }
@@ -301,6 +304,48 @@ public final class ServerStore {
         return loaded
     }
 
+    /// The data at `path` as last committed, read by a range of rows (the rows of a location
+    /// are contiguous in path order), and the rows of its ancestors that could hold a leaf.
+    ///
+    /// When an ancestor holds a leaf, `path` does not exist, and the leaf's location is read
+    /// instead (the smallest whole location around `path`): ``StoredLocation/path`` says which.
+    /// A priority path (`a/.priority`) reads its owner.
+    /// - Throws: ``StoreError`` when the file cannot be read.
+    /// - Complexity: O(d log r + k log k) for a path of depth d and k rows at and below it.
+    public func loadLocation(_ path: Path) throws(StoreError) -> StoredLocation {
+        let asked = path.isPriority ? path.parent ?? .root : path
+        return try queue.reading("read \(asked)", of: "the server's store", at: location) { db in
+            var location = asked
+            if !asked.isEmpty {
+                // The shallowest ancestor that holds a leaf, if any.
+                var ancestors: [String] = []
+                var ancestor = Path.root
+                for key in asked.keys.dropLast() {
+                    ancestors.append(LeafRows.rowPath(ancestor))
+                    ancestor = ancestor.child(key)
+                }
+                ancestors.append(LeafRows.rowPath(ancestor))
+                let marks = Array(repeating: "?", count: ancestors.count).joined(separator: ",")
+                let leaves = try String.fetchAll(
+                    db, sql: "SELECT path FROM leaves WHERE path IN (\(marks)) ORDER BY length(path) LIMIT 1",
+                    arguments: StatementArguments(ancestors))
+                if let leaf = leaves.first { location = Path(unchecked: leaf) }
+            }
+            var problems: [BadRow] = []
+            var bytes = 0
+            let node = try Self.rows.load(at: location, in: db, problems: &problems, bytes: &bytes)
+            if !problems.isEmpty { rowsMatchTree = false }
+            return StoredLocation(path: location, node: node, badRows: problems, bytes: bytes)
+        }
+    }
+
+    /// Tells the store that its tree is read a location at a time (``loadLocation(_:)``)
+    /// rather than whole (``load()``): a commit given the tree as committed trusts it about
+    /// which rows exist, until a location read leaves a bad row out.
+    public func startLoadingByLocation() {
+        rowsMatchTree = true
+    }
+
     /// How many rows (leaves and priorities) the store holds.
     public func rowCount() throws(StoreError) -> Int {
         try queue.reading("count the rows", of: "the server's store", at: location) { db in
@@ -336,12 +381,22 @@ public final class ServerStore {
     /// Makes the rows of every ancestor of `paths` match `root`, each ancestor once however many
     /// changed paths share it: a leaf keeps its row, an object has none, and a priority row
     /// follows its node.
-    private static func fixAncestors(of paths: [Path], from root: Node, with writer: LeafRows.Writer) throws {
+    ///
+    /// An ancestor the tree does not hold whole (`isLoaded` is false: only the locations below
+    /// it that were read or written are in memory) holds no leaf (reading a location reads a
+    /// leaf above it whole), and keeps its priority row exactly while some row remains below it.
+    private static func fixAncestors(
+        of paths: [Path], from root: Node, isLoaded: (Path) -> Bool, with writer: LeafRows.Writer
+    ) throws {
         var done: Set<Path> = []
         for path in paths {
             var ancestor = path
             while ancestor.removeLastKey() != nil {
                 guard done.insert(ancestor).inserted else { break }
+                guard isLoaded(ancestor) else {
+                    if try !writer.hasRows(below: ancestor) { try writer.deleteRow(LeafRows.rowPath(ancestor.child(.priority))) }
+                    continue
+                }
                 let node = root.child(at: ancestor)
                 if !node.isLeaf { try writer.deleteRow(LeafRows.rowPath(ancestor)) }
                 let priorityPath = LeafRows.rowPath(ancestor.child(.priority))

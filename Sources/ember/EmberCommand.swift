@@ -77,6 +77,13 @@ struct EmberCommand: ParsableCommand {
     var durability = "normal"
 
     @Option(
+        name: .customLong("cache-size"),
+        help: ArgumentHelp(
+            "How much of the database's stored data the server keeps in memory (e.g. 256MB; default 64MB, or $EMBER_CACHE_SIZE); past it, what no listener holds is evicted, least recently used first.",
+            valueName: "SIZE"))
+    var cacheSize: String?
+
+    @Option(
         name: .customLong("rules"),
         help: ArgumentHelp(
             "Security rules to put in force (JSON with comments; kept with the database directory).", valueName: "FILE"),
@@ -146,6 +153,8 @@ struct EmberCommand: ParsableCommand {
         }
         options.startsOffline = offline
         options.durability = try ShellOptions.durability(named: durability)
+        options.serverCacheSize = try ShellOptions.serverCacheSize(
+            option: cacheSize, environment: ProcessInfo.processInfo.environment)
         options.jsonOutput = json
         options.rulesFile = rulesFile
         options.colorDisabled = noColor

@@ -61,6 +61,13 @@ struct ServeCommand: ParsableCommand {
     var durability = "normal"
 
     @Option(
+        name: .customLong("cache-size"),
+        help: ArgumentHelp(
+            "How much of each namespace's stored data is kept in memory (e.g. 256MB; default 64MB, or $EMBER_CACHE_SIZE); past it, what no listener holds is evicted, least recently used first.",
+            valueName: "SIZE"))
+    var cacheSize: String?
+
+    @Option(
         name: .customLong("project"),
         help: ArgumentHelp("Verify signed Firebase ID tokens of this project (unsigned ones are then refused).", valueName: "ID"))
     var project: String?
@@ -160,7 +167,9 @@ struct ServeCommand: ParsableCommand {
         var shell = ShellOptions(environment: ProcessInfo.processInfo.environment)
         do {
             try shell.setStorage(directory: databaseDirectory, memory: memory)
-            let settings = try PersistenceSettings(durability: try ShellOptions.durability(named: durability))
+            let settings = try PersistenceSettings(
+                durability: try ShellOptions.durability(named: durability),
+                serverCacheSize: try ShellOptions.serverCacheSize(option: cacheSize, environment: ProcessInfo.processInfo.environment))
             options.storage = shell.databaseDirectory.map { .directory($0, settings) } ?? .memory
         } catch let error as ShellUsageError {
             throw ValidationError(error.message)

@@ -35,7 +35,7 @@ struct ComparisonRun {
     }
 
     /// The workload groups, in the order they run.
-    static let groups = ["writes", "durable", "bulk", "fanout", "network", "query", "transactions", "reopen", "startup", "memory", "lua"]
+    static let groups = ["writes", "durable", "bulk", "fanout", "network", "query", "transactions", "reopen", "startup", "memory", "lua", "scale"]
 
     let setup: Setup
     let table = ComparisonTable()
@@ -58,6 +58,7 @@ struct ComparisonRun {
         if wants("startup") { startup() }
         if wants("memory") { memory() }
         if wants("lua") { lua() }
+        if wants("scale") { scale() }
         print(table.render())
     }
 
@@ -403,7 +404,7 @@ struct ComparisonRun {
         _ = open()
         let durations = (0..<runs).map { _ in open() }
         table.add(
-            group: "reopen", workload: "open a server store of \(Figure.grouped(Double(leaves))) leaves (the whole tree into memory) and read one leaf",
+            group: "reopen", workload: "open a server store of \(Figure.grouped(Double(leaves))) leaves and read one leaf (in process)",
             ember: .measured(.latency(durations: durations)),
             peers: [
                 .init(peer: "SQLite: open the file and the first query (reads only the pages it needs)", measurement: sqlite { $0.reopen(leaves: leaves, runs: runs) }),

@@ -1,0 +1,133 @@
+import EmberCore
+
+/// The locations of the server's tree held whole in memory (``ServerTree``), each with what it
+/// costs and when it was last used: a trie of keys whose marked nodes are the regions. Regions
+/// never nest: marking a location absorbs the regions below it.
+///
+/// One owner (the ``ServerTree``), confined to the engine like it; its nodes are classes changed
+/// in place.
+struct LoadedRegions {
+    /// A loaded location's bookkeeping.
+    struct Region {
+        /// The bytes it is counted for (its rows' paths and JSON, as read or estimated).
+        var bytes: Int
+        /// When it was last read or written (a counter: larger is more recent).
+        var lastUse: UInt64
+    }
+
+    /// One key of the trie.
+    final class Entry {
+        var children: [ChildKey: Entry] = [:]
+        var region: Region?
+    }
+
+    private let top = Entry()
+
+    /// Whether nothing is loaded.
+    var isEmpty: Bool { top.region == nil && top.children.isEmpty }
+
+    /// The region at or above `path`, with its location's depth.
+    /// - Complexity: O(d) for a path of depth d.
+    func covering(_ path: Path) -> (entry: Entry, depth: Int)? {
+        var entry = top
+        var depth = 0
+        while true {
+            if entry.region != nil { return (entry, depth) }
+            guard depth < path.count, let next = entry.children[path.keys[depth]] else { return nil }
+            entry = next
+            depth += 1
+        }
+    }
+
+    /// The regions strictly below `path`, each relative to it with its bytes.
+    /// - Complexity: O(e) for the e trie entries below `path`.
+    func regions(below path: Path) -> [(path: Path, bytes: Int)] {
+        guard let entry = entry(at: path) else { return [] }
+        var found: [(path: Path, bytes: Int)] = []
+        for (key, child) in entry.children { Self.collect(child, at: Path(keys: [key]), into: &found) }
+        return found
+    }
+
+    /// Every region, with its location and bookkeeping.
+    /// - Complexity: O(e) for e trie entries.
+    func all() -> [(path: Path, region: Region)] {
+        var found: [(path: Path, region: Region)] = []
+        Self.collectRegions(top, at: .root, into: &found)
+        return found
+    }
+
+    /// Marks `path` loaded, absorbing the regions below it.
+    /// - Returns: the bytes of the regions absorbed.
+    /// - Complexity: O(d + e) for a path of depth d and e entries below it.
+    @discardableResult
+    mutating func insert(_ path: Path, _ region: Region) -> Int {
+        var entry = top
+        for key in path.keys {
+            if let next = entry.children[key] {
+                entry = next
+            } else {
+                let next = Entry()
+                entry.children[key] = next
+                entry = next
+            }
+        }
+        var absorbed = 0
+        for child in entry.children.values { absorbed += Self.bytes(below: child) }
+        entry.children = [:]
+        entry.region = region
+        return absorbed
+    }
+
+    /// Unmarks the region at exactly `path`, pruning the trie's empty entries.
+    /// - Complexity: O(d).
+    mutating func remove(_ path: Path) {
+        var trail: [Entry] = [top]
+        for key in path.keys {
+            guard let next = trail[trail.count - 1].children[key] else { return }
+            trail.append(next)
+        }
+        trail[trail.count - 1].region = nil
+        var depth = path.count
+        while depth > 0, trail[depth].region == nil, trail[depth].children.isEmpty {
+            trail[depth - 1].children[path.keys[depth - 1]] = nil
+            depth -= 1
+        }
+    }
+
+    /// Forgets every region.
+    mutating func removeAll() {
+        top.children = [:]
+        top.region = nil
+    }
+
+    private func entry(at path: Path) -> Entry? {
+        var entry = top
+        for key in path.keys {
+            guard let next = entry.children[key] else { return nil }
+            entry = next
+        }
+        return entry
+    }
+
+    private static func bytes(below entry: Entry) -> Int {
+        var total = entry.region?.bytes ?? 0
+        for child in entry.children.values { total += bytes(below: child) }
+        return total
+    }
+
+    private static func collect(_ entry: Entry, at path: Path, into found: inout [(path: Path, bytes: Int)]) {
+        if let region = entry.region {
+            found.append((path, region.bytes))
+            return
+        }
+        for (key, child) in entry.children { collect(child, at: path.child(key), into: &found) }
+    }
+
+    private static func collectRegions(_ entry: Entry, at path: Path, into found: inout [(path: Path, region: Region)]) {
+        if let region = entry.region {
+            found.append((path, region))
+            return
+        }
+        for (key, child) in entry.children { collectRegions(child, at: path.child(key), into: &found) }
+    }
+}

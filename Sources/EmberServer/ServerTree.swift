@@ -1,0 +1,243 @@
+import EmberCore
+import EmberRules
+import EmberStorage
+
+/// The server's tree: whole in memory without a store; with one, loaded a location at a time
+/// from it and kept within a budget of bytes.
+///
+/// With a store, opening reads no data. Every operation first loads the locations it touches
+/// (``ensureLoaded(_:)``: one range of rows, ordered by path), and rules read through the tree
+/// (``RuleTreeReader``), loading what they read. A loaded location is a region
+/// (``LoadedRegions``); what lies outside every region is not known in memory, even where a
+/// partial node stands on the way to a region (its priority and its other children are in the
+/// store). A location read while locations below it are loaded is read from the store with the
+/// loaded ones laid over it, since they may hold this tick's changes, not committed yet.
+///
+/// Past the budget (``capacity``: the bytes of the rows loaded, as stored), the server evicts
+/// the least recently used regions that no listen holds, once a tick has committed
+/// (``evict(keeping:dropped:)``): evicted data is exactly what the store holds.
+///
+/// The tree before a tick's first write (``beginChanges()``) is kept to undo the tick if its
+/// commit fails; a location loaded during the tick goes into it too, as committed.
+///
+/// Confined to the engine, like the ``Server`` that owns it. `@unchecked Sendable` only so that
+/// a rules check (a ``RuleData``, a value) can read through it while it runs.
+final class ServerTree: RuleTreeReader, @unchecked Sendable {
+    /// The data in memory: every region whole, and partial nodes on the way to them.
+    private(set) var root: Node = .empty
+    /// Where the data is kept (`nil`: all of it is in memory).
+    let store: ServerStore?
+    /// How many bytes of loaded rows the tree keeps before it evicts.
+    var capacity: Int
+    /// The bytes the regions are counted for.
+    private(set) var loadedBytes = 0
+    /// How many locations were read from the store.
+    private(set) var loadCount = 0
+    /// How many regions were evicted.
+    private(set) var evictionCount = 0
+    /// The rows left out of the locations read, because they would not pass a write's checks.
+    private(set) var badRows: [BadRow] = []
+    /// Called with the bad rows of each location read that had some.
+    var onBadRows: (([BadRow]) -> Void)?
+
+    private var regions = LoadedRegions()
+    private var uses: UInt64 = 0
+    private var snapshot: Node?
+    private var failure: StoreError?
+
+    /// A tree that is all in memory (`store == nil`) or read from `store` as it is used.
+    init(store: ServerStore?, capacity: Int) {
+        self.store = store
+        self.capacity = capacity
+    }
+
+    /// The number of regions loaded.
+    var regionCount: Int { regions.all().count }
+
+    // MARK: Loading
+
+    /// Makes the data at `path` whole in memory (a priority path: its owner's).
+    /// - Throws: ``StoreError`` when the store cannot be read.
+    /// - Complexity: O(d) when it is loaded; else a store read of its rows, plus the regions
+    ///   below it laid over them.
+    func ensureLoaded(_ path: Path) throws(StoreError) {
+        guard let store else { return }
+        uses += 1
+        if let covering = regions.covering(path) {
+            covering.entry.region!.lastUse = uses
+            return
+        }
+        if path.isPriority, let owner = path.parent, let covering = regions.covering(owner) {
+            covering.entry.region!.lastUse = uses
+            return
+        }
+        let stored = try store.loadLocation(path)
+        loadCount += 1
+        var node = stored.node
+        let below = regions.regions(below: stored.path)
+        for region in below {
+            // Loaded before, perhaps changed this tick: memory is newer than the store.
+            node.set(root.child(at: stored.path.appending(region.path)), at: region.path)
+        }
+        root.set(node, at: stored.path)
+        snapshot?.set(stored.node, at: stored.path)
+        let absorbed = regions.insert(stored.path, .init(bytes: stored.bytes, lastUse: uses))
+        loadedBytes += stored.bytes - absorbed
+        if !stored.badRows.isEmpty {
+            badRows += stored.badRows
+            onBadRows?(stored.badRows)
+        }
+    }
+
+    /// Whether the data at `path` is whole in memory.
+    /// - Complexity: O(d).
+    func isLoaded(_ path: Path) -> Bool {
+        store == nil || regions.covering(path) != nil
+    }
+
+    /// The data at `path`, loaded first when it is not in memory. A read that fails is
+    /// answered from memory (perhaps partial) and reported by ``takeFailure()``.
+    func node(at path: Path) -> Node {
+        do {
+            try ensureLoaded(path)
+        } catch {
+            if failure == nil { failure = error }
+        }
+        return root.child(at: path)
+    }
+
+    /// The first store read that failed in ``node(at:)`` since the last call, if any.
+    func takeFailure() -> StoreError? {
+        defer { failure = nil }
+        return failure
+    }
+
+    // MARK: Writing
+
+    /// Sets the data at `path`, which must be loaded (``ensureLoaded(_:)``).
+    /// - Complexity: O(d log n), plus O(size) of the old and new data to count their bytes
+    ///   when a store is attached.
+    func set(_ node: Node, at path: Path) {
+        guard store != nil else {
+            root.set(node, at: path)
+            return
+        }
+        let owner = path.isPriority ? path.parent ?? .root : path
+        let covering = regions.covering(owner)
+        assert(covering != nil, "\(path) is written before it is loaded")
+        let prefix = Self.rowPathBytes(owner)
+        let before = Self.estimatedBytes(of: root.child(at: owner), pathBytes: prefix)
+        root.set(node, at: path)
+        let delta = Self.estimatedBytes(of: root.child(at: owner), pathBytes: prefix) - before
+        covering?.entry.region!.bytes += delta
+        loadedBytes += delta
+    }
+
+    /// Keeps the tree as it is, to undo the changes that follow if their commit fails (only the
+    /// first call between two ``endChanges()`` counts).
+    func beginChanges() {
+        if snapshot == nil { snapshot = root }
+    }
+
+    /// Whether changes were made since ``beginChanges()``.
+    var isChanging: Bool { snapshot != nil }
+
+    /// Ends the changes begun by ``beginChanges()``.
+    /// - Returns: the tree as it was before them (as committed), or `nil` when none were made.
+    func endChanges() -> Node? {
+        defer { snapshot = nil }
+        return snapshot
+    }
+
+    /// Puts the tree back as `committed` (from ``endChanges()``): every region it held then,
+    /// with the locations read since, as stored.
+    func restore(_ committed: Node) {
+        root = committed
+    }
+
+    // MARK: Eviction
+
+    /// Evicts the least recently used regions until the loaded bytes are within three quarters
+    /// of the capacity, skipping those `kept` holds (`kept(path)`: `.whole` keeps it; `.below`
+    /// keeps only what lies below it, so it is split into its children). `dropped` is called
+    /// with each location evicted. Only between ticks: evicted data must be as committed.
+    /// - Complexity: O(r log r) for r regions, plus O(size) of each region split.
+    func evict(keeping kept: (Path) -> Retention, dropped: (Path) -> Void) {
+        guard store != nil, snapshot == nil, loadedBytes > capacity else { return }
+        let target = capacity / 4 * 3
+        var queue = regions.all().sorted { $0.region.lastUse < $1.region.lastUse }
+        var next = 0
+        while next < queue.count, loadedBytes > target {
+            let (path, region) = queue[next]
+            next += 1
+            switch kept(path) {
+            case .whole:
+                continue
+            case .below:
+                // Listened to below: its children become regions of their own, used when it was.
+                regions.remove(path)
+                loadedBytes -= region.bytes
+                let node = root.child(at: path)
+                var children: [(path: Path, region: LoadedRegions.Region)] = []
+                for child in node.children {
+                    let location = path.child(child.key)
+                    let bytes = Self.estimatedBytes(of: child.node, pathBytes: Self.rowPathBytes(location))
+                    regions.insert(location, .init(bytes: bytes, lastUse: region.lastUse))
+                    loadedBytes += bytes
+                    children.append((location, .init(bytes: bytes, lastUse: region.lastUse)))
+                }
+                // Leaves and empty locations have no children: nothing of theirs stays.
+                if node.childCount == 0 { root.set(.empty, at: path) }
+                queue.insert(contentsOf: children, at: next)
+            case .none:
+                regions.remove(path)
+                loadedBytes -= region.bytes
+                root.set(.empty, at: path)
+                evictionCount += 1
+                dropped(path)
+            }
+        }
+    }
+
+    /// What a listen holds of a region.
+    enum Retention {
+        /// Nothing: the region may go.
+        case none
+        /// Locations below it: it may go but for them.
+        case below
+        /// All of it.
+        case whole
+    }
+
+    // MARK: Sizes
+
+    /// The bytes of `path` as a row path (keys joined by `/`).
+    static func rowPathBytes(_ path: Path) -> Int {
+        var bytes = max(0, path.count - 1)
+        for key in path.keys { bytes += key.name.utf8.count }
+        return bytes
+    }
+
+    /// About the bytes of the rows that hold `node` at a location whose row path has
+    /// `pathBytes` bytes: what ``ServerStore/loadLocation(_:)`` counts when it reads them.
+    /// - Complexity: O(size of `node`).
+    static func estimatedBytes(of node: Node, pathBytes: Int) -> Int {
+        var bytes = 0
+        if let priority = node.priority { bytes += pathBytes + 10 + leafBytes(priority.leafValue) }
+        if let leaf = node.leafValue { return bytes + pathBytes + leafBytes(leaf) }
+        for child in node.children {
+            bytes += estimatedBytes(of: child.node, pathBytes: pathBytes + 1 + child.key.name.utf8.count)
+        }
+        return bytes
+    }
+
+    private static func leafBytes(_ leaf: LeafValue) -> Int {
+        switch leaf {
+        case .bool(let value): value ? 4 : 5
+        case .int: 8
+        case .double: 12
+        case .string(let text): text.utf8.count + 2
+        case .deferred: 16
+        }
+    }
+}

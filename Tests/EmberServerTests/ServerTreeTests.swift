@@ -1,0 +1,215 @@
+import EmberCore
+import EmberEngine
+import EmberRules
+@testable import EmberServer
+import EmberStorage
+import EmberTestSupport
+import EmberWire
+import Foundation
+import GRDB
+import Testing
+
+/// The server's tree paged from its store: opening reads nothing, each operation reads the
+/// locations it touches, and what is in memory (loaded, written, evicted) always reads back
+/// exactly as a tree kept whole would.
+@Suite("Server tree")
+struct ServerTreeTests {
+    let clock = ManualClock(1_700_000_000_000)
+
+    private func open(_ file: String, rules: Ruleset? = nil, cacheSize: Int = Server.defaultCacheSize) throws -> Server {
+        try Server(clock: clock, rules: rules, store: try ServerStore(at: .file(file), durability: .normal), cacheSize: cacheSize)
+    }
+
+    /// A store at `file` holding `data`, committed and closed.
+    private func seed(_ file: String, _ data: String) throws {
+        let server = try open(file)
+        try server.put(json(data), at: .root, hash: nil)
+        try server.close()
+    }
+
+    private func token(_ uid: String) throws -> String {
+        try AuthToken.unsigned(claims: .object([("uid", .string(uid))]), issuedAt: clock.now(), lifetime: 3_600_000).text
+    }
+
+    private func rows(_ file: String) throws -> [String] {
+        let queue = try DatabaseQueue(path: file)
+        defer { try? queue.close() }
+        return try queue.read { db in
+            try Row.fetchAll(db, sql: "SELECT path, value FROM leaves ORDER BY path").map { "\($0[0] as String)=\($0[1] as String)" }
+        }
+    }
+
+    @Test("opening reads no data; a read loads only its location")
+    func openingReadsNothing() throws {
+        let directory = try TemporaryDirectory.make("ember-tree").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = directory + "/server.sqlite"
+        try seed(file, #"{"users":{"u1":{"name":"Ada","age":36},"u2":{"name":"Alan"}},"rooms":{"r":{"topic":"x"}}}"#)
+        let server = try open(file)
+        #expect(server.cacheUse.loads == 0 && server.cacheUse.bytes == 0 && server.cacheUse.regions == 0)
+        #expect(server.value(at: "users/u1/name") == Node(.string("Ada")))
+        #expect(server.cacheUse.loads == 1 && server.cacheUse.regions == 1)
+        #expect(server.cacheUse.bytes == "users/u1/name".utf8.count + #""Ada""#.utf8.count)
+        // Read again: from memory.
+        #expect(server.value(at: "users/u1/name") == Node(.string("Ada")))
+        #expect(server.cacheUse.loads == 1)
+        // A location above absorbs it: one region.
+        #expect(server.value(at: "users") == json(#"{"u1":{"name":"Ada","age":36},"u2":{"name":"Alan"}}"#))
+        #expect(server.cacheUse.loads == 2 && server.cacheUse.regions == 1)
+        #expect(server.value(at: "nothing/here") == .empty)
+        #expect(server.value(at: "") == json(#"{"users":{"u1":{"name":"Ada","age":36},"u2":{"name":"Alan"}},"rooms":{"r":{"topic":"x"}}}"#))
+        #expect(server.cacheUse.regions == 1)
+    }
+
+    @Test("a write below a location not in memory keeps that location's priority and other children, and drops the priority with the last child")
+    func ancestorsNotInMemory() throws {
+        let directory = try TemporaryDirectory.make("ember-tree").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = directory + "/server.sqlite"
+        try seed(file, #"{"a":{".priority":5,"b":{"c":1,"d":2},"e":"x"}}"#)
+        do {
+            let server = try open(file)
+            try server.put(.empty, at: "a/b/c", hash: nil)
+            try server.close()
+        }
+        #expect(try rows(file) == ["a/.priority=5", "a/b/d=2", "a/e=\"x\""])
+        do {
+            let server = try open(file)
+            try server.put(.empty, at: "a/b/d", hash: nil)
+            try server.put(.empty, at: "a/e", hash: nil)
+            try server.close()
+        }
+        #expect(try rows(file) == [], "no child left: the priority goes with them")
+        #expect(try open(file).value(at: "") == .empty)
+    }
+
+    @Test("a location read during a tick shows the tick's writes below it, not yet committed")
+    func readAboveUncommittedWrites() throws {
+        let directory = try TemporaryDirectory.make("ember-tree").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = directory + "/server.sqlite"
+        try seed(file, #"{"a":{".priority":5,"b":{"c":1,"d":2},"e":"x"}}"#)
+        let server = try open(file)
+        try server.put(json("9"), at: "a/b/c", hash: nil)
+        try server.put(.empty, at: "a/e", hash: nil)
+        #expect(server.hasUncommittedWork)
+        #expect(server.value(at: "a") == json(#"{".priority":5,"b":{"c":9,"d":2}}"#))
+        try server.close()
+        #expect(try open(file).value(at: "a") == json(#"{".priority":5,"b":{"c":9,"d":2}}"#))
+    }
+
+    @Test("a location below a leaf reads as nothing; writing there replaces the leaf")
+    func belowALeaf() throws {
+        let directory = try TemporaryDirectory.make("ember-tree").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = directory + "/server.sqlite"
+        try seed(file, #"{"a":{"b":{".value":5,".priority":1}},"z":true}"#)
+        do {
+            let server = try open(file)
+            #expect(server.value(at: "a/b/c/d") == .empty)
+            try server.put(json("1"), at: "a/b/c/d", hash: nil)
+            #expect(server.value(at: "a") == json(#"{"b":{".priority":1,"c":{"d":1}}}"#))
+            try server.close()
+        }
+        #expect(try open(file).value(at: "") == json(#"{"a":{"b":{".priority":1,"c":{"d":1}}},"z":true}"#))
+        #expect(try rows(file) == ["a/b/.priority=1", "a/b/c/d=1", "z=true"])
+    }
+
+    @Test("with a cache smaller than the data, what no listen holds is evicted after each tick, and everything reads back exactly")
+    func eviction() throws {
+        let directory = try TemporaryDirectory.make("ember-tree").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = directory + "/server.sqlite"
+        var expected = Node.empty
+        do {
+            let server = try open(file)
+            for index in 0..<50 {
+                let user = json(#"{"name":"user \#(index)","score":\#(index * 7 % 13),".priority":\#(index)}"#)
+                try server.put(user, at: Path(unchecked: "users/u\(index)"), hash: nil)
+                expected.set(user, at: Path(unchecked: "users/u\(index)"))
+            }
+            try server.close()
+        }
+        let network = InProcessNetwork(clock: clock)
+        let server = try open(file, cacheSize: 1)
+        let watcher = RawClient(network, server: server)
+        watcher.send { .listen(requestID: $0, query: QuerySpec(path: "users/u7"), tag: nil, hash: "") }
+        network.engine.runDue()
+        server.endTick()
+        network.engine.runDue()
+        #expect(watcher.take() == ["handshake 1700000000000", #"data users/u7 {"name":"user 7","score":10,".priority":7}"#, "ack 1 ok"])
+        // Read everything: loaded whole, then split around the listen and evicted.
+        #expect(server.value(at: "") == json(#"{"users":\#(expected.child("users").jsonString(.export))}"#))
+        server.endTick()
+        #expect(server.cacheUse.regions == 1, "only the listened location stays")
+        #expect(server.cacheUse.evictions > 0)
+        // Writes to evicted locations, a read of a location above them in the same tick, and
+        // the listen still hears its own changes.
+        try server.put(json("99"), at: "users/u3/score", hash: nil)
+        try server.put(json(#""seven""#), at: "users/u7/name", hash: nil)
+        expected.set(json("99"), at: "users/u3/score")
+        expected.set(json(#""seven""#), at: "users/u7/name")
+        #expect(server.value(at: "users/u3") == expected.child(at: "users/u3"))
+        server.endTick()
+        network.engine.runDue()
+        #expect(watcher.take() == [#"data users/u7/name "seven""#])
+        for index in stride(from: 0, to: 50, by: 7) {
+            let path = Path(unchecked: "users/u\(index)")
+            #expect(server.value(at: path) == expected.child(at: path))
+            server.endTick()
+        }
+        #expect(server.value(at: "") == expected)
+        try server.close()
+        #expect(try open(file).value(at: "") == expected)
+    }
+
+    @Test("a commit that fails puts back the tree, with the locations read during its tick as stored")
+    func failedCommitWithLoads() throws {
+        let directory = try TemporaryDirectory.make("ember-tree").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = directory + "/server.sqlite"
+        try seed(file, #"{"a":{"x":1},"b":{"y":2},"c":{"z":3}}"#)
+        let server = try open(file)
+        #expect(server.value(at: "a") == json(#"{"x":1}"#))
+        let blocker = try DatabaseQueue(path: file)
+        try blocker.inTransaction(.immediate) { _ in
+            try server.put(json("10"), at: "a/x", hash: nil)
+            // Read after the tick's first write, then written.
+            #expect(server.value(at: "b") == json(#"{"y":2}"#))
+            try server.put(json("20"), at: "b/y", hash: nil)
+            // Read after the write, not written.
+            #expect(server.value(at: "c") == json(#"{"z":3}"#))
+            server.endTick()
+            return .rollback
+        }
+        #expect(server.lastStoreError != nil)
+        #expect(server.value(at: "") == json(#"{"a":{"x":1},"b":{"y":2},"c":{"z":3}}"#))
+        try server.put(json("30"), at: "c/z", hash: nil)
+        try server.close()
+        #expect(try open(file).value(at: "") == json(#"{"a":{"x":1},"b":{"y":2},"c":{"z":30}}"#))
+    }
+
+    @Test("rules read the locations they name from the store, and a write they allow lands")
+    func rulesReadThroughTheStore() throws {
+        let directory = try TemporaryDirectory.make("ember-tree").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = directory + "/server.sqlite"
+        try seed(file, #"{"members":{"alice":true},"posts":{}}"#)
+        let rules = try Ruleset(text: #"{"rules":{"posts":{"$id":{".write":"root.child('members').child(auth.uid).exists()"}}}}"#)
+        let network = InProcessNetwork(clock: clock)
+        let server = try open(file, rules: rules)
+        #expect(server.cacheUse.loads == 0)
+        let alice = RawClient(network, server: server)
+        let bob = RawClient(network, server: server)
+        alice.send { .auth(requestID: $0, token: try! token("alice")) }
+        bob.send { .auth(requestID: $0, token: try! token("bob")) }
+        alice.send { .put(requestID: $0, path: "posts/p1", data: json(#""hi""#), hash: nil, writeKey: nil) }
+        bob.send { .put(requestID: $0, path: "posts/p2", data: json(#""hi""#), hash: nil, writeKey: nil) }
+        network.engine.runDue()
+        server.endTick()
+        network.engine.runDue()
+        #expect(alice.take() == ["handshake 1700000000000", "ack 1 ok", "ack 2 ok"])
+        #expect(bob.take() == ["handshake 1700000000000", "ack 1 ok", "ack 2 permission_denied"])
+        #expect(server.value(at: "posts") == json(#"{"p1":"hi"}"#))
+    }
+}
