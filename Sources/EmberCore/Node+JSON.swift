@@ -112,6 +112,13 @@ extension Node {
         return node.withPriority(priority)
     }
 
+    /// The priority `json` gives the node at `path`, as a write's `.priority` member: a number,
+    /// a string, a server value, or `nil` for null.
+    /// - Throws: `invalid_priority` for anything else.
+    public static func priority(json: JSONValue, at path: Path) throws(DatabaseError) -> Priority? {
+        try convertPriority(json, keys: path.keys)
+    }
+
     private static func leaf(_ value: LeafValue, keys: [ChildKey]) throws(DatabaseError) -> Node {
         if keys.count > Limits.maxDepth {
             throw DatabaseError(.pathTooDeep(path: Path(keys: keys).description, depth: keys.count))

@@ -190,6 +190,10 @@ public final class Ember {
         engine.add(self)
     }
 
+    /// The server connection of the client `name`, when the server is embedded and the
+    /// client has connected.
+    public func connectionID(of name: ClientName) -> ConnectionID? { clientConnections[name] }
+
     // MARK: Rules
 
     /// Puts `rules` in force (saved with the data when there is a database directory); the

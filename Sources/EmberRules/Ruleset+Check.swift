@@ -79,6 +79,25 @@ extension Ruleset {
         return !level.mayGrantBelow
     }
 
+    /// Whether a write at `path` meets a `.validate`: on the way down to it, at it, or below
+    /// it (where new data could exist).
+    /// - Complexity: O(depth of `path`) plus the rules below it.
+    public func validates(writesAt path: Path) -> Bool {
+        var level = root
+        if level.validate != nil { return true }
+        for key in path.keys {
+            guard let next = level.child(key) else { return false }
+            level = next.level
+            if level.validate != nil { return true }
+        }
+        return Self.validatesBelow(level)
+    }
+
+    private static func validatesBelow(_ level: Level) -> Bool {
+        func validates(_ child: Level) -> Bool { child.validate != nil || validatesBelow(child) }
+        return level.named.values.contains(where: validates) || (level.wildcard.map(validates) ?? false)
+    }
+
     /// The location of a rule `depth` keys down `path`.
     private static func location(_ path: Path, depth: Int) -> Path {
         depth == path.count ? path : Path(keys: Array(path.keys[..<depth]))

@@ -647,6 +647,67 @@ public final class Server {
         try merge(changes, at: path, as: .admin, by: nil)
     }
 
+    // MARK: Importing
+
+    /// Whether ``importStreaming(at:as:_:)`` may import at `path` for `connection` (`nil`: the
+    /// administrator): the server keeps a store, and the rules grant the write whatever is
+    /// written (a `.write` on the way down holds without reading `newData`, and no `.validate`
+    /// checks the location). Otherwise an import is a write like any other.
+    public func importsStreaming(at path: Path, by connection: ConnectionID?) -> Bool {
+        guard let store, !store.isReadOnly, writesRefused == nil else { return false }
+        guard let connection else { return true }
+        let auth = connections[connection]?.auth ?? .none
+        guard rulesApply(to: auth) else { return true }
+        let granted = rules.grantsWrite(at: path, auth: auth.variable, now: serverTime, data: .reading(tree))
+        return tree.takeFailure() == nil && granted == true && !rules.validates(writesAt: path)
+    }
+
+    /// Replaces the data at `path` with the pieces `produce` delivers (an ``ExportReader``'s),
+    /// written into the store as they come, in one transaction: all of it, or nothing when
+    /// `produce` throws (bad data, Ctrl-C) or the process dies. The tick is committed first;
+    /// the data in memory at, above and below `path` is dropped (it is read again when used),
+    /// and every listen there gets its data again, as after any write.
+    ///
+    /// Deliberately not a write through a client: the data never sits whole in memory (a 1 GB
+    /// export would take tens of GB as one write). Check ``importsStreaming(at:by:)`` first.
+    /// - Returns: how many rows were written.
+    /// - Throws: what `produce` throws; `storage_error` when the store fails.
+    public func importStreaming(
+        at path: Path, _ produce: (_ deliver: (ExportReader.Piece) throws -> Void) throws -> Void
+    ) throws -> Int {
+        guard let store else { throw DatabaseError.other(code: ErrorCode.storageError, message: "the server keeps no store", at: path) }
+        try Self.checkPath(path)
+        endTick()
+        let rows: Int
+        do {
+            rows = try store.replace(at: path) { writer in
+                try produce { piece in
+                    switch piece {
+                    case .clear(let location): try writer.clear(location)
+                    case .subtree(let location, let node): try writer.insert(node, at: location)
+                    case .priority(let location, let priority): try writer.setPriority(priority, at: location)
+                    }
+                }
+            }
+        } catch let error as StoreError {
+            throw error.databaseError
+        }
+        tree.forget(touching: path)
+        indexes.drop(touching: path)
+        // Every listen at, above or below the location hears its data as it now is.
+        forEachListen(touching: path) { ref, _ in
+            let listen = ref.listen
+            guard listen.isListening, let connection = connections[ref.connection] else { return }
+            if listen.query.params.loadsAllData {
+                send(.update(ref.connection, .dataUpdate(path: listen.query.path, data: tree.node(at: listen.query.path), tag: listen.tag)))
+            } else {
+                sendWindowChanges(to: connection, for: listen)
+            }
+        }
+        endTick()
+        return rows
+    }
+
     /// A put checked and resolved, not applied yet.
     private struct PreparedPut {
         let resolved: Node

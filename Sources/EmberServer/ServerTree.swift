@@ -155,6 +155,19 @@ final class ServerTree: RuleTreeReader, @unchecked Sendable {
         root = committed
     }
 
+    /// Drops from memory every region at, above or below `path` (the store's data there was
+    /// replaced under the tree): each is read again when used. Only between ticks.
+    /// - Complexity: O(r) for r regions.
+    func forget(touching path: Path) {
+        guard store != nil else { return }
+        precondition(snapshot == nil, "forget between ticks")
+        for (location, region) in regions.all() where location.contains(path) || path.contains(location) {
+            regions.remove(location)
+            loadedBytes -= region.bytes
+            root.set(.empty, at: location)
+        }
+    }
+
     // MARK: Eviction
 
     /// Evicts the least recently used regions until the loaded bytes are within three quarters

@@ -19,6 +19,25 @@ enum FileAccess {
         return home + path.dropFirst()
     }
 
+    /// Opens `path` for reading by offset (an import streams it).
+    /// - Returns: the descriptor (the caller closes it) and the file's size.
+    /// - Throws: ``FileAccessError`` as ``readText(_:)`` does.
+    static func openForReading(_ path: String) throws(FileAccessError) -> (descriptor: Int32, size: Int) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw FileAccessError("read", path, reason(errno)) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            let code = errno
+            close(descriptor)
+            throw FileAccessError("read", path, reason(code))
+        }
+        if isDirectory(status) {
+            close(descriptor)
+            throw FileAccessError("read", path, "it is a directory")
+        }
+        return (descriptor, Int(status.st_size))
+    }
+
     static func readText(_ path: String) throws(FileAccessError) -> String {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw FileAccessError("read", path, reason(errno)) }

@@ -1,7 +1,9 @@
 import EmberEngine
 import EmberClient
 import EmberCore
+import EmberInstance
 import EmberLua
+import EmberServer
 import EmberQL
 import Foundation
 
@@ -33,9 +35,18 @@ extension Shell {
     ///
     /// Ctrl-C before the write is made (while reading or parsing the file) imports nothing;
     /// after it, the write is in the client's queue and lands whole, and only the wait ends.
+    ///
+    /// With the server embedded and keeping a store, the client connected, and rules that
+    /// grant the write whatever it holds, the file is streamed into the store instead
+    /// (``importStreaming(_:at:into:)``): in bounded memory, still all or nothing.
     func importFile(_ given: Word, to expression: PathExpression) throws(ShellError) -> CommandResult {
         let path = try resolve(expression)
         let file = Word(FileAccess.expandingHome(given.text), at: given.position)
+        if let server = ember.embeddedServer, database.connectionState.isConnected,
+            let connection = ember.connectionID(of: database.name), server.importsStreaming(at: path, by: connection)
+        {
+            if let result = try importStreaming(file, at: path, into: server) { return result }
+        }
         let text: String
         let fileSize = (try? FileManager.default.attributesOfItem(atPath: file.text))?[.size] as? Int ?? 0
         let large = fileSize >= Self.largeImportBytes
@@ -66,6 +77,58 @@ extension Shell {
         let detail = "imported \(Self.bytes(text.utf8.count)) into \(path) (\(count) \(count == 1 ? "child" : "children"))"
         return .write(WriteReport(
             status, detail: status == .acknowledged ? detail : detail + ";", fields: [("children", .int(Int64(count)))]))
+    }
+
+    /// Streams `file` into the server's store at `path` (``Server/importStreaming(at:_:)``),
+    /// drawing the share read on a terminal. Ctrl-C, bad JSON or data a write would refuse
+    /// leave the old data.
+    /// - Returns: the report, or `nil` when the file needs a whole import (`.value` or `.sv`
+    ///   on its large objects: ``ExportReader/Unsupported``); nothing was written then.
+    private func importStreaming(_ file: Word, at path: Path, into server: Server) throws(ShellError) -> CommandResult? {
+        let source: ExportFile
+        do {
+            source = try ExportFile(path: file.text)
+        } catch {
+            throw .command(error.code, error.message, at: file.position)
+        }
+        let large = source.byteCount >= Self.largeImportBytes
+        defer { if large { clearStatus() } }
+        var reader = ExportReader(source)
+        var shown = -1
+        let rows: Int
+        do {
+            rows = try server.importStreaming(at: path) { deliver in
+                try reader.read(at: path, progress: { offset in
+                    guard large, source.byteCount > 0 else { return }
+                    let percent = offset * 100 / source.byteCount
+                    guard percent != shown else { return }
+                    shown = percent
+                    drawStatus("importing \(path): \(Self.progressBar(percent)) \(percent)% of \(Self.bytes(source.byteCount))")
+                }) { piece in
+                    if engine.isInterruptPending {
+                        engine.clearInterrupt()
+                        throw ShellError.interrupted("nothing was imported")
+                    }
+                    try deliver(piece)
+                }
+            }
+        } catch is ExportReader.Unsupported {
+            return nil
+        } catch let error as ShellError {
+            throw error
+        } catch let error as DatabaseError {
+            throw .command(error.code, "\(file.text): \(error.message)", at: file.position)
+        } catch {
+            throw .command(ErrorCode.storageError, "\(file.text): \(error)", at: file.position)
+        }
+        let detail = "imported \(Self.bytes(source.byteCount)) into \(path) (\(rows) \(rows == 1 ? "row" : "rows"), streamed into the store)"
+        return .write(WriteReport(.acknowledged, detail: detail, fields: [("rows", .int(Int64(rows))), ("streamed", .bool(true))]))
+    }
+
+    /// A bar of 20 cells, `percent` of them filled.
+    static func progressBar(_ percent: Int) -> String {
+        let filled = max(0, min(20, percent / 5))
+        return "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: 20 - filled) + "]"
     }
 
     /// Ends an import that Ctrl-C interrupted before its write was made: nothing is written.

@@ -78,15 +78,22 @@ struct LeafRows {
         }
 
         /// Inserts (or replaces) the rows of `node` at `path`.
+        /// - Returns: how many rows.
         /// - Complexity: O(r log R) for the r rows of `node`.
-        func insertRows(of node: Node, at path: Path) throws {
-            if node.isEmpty { return }
-            if node.priority != nil { try upsert(LeafRows.rowPath(path.child(.priority)), node.child(.priority)) }
+        @discardableResult
+        func insertRows(of node: Node, at path: Path) throws -> Int {
+            if node.isEmpty { return 0 }
+            var rows = 0
+            if node.priority != nil {
+                try upsert(LeafRows.rowPath(path.child(.priority)), node.child(.priority))
+                rows += 1
+            }
             if node.isLeaf {
                 try upsert(LeafRows.rowPath(path), node.withPriority(nil))
-                return
+                return rows + 1
             }
-            for child in node.children { try insertRows(of: child.node, at: path.child(child.key)) }
+            for child in node.children { rows += try insertRows(of: child.node, at: path.child(child.key)) }
+            return rows
         }
 
         /// Inserts or replaces the row at `path` with `leaf`'s JSON.

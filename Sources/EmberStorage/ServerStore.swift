@@ -170,6 +170,74 @@ public final class ServerStore {
         self.ledger = []
     }
 
+    /// Replaces the rows at and below `path` with what `body` writes through the
+    /// ``ImportWriter`` it is given, in one transaction: all of it or, when `body` throws (bad
+    /// data, Ctrl-C) or the process dies, none of it. The ancestors of `path` follow: a leaf
+    /// above it goes when rows were written, and a priority above it stays exactly while rows
+    /// remain below it. Nothing may wait for ``commit(_:committed:isLoaded:)`` (commit first).
+    /// - Throws: what `body` throws, or ``StoreError`` with SQLite's reason.
+    /// - Returns: how many rows were written.
+    /// - Complexity: O(r log R) for r rows written into R.
+    public func replace(at path: Path, _ body: (ImportWriter) throws -> Void) throws -> Int {
+        precondition(changed.isEmpty, "commit the tick's changes first")
+        if isReadOnly {
+            throw StoreError("the server's store at \(location) is read-only", code: EmberCore.ErrorCode.readOnly)
+        }
+        var written = 0
+        var failure: (any Error)?
+        do {
+            try queue.inTransaction { db in
+                let writer = try Self.rows.writer(in: db)
+                try writer.deleteSubtree(path)
+                let importer = ImportWriter(writer: writer)
+                do {
+                    try body(importer)
+                } catch {
+                    failure = error
+                    return .rollback
+                }
+                written = importer.rows
+                var ancestor = path
+                while ancestor.removeLastKey() != nil {
+                    if written > 0 { try writer.deleteRow(LeafRows.rowPath(ancestor)) }
+                    if try !writer.hasRows(below: ancestor) { try writer.deleteRow(LeafRows.rowPath(ancestor.child(.priority))) }
+                }
+                return .commit
+            }
+        } catch {
+            throw StoreError("cannot import into the server's store at \(location)", error)
+        }
+        if let failure { throw failure }
+        return written
+    }
+
+    /// Writes an import's rows inside ``replace(at:_:)``'s transaction.
+    public final class ImportWriter {
+        fileprivate let writer: LeafRows.Writer
+        /// How many rows were written.
+        public fileprivate(set) var rows = 0
+
+        fileprivate init(writer: LeafRows.Writer) {
+            self.writer = writer
+        }
+
+        /// Deletes the rows at and below `path` (a name given again replaces the first).
+        public func clear(_ path: Path) throws {
+            try writer.deleteSubtree(path)
+        }
+
+        /// Writes the rows of `node` at `path`.
+        public func insert(_ node: Node, at path: Path) throws {
+            rows += try writer.insertRows(of: node, at: path)
+        }
+
+        /// Writes the priority of the object at `path`.
+        public func setPriority(_ priority: Priority, at path: Path) throws {
+            try writer.upsert(LeafRows.rowPath(path.child(.priority)), Node(priority.leafValue))
+            rows += 1
+        }
+    }
+
     /// Commits the record of answered writes alone, without the data: after a tick whose
     /// commit failed, its refusals are made durable as soon as the store can take a few rows,
     /// so that a client sending a refused write again after a restart is answered with the

@@ -1,0 +1,113 @@
+import EmberCore
+import EmberTestSupport
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `import` on a database directory streams the file into the store (Shell+Files.swift,
+/// ExportFile.swift): run as a user runs it, with the real binary, and read back by another
+/// process exactly as the file says.
+@Suite struct StreamingImportTests {
+    /// A document of `users` users with nested profiles, priorities, arrays, a leaf written as
+    /// `.value`, and names out of order (one repeated) on its large object: about 400 bytes a user.
+    static func document(users: Int, badKeyAt bad: Int? = nil) -> String {
+        var members: [String] = []
+        for index in 0..<users {
+            let key = index == bad ? "u.\(index)" : "u\(String(format: "%06d", index))"
+            members.append(
+                #""\#(key)":{".priority":\#(index % 7),"name":"User \#(index) é \u00e9","score":\#(index * 37 % 1000),"#
+                    + #""tags":["a","b",\#(index)],"ratio":\#(Double(index) / 8),"flag":{".value":\#(index % 2 == 0),".priority":"p"},"#
+                    + #""profile":{"bio":"\#(String(repeating: "lorem ipsum ", count: 20))","nothing":null,"empty":{}}}"#)
+        }
+        // Out of order after the users: "a" repeated, the last wins.
+        members.append(#""a":{"first":1}"#)
+        members.append(#""b":2"#)
+        members.append(#""a":{"second":2}"#)
+        return "{" + members.joined(separator: ",") + #","z":[null,1,{"k":"v"}],".priority":3}"#
+    }
+
+    private func directory() throws -> String {
+        try TemporaryDirectory.make("ember-import").path
+    }
+
+    /// `/x` read back in the export format by another process.
+    private func exported(_ database: String, _ path: String, into file: String) throws -> Node {
+        let result = EmberProcess.run(["--db", database, "-q", "-c", "export \(path) \(file)"])
+        try #require(result.status == 0, "\(result.error)")
+        return try Node(jsonText: String(contentsOfFile: file, encoding: .utf8))
+    }
+
+    @Test("a large import is streamed into the store and reads back exactly; the data beside it stays, a leaf above it goes")
+    func readsBackExactly() throws {
+        let directory = try directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = directory + "/import.json"
+        let text = Self.document(users: 5_000)
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        let database = directory + "/db"
+        let setUp = EmberProcess.run(["--db", database, "-q", "-c", "set /keep {a: 1}", "-c", "set /x {old: true}", "-c", "set /leaf 5"])
+        try #require(setUp.status == 0, "\(setUp.error)")
+
+        let imported = EmberProcess.run(["--db", database, "-q", "-c", "import /x \(file)", "-c", "import /leaf/below \(file)"])
+        #expect(imported.status == 0, "\(imported.error)")
+        #expect(imported.output.contains("streamed into the store"), "\(imported.output)")
+
+        let expected = try Node(jsonText: text)
+        #expect(try exported(database, "/x", into: directory + "/x.json") == expected)
+        #expect(try exported(database, "/leaf", into: directory + "/leaf.json") == Node(children: [(ChildKey(unchecked: "below"), expected)]))
+        #expect(try exported(database, "/keep", into: directory + "/keep.json") == Node(jsonText: #"{"a":1}"#))
+        // What is on disk opens whole, row by row, with no row left out.
+        let whole = EmberProcess.run(["--db", database, "-q", "-c", "get / limitToFirst 1"])
+        #expect(whole.status == 0 && !whole.error.contains("warning"), "\(whole.error)")
+    }
+
+    @Test("data a write would refuse, in the middle of a large file, imports nothing: the error names it and the old data stays")
+    func badDataImportsNothing() throws {
+        let directory = try directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = directory + "/import.json"
+        try Self.document(users: 5_000, badKeyAt: 4_000).write(toFile: file, atomically: true, encoding: .utf8)
+        let database = directory + "/db"
+        #expect(EmberProcess.run(["--db", database, "-q", "-c", "set /x {old: true}"]).status == 0)
+        let imported = EmberProcess.run(["--db", database, "-q", "-c", "import /x \(file)"])
+        #expect(imported.status == 1)
+        #expect(imported.error.contains("u.4000") && imported.error.contains("import.json"), "\(imported.error)")
+        #expect(try exported(database, "/x", into: directory + "/x.json") == Node(jsonText: #"{"old":true}"#))
+
+        let broken = directory + "/broken.json"
+        let text = Self.document(users: 5_000)
+        try String(text.prefix(text.count / 2)).write(toFile: broken, atomically: true, encoding: .utf8)
+        let cut = EmberProcess.run(["--db", database, "-q", "-c", "import /x \(broken)"])
+        #expect(cut.status == 1)
+        #expect(cut.error.contains("not JSON at byte"), "\(cut.error)")
+        #expect(try exported(database, "/x", into: directory + "/x.json") == Node(jsonText: #"{"old":true}"#))
+    }
+
+    @Test("at a terminal: a progress bar while it streams, and a watch on a location inside hears the new data")
+    func progressAndWatchers() throws {
+        let directory = try directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = directory + "/import.json"
+        try Self.document(users: 20_000).write(toFile: file, atomically: true, encoding: .utf8)
+        let environment = [
+            "HOME": directory, "XDG_STATE_HOME": directory + "/state", "XDG_CONFIG_HOME": directory + "/config",
+            "TERM": "xterm", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "NO_COLOR": "1",
+        ]
+        let session = try TerminalSession(
+            executable: EmberProcess.executable.path, arguments: ["--db", directory + "/db", "-q"], environment: environment)
+        #expect(session.waitFor("main:/> "), "no prompt: \(session.screen)")
+        session.type("set /x/u000007/name 'before'\r")
+        #expect(session.waitFor("ok"))
+        session.type("watch /x/u000007/name value\r")
+        #expect(session.waitFor(#""before""#), "\(session.screen)")
+        session.type("import /x \(file)\r")
+        #expect(session.waitFor("streamed into the store", timeout: 60), "\(session.screen)")
+        #expect(session.screen.contains("importing /x: ["), "no progress bar: \(session.screen)")
+        #expect(session.waitFor(#""User 7 é é""#), "the watch did not hear the import: \(session.screen)")
+        session.type("\u{4}")
+        #expect(session.waitForExit() == 0)
+    }
+}
