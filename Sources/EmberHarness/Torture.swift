@@ -56,7 +56,7 @@ enum Torture {
 
     private static func open(_ directory: String, _ durability: Durability, seed: UInt64) throws -> Ember {
         try Ember(
-            persistence: .directory(directory, try PersistenceSettings(durability: durability)), clock: SystemClock(),
+            persistence: .directory(directory, try PersistenceSettings(durability: durability, serverCacheSize: serverCacheSize)), clock: SystemClock(),
             random: SeededRandom(seed: seed))
     }
 

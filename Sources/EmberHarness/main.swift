@@ -6,6 +6,7 @@ import EmberServer
 import EmberStorage
 import EmberSync
 import EmberTestSupport
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -42,11 +43,14 @@ let phase = arguments[0]
 let directory = arguments.count > 1 ? arguments[1] : ""
 
 let durability = arguments.count > 2 ? Durability(rawValue: arguments[2]) ?? .normal : .normal
+/// The server's cache: `EMBER_CACHE_SIZE` bytes when set (a run with a cache smaller than the
+/// data), else the default.
+let serverCacheSize = ProcessInfo.processInfo.environment["EMBER_CACHE_SIZE"].flatMap { Int($0) } ?? Server.defaultCacheSize
 
 func open(seed: UInt64, clock: any DatabaseClock = ManualClock(1_700_000_000_000)) -> Ember {
     do {
         return try Ember(
-            persistence: .directory(directory, try PersistenceSettings(durability: durability)), clock: clock,
+            persistence: .directory(directory, try PersistenceSettings(durability: durability, serverCacheSize: serverCacheSize)), clock: clock,
             random: SeededRandom(seed: seed))
     } catch {
         fail("cannot open \(directory): \(error)")

@@ -34,12 +34,14 @@ struct LeafRows {
         private let deleteAtAndBelow: BulkStatement
         private let deleteOne: BulkStatement
         private let upsertOne: BulkStatement
+        private let insertOne: BulkStatement
 
         fileprivate init(table: String, db: Database) throws {
             self.table = table
             self.db = db
             deleteAtAndBelow = try BulkStatement("DELETE FROM \(table) WHERE path = ? OR (path > ? AND path < ?)", in: db)
             deleteOne = try BulkStatement("DELETE FROM \(table) WHERE path = ?", in: db)
+            insertOne = try BulkStatement("INSERT INTO \(table) (path, value) VALUES (?, ?)", in: db)
             upsertOne = try BulkStatement(
                 "INSERT INTO \(table) (path, value) VALUES (?, ?) ON CONFLICT(path) DO UPDATE SET value = excluded.value", in: db)
         }
@@ -80,19 +82,29 @@ struct LeafRows {
         /// Inserts (or replaces) the rows of `node` at `path`.
         /// - Returns: how many rows.
         /// - Complexity: O(r log R) for the r rows of `node`.
+        /// - Parameter fresh: no row exists at or below `path` (an import's cleared range): plain
+        ///   inserts, which fail on a row that does exist.
         @discardableResult
-        func insertRows(of node: Node, at path: Path) throws -> Int {
+        func insertRows(of node: Node, at path: Path, fresh: Bool = false) throws -> Int {
+            try insertRows(of: node, rowPath: LeafRows.rowPath(path), statement: fresh ? insertOne : upsertOne)
+        }
+
+        /// The rows of `node` at the row path `text`, each child's path made from its parent's.
+        private func insertRows(of node: Node, rowPath text: String, statement: BulkStatement) throws -> Int {
             if node.isEmpty { return 0 }
             var rows = 0
             if node.priority != nil {
-                try upsert(LeafRows.rowPath(path.child(.priority)), node.child(.priority))
+                try statement.run(.text(text.isEmpty ? ".priority" : text + "/.priority"), .text(node.child(.priority).jsonString()))
                 rows += 1
             }
             if node.isLeaf {
-                try upsert(LeafRows.rowPath(path), node.withPriority(nil))
+                try statement.run(.text(text), .text(node.withPriority(nil).jsonString()))
                 return rows + 1
             }
-            for child in node.children { rows += try insertRows(of: child.node, at: path.child(child.key)) }
+            for child in node.children {
+                let childPath = text.isEmpty ? child.key.name : text + "/" + child.key.name
+                rows += try insertRows(of: child.node, rowPath: childPath, statement: statement)
+            }
             return rows
         }
 
@@ -129,31 +141,105 @@ struct LeafRows {
                 db, sql: "SELECT path, value FROM \(table) WHERE path = ? OR (path > ? AND path < ?) ORDER BY path",
                 arguments: [text, text + "/", text + "0"])
         }
-        var root = Node.empty
-        // Priorities go on after the values they belong to: a priority on a node that does not
-        // exist yet would be dropped.
-        var priorities: [(Path, Node)] = []
-        let prefix = text.isEmpty ? 0 : text.count + 1
+        // Rows come in path order, so each location's rows are contiguous: the tree is built
+        // with a stack of the open locations, each finished once when the rows leave it (no
+        // walk from the root per row). A priority goes to its owner's parent as pending, applied
+        // when the parent is finished (a leaf's priority row may come after its siblings: `a`,
+        // `a-b`, `a/.priority` is path order), or to the owner itself while it is open.
+        var builder = TreeBuilder()
+        let prefix = text.isEmpty ? 0 : text.utf8.count + 1
         while let row = try rows.next() {
             let full: String = row[0]
             let value: String = row[1]
             bytes += full.utf8.count + value.utf8.count
-            let relative = Path(unchecked: full.count > prefix ? String(full.dropFirst(prefix)) : "")
+            let relative = full.utf8.count > prefix ? String(full.utf8.dropFirst(prefix))! : ""
+            let keys = relative.isEmpty ? [] : relative.split(separator: "/", omittingEmptySubsequences: false).map { ChildKey(unchecked: String($0)) }
             do {
-                if relative.back == .priority, let owner = relative.parent {
-                    priorities.append((relative, try Self.priority(value, of: path.appending(owner))))
+                if keys.last == .priority {
+                    let owner = Array(keys.dropLast())
+                    let priority = try Self.priority(value, of: path.appending(Path(keys: owner)))
+                    builder.setPriority(priority.leafValue.flatMap(Priority.init), of: owner)
                 } else {
-                    let at = path.appending(relative)
+                    let at = path.appending(Path(keys: keys))
                     let node = try Node(jsonText: value, at: at)
                     try node.validate(at: at)
-                    root.set(node, at: relative)
+                    builder.add(node, at: keys)
                 }
             } catch {
                 problems.append(BadRow(path: "/" + full, reason: error.message))
             }
         }
-        for (relative, priority) in priorities { root.set(priority, at: relative) }
-        return root
+        return builder.finish()
+    }
+
+    /// Builds a tree from leaves given in path order (see ``load(at:in:problems:bytes:)``).
+    private struct TreeBuilder {
+        struct Frame {
+            var key: ChildKey?
+            var children: [(ChildKey, Node)] = []
+            var leaf: Node?
+            var priority: Priority?
+            var pending: [(ChildKey, Priority)] = []
+
+            func node() -> Node {
+                var node = children.isEmpty ? (leaf ?? .empty) : Node(children: children)
+                for (key, priority) in pending {
+                    let child = node.child(key)
+                    if !child.isEmpty { node.setChild(key, child.withPriority(priority)) }
+                }
+                if let priority, !node.isEmpty { node = node.withPriority(priority) }
+                return node
+            }
+        }
+
+        private var stack = [Frame()]
+
+        /// Sets the leaf `node` at `keys` (the location itself when empty).
+        mutating func add(_ node: Node, at keys: [ChildKey]) {
+            guard let last = keys.last else {
+                stack[0].leaf = node
+                return
+            }
+            open(keys.dropLast())
+            stack[stack.count - 1].children.append((last, node))
+        }
+
+        /// Gives the node at `owner` its priority.
+        mutating func setPriority(_ priority: Priority?, of owner: [ChildKey]) {
+            guard let priority else { return }
+            if openDepth(matching: owner[...]) == owner.count {
+                stack[owner.count].priority = priority
+                return
+            }
+            guard let last = owner.last else { return }
+            open(owner.dropLast())
+            stack[stack.count - 1].pending.append((last, priority))
+        }
+
+        /// How many of `keys` the open locations match, from the top.
+        private func openDepth(matching keys: ArraySlice<ChildKey>) -> Int {
+            var depth = 0
+            while depth < keys.count, depth + 1 < stack.count, stack[depth + 1].key == keys[keys.startIndex + depth] { depth += 1 }
+            return depth
+        }
+
+        /// Makes `keys` the open locations: those below the common part are finished.
+        private mutating func open(_ keys: ArraySlice<ChildKey>) {
+            let common = openDepth(matching: keys)
+            while stack.count > common + 1 { close() }
+            for key in keys.dropFirst(common) { stack.append(Frame(key: key)) }
+        }
+
+        private mutating func close() {
+            let frame = stack.removeLast()
+            let node = frame.node()
+            if !node.isEmpty, let key = frame.key { stack[stack.count - 1].children.append((key, node)) }
+        }
+
+        mutating func finish() -> Node {
+            while stack.count > 1 { close() }
+            return stack[0].node()
+        }
     }
 
     /// The priority row `text` of the node at `owner`, checked as a write's priority is.

@@ -228,7 +228,7 @@ public final class ServerStore {
 
         /// Writes the rows of `node` at `path`.
         public func insert(_ node: Node, at path: Path) throws {
-            rows += try writer.insertRows(of: node, at: path)
+            rows += try writer.insertRows(of: node, at: path, fresh: true)
         }
 
         /// Writes the priority of the object at `path`.

@@ -8,10 +8,14 @@ import EmberTestSupport
 import Foundation
 import Testing
 
-/// An instance on a database directory, in virtual time.
+/// An instance on a database directory, in virtual time. Its server keeps `EMBER_CACHE_SIZE`
+/// bytes of its store in memory when that is set (scripts/test runs these suites again with
+/// 1: everything no listen holds is evicted after each tick).
 func openEmber(_ directory: String, durability: Durability = .normal, cacheSize: Int = 10_000_000, seed: UInt64 = 1) throws -> Ember {
-    try Ember(
-        persistence: .directory(directory, try PersistenceSettings(durability: durability, clientCacheSize: cacheSize)),
+    let serverCacheSize = ProcessInfo.processInfo.environment["EMBER_CACHE_SIZE"].flatMap { Int($0) } ?? Server.defaultCacheSize
+    return try Ember(
+        persistence: .directory(
+            directory, try PersistenceSettings(durability: durability, clientCacheSize: cacheSize, serverCacheSize: serverCacheSize)),
         clock: ManualClock(1_700_000_000_000), random: SeededRandom(seed: seed),
         reconnectPolicy: ReconnectPolicy(initialDelay: 1_000, maximumDelay: 30_000, multiplier: 1.3))
 }

@@ -109,6 +109,36 @@ import Testing
         #expect(error.isUnreadable)
     }
 
+    @Test("rows in path order build the tree: a leaf's priority after its siblings, children before an object's priority, a location read by its range")
+    func rowsInPathOrder() throws {
+        let directory = try TemporaryDirectory.make("ember-store").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = directory + "/server.sqlite"
+        try ServerStore(at: .file(file), durability: .normal).close()
+        let queue = try DatabaseQueue(path: file)
+        // Path order: `a` < `a b` < `a-b` < `a/.priority`, and `o/ x` < `o/-y/k` < `o/.priority` < `o/c`.
+        try queue.write { db in
+            for (path, value) in [
+                ("a", "1"), ("a b", "2"), ("a-b", #""s""#), ("a/.priority", "5"), ("o/ x", "3"), ("o/-y/k", "4"), ("o/.priority", #""p""#),
+                ("o/c", "true"), ("o/d/.priority", "9"), ("o/d/e", "6"), (".priority", "1.5"),
+            ] {
+                try db.execute(sql: "INSERT INTO leaves (path, value) VALUES (?, ?)", arguments: [path, value])
+            }
+        }
+        try queue.close()
+        let store = try ServerStore(at: .file(file), durability: .normal)
+        let expected = try Node(
+            jsonText: #"{".priority":1.5,"a":{".value":1,".priority":5},"a b":2,"a-b":"s","#
+                + #""o":{".priority":"p"," x":3,"-y":{"k":4},"c":true,"d":{".priority":9,"e":6}}}"#)
+        #expect(try store.load().root == expected)
+        #expect(try store.loadLocation("o").node == expected.child("o"))
+        #expect(try store.loadLocation("o/d").node == expected.child(at: "o/d"))
+        #expect(try store.loadLocation("a").node == expected.child("a"))
+        let below = try store.loadLocation("a/x/y")
+        #expect(below.path == "a" && below.node == expected.child("a"), "a location below a leaf reads the leaf's")
+        try store.close()
+    }
+
     @Test func removingEverythingBelowALocationLeavesNoRows() throws {
         let store = try ServerStore(at: .memory, durability: .normal)
         var root = Node.empty
