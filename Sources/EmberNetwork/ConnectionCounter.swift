@@ -4,7 +4,7 @@ import Synchronization
 /// becomes) against ``NetworkLimits/maxConnections``, and how to end the long-lived ones
 /// (WebSockets and event streams), so that a graceful stop does not wait for clients that
 /// never leave.
-final class ConnectionCounter: Sendable {
+public final class ConnectionCounter: Sendable {
     private struct State {
         var open = 0
         var next = 0
@@ -13,6 +13,8 @@ final class ConnectionCounter: Sendable {
     }
 
     private let state = Mutex(State())
+
+    public init() {}
 
     /// Counts one more connection, unless `limit` are open or the server is stopping.
     /// - Returns: whether it may stay; each one admitted is given back by ``leave()``.
@@ -30,7 +32,7 @@ final class ConnectionCounter: Sendable {
     }
 
     /// How many connections are open.
-    var openCount: Int { state.withLock { $0.open } }
+    public var openCount: Int { state.withLock { $0.open } }
 
     /// Registers a long-lived connection (already admitted), unless the server is stopping.
     /// - Parameter close: ends the connection (called at most once, by ``closeAll()``).

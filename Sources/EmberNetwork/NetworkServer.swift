@@ -102,12 +102,12 @@ public struct NetworkServer: Sendable {
     /// - Throws: ``NetworkError`` when the socket cannot be prepared; the server's error when it
     ///   cannot listen.
     public static func serveLocalSocket(
-        of database: ServedDatabase, directory: String, logger: Logger, onListening: @escaping @Sendable () -> Void = {}
+        of database: ServedDatabase, directory: String, logger: Logger, connections: ConnectionCounter = ConnectionCounter(),
+        onListening: @escaping @Sendable () -> Void = {}
     ) async throws {
         let path = LocalSocket.path(forDatabase: directory)
         try LocalSocket.prepare(path)
         let registry = DatabaseRegistry(only: database)
-        let connections = ConnectionCounter()
         let app = application(
             address: .unixDomainSocket(path: path), publicHost: "localhost", registry: registry, limits: NetworkLimits(),
             connections: connections, sessions: SessionIDs(), logger: logger,

@@ -13,17 +13,22 @@ extension Shell {
     /// engine, between commands and while the prompt waits.
     /// - Returns: the socket's path, once it listens; `nil` when there is nothing to serve or it
     ///   could not listen (the reason is printed).
+    /// - Parameter waiting: wait until it listens (and say so when it cannot); a command-line
+    ///   run starts it without waiting and says nothing.
     @discardableResult
-    public func serveLocalSocket() -> String? {
+    public func serveLocalSocket(waiting: Bool = true) -> String? {
         guard localSocket == nil, ember.embeddedServer != nil, case .directory(let directory, _) = ember.persistence else { return nil }
         let database = ServedDatabase(namespace: "default", owner: ember)
         let listening = DispatchSemaphore(value: 0)
         let ended = DispatchSemaphore(value: 0)
         let logger = Logger(label: "ember.local") { _ in SwiftLogNoOpLogHandler() }
         let failure = FailureMessage()
+        let connections = ConnectionCounter()
         let task = Task.detached {
             do {
-                try await NetworkServer.serveLocalSocket(of: database, directory: directory, logger: logger) { listening.signal() }
+                try await NetworkServer.serveLocalSocket(of: database, directory: directory, logger: logger, connections: connections) {
+                    listening.signal()
+                }
             } catch let error as NetworkError {
                 failure.set(error.message)
                 listening.signal()
@@ -33,14 +38,47 @@ extension Shell {
             }
             ended.signal()
         }
+        let path = LocalSocket.path(forDatabase: directory)
+        guard waiting else {
+            localSocket = LocalSocketService(task: task, ended: ended, path: path, connections: connections)
+            return path
+        }
         _ = listening.wait(timeout: .now() + 5)
         if let problem = failure.value {
             note("other terminals cannot connect (the local socket is not served: \(problem))", json: .object([("localSocket", .null)]))
             return nil
         }
-        localSocket = LocalSocketService(task: task, ended: ended, path: LocalSocket.path(forDatabase: directory))
+        localSocket = LocalSocketService(task: task, ended: ended, path: path, connections: connections)
         return localSocket?.path
     }
+
+    /// A command-line run on a database directory lets other processes in: once it has run
+    /// for ``localSocketDelay`` milliseconds (a run that ends sooner pays nothing), it serves the
+    /// local socket, and another `ember` on the directory connects through it instead of being
+    /// refused. What they ask is answered whenever this run's engine runs (while a command or
+    /// a script waits, as every write does).
+    public func serveLocalSocketWhenLong() {
+        guard ember.embeddedServer != nil, case .directory = ember.persistence else { return }
+        waitsForLocalClients = true
+        engine.schedule(after: Self.localSocketDelay) { [weak self] in self?.serveLocalSocket(waiting: false) }
+    }
+
+    /// How long a command-line run goes before it serves the local socket.
+    static let localSocketDelay: Int64 = 100
+
+    /// At the end of a command-line run: lets the processes connected through the local socket
+    /// finish (their requests answered meanwhile), for at most ``localClientsWait`` seconds.
+    func waitForLocalClients() {
+        guard waitsForLocalClients, let service = localSocket else { return }
+        let deadline = Date().addingTimeInterval(Self.localClientsWait)
+        while service.connections.openCount > 0 && Date() < deadline {
+            engine.runDue()
+            usleep(5_000)
+        }
+    }
+
+    /// The longest a command-line run waits at its end for processes connected through it.
+    static let localClientsWait: TimeInterval = 10
 
     /// Stops serving the local socket: the connections through it end (their onDisconnect
     /// operations run on the server here), then the socket file goes.
@@ -64,4 +102,6 @@ struct LocalSocketService {
     /// Signalled when the task is over.
     let ended: DispatchSemaphore
     let path: String
+    /// The connections open through it.
+    let connections: ConnectionCounter
 }

@@ -9,6 +9,7 @@ import EmberRules
 import EmberStorage
 import EmberSync
 import EmberWire
+import Glibc
 
 /// An `ember` session: an embedded instance (server + named clients), the current client and
 /// location, the output settings, the watches; it runs query-language commands and prints their
@@ -33,6 +34,9 @@ public final class Shell {
     public let ember: Ember
     /// The server of the local socket other terminals connect through, while it runs.
     var localSocket: LocalSocketService?
+    /// Whether the end of the run waits for the processes connected through the local socket
+    /// (a command-line run's; an interactive session ends them).
+    var waitsForLocalClients = false
     /// The database directory another `ember` holds, which this session reached through its
     /// local socket (a second terminal).
     public private(set) var sharedDatabase: String?
@@ -140,8 +144,9 @@ public final class Shell {
                     observesInterruptSignal: true)
             } catch let error as StoreError {
                 if error.code == ErrorCode.databaseInUse {
-                    // Another ember holds it: its local socket, if it serves one, is the way in.
-                    guard let socket = LocalSocket.listening(forDatabase: directory) else { throw .command(error.code, error.message) }
+                    // Another ember holds it: its local socket, if it serves one, is the way in
+                    // (a command-line run serves it shortly after it starts: wait for it a little).
+                    guard let socket = Self.listeningSocket(of: directory, waitingUpTo: 3) else { throw .command(error.code, error.message) }
                     // Its clients keep their queues on disk as the first terminal's do (issue
                     // 37: they were in memory, and a write queued offline vanished at exit);
                     // in memory only when a third terminal holds that directory too.
@@ -422,6 +427,16 @@ public final class Shell {
         output.writeEvent(line + "\n")
     }
 
+    /// The local socket another process serves for `directory`, waiting up to `seconds` for it
+    /// to listen.
+    static func listeningSocket(of directory: String, waitingUpTo seconds: Int) -> String? {
+        for _ in 0..<(seconds * 50) {
+            if let socket = LocalSocket.listening(forDatabase: directory) { return socket }
+            usleep(20_000)
+        }
+        return LocalSocket.listening(forDatabase: directory)
+    }
+
     /// Commits what waits and closes the stores; the session cannot run commands afterwards.
     /// - Returns: whether everything was committed and closed; when not, the error is printed
     ///   (and the run's exit status must say so).
@@ -432,6 +447,7 @@ public final class Shell {
         // runtime
         luaGlobals = nil
         luaRuntime = nil
+        waitForLocalClients()
         stopLocalSocket()
         try? ember.flush()
         do {

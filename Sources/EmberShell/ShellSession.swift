@@ -66,6 +66,8 @@ public enum ShellSession {
         // -c and -e in the order given, then -f, then SCRIPT; the first failure stops the run.
         // A script's write waits for its acknowledgement at most --ack-timeout.
         shell.acknowledgementWait = options.acknowledgementTimeout.map { .bounded(milliseconds: $0) } ?? .unbounded
+        // Other processes on the directory are let in while this run goes on.
+        if options.runsBatchOnly || !inputIsTerminal { shell.serveLocalSocketWhenLong() }
         for input in options.inputs {
             let succeeded = switch input {
             case .command(let command): shell.execute(command)

@@ -61,16 +61,27 @@ struct ShellLocalSocketTests {
         #expect(after.output.contains("from one") && after.output.contains("from two"), "\(after.output)")
     }
 
-    @Test("a directory held by a non-interactive run (no socket) is still refused, saying who holds it")
-    func heldWithoutSocket() throws {
+    @Test("a command-line run lets a second process in: it reads and writes through it while the run goes on, and nothing is lost")
+    func heldByACommandLineRun() throws {
         let home = try TemporaryDirectory.make("ember-two").path
         defer { try? FileManager.default.removeItem(atPath: home) }
         let database = home + "/db"
-        let holder = try EmberProcess.start(["--db", database, "--no-rc", "-e", "ember.sleep(3000)"])
+        // A script that writes and waits for every 50th write, then goes on for a while.
+        let holder = try EmberProcess.start([
+            "--db", database, "--no-rc", "-e",
+            "for i = 1, 3000 do local h = db:ref('/w/' .. i):set(i); if i % 50 == 0 then h:wait() end end ember.sleep(2000)",
+        ])
         defer { holder.process.terminate() }
-        usleep(800_000)
-        let second = EmberProcess.run(["--db", database, "--no-rc", "-c", "get /"])
-        #expect(second.status == 1)
-        #expect(second.error.contains("database_in_use") || second.error.contains("in use") || second.error.contains("held"), "\(second.error)")
+        usleep(400_000)
+        let second = EmberProcess.run(["--db", database, "--no-rc", "-q", "-c", "get /w/1", "-c", "set /from/second 'hi'"])
+        #expect(second.status == 0, "\(second.output) \(second.error)")
+        #expect(second.output.hasPrefix("1\nok"), "\(second.output)")
+        #expect(second.error.contains("open in another ember: connected to it through unix:"), "\(second.error)")
+        #expect(holder.process.isRunning, "the second process was answered while the run went on")
+        let ended = holder.finish(timeout: 60)
+        #expect(ended.status == 0, "\(ended.error)")
+        let after = EmberProcess.run(["--db", database, "--no-rc", "-q", "-c", "get /from/second", "-c", "get /w/3000"])
+        #expect(after.status == 0 && !after.error.contains("another ember"), "\(after.error)")
+        #expect(after.output == "\"hi\"\n3000\n", "\(after.output)")
     }
 }
