@@ -70,13 +70,10 @@ public struct ExportReader {
     /// - Throws: `DatabaseError` for text that is not JSON or data a write would refuse (naming
     ///   the location, or the byte offset for bad JSON), ``Unsupported`` (as a `DatabaseError`
     ///   is not), or whatever `deliver` throws.
-    /// - Parameter progress: called with the bytes read so far, after each subtree.
+    /// `deliver` gets each piece with how far into the document it reaches (for progress).
     @discardableResult
-    public mutating func read(at path: Path, progress: (Int) -> Void = { _ in }, _ deliver: (Piece) throws -> Void) throws -> Bool {
-        let nonEmpty = try value(at: path) { piece, offset in
-            try deliver(piece)
-            if case .subtree = piece { progress(offset) }
-        }
+    public mutating func read(at path: Path, _ deliver: (Piece, _ offset: Int) throws -> Void) throws -> Bool {
+        let nonEmpty = try value(at: path, deliver)
         skipSpace()
         guard try peek() == nil else { throw syntax("text after the end of the document") }
         return nonEmpty

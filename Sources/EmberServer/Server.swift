@@ -662,9 +662,9 @@ public final class Server {
         return tree.takeFailure() == nil && granted == true && !rules.validates(writesAt: path)
     }
 
-    /// Replaces the data at `path` with the pieces `produce` delivers (an ``ExportReader``'s),
-    /// written into the store as they come, in one transaction: all of it, or nothing when
-    /// `produce` throws (bad data, Ctrl-C) or the process dies. The tick is committed first;
+    /// Replaces the data at `path` with the pieces `produce` delivers (an ``ExportReader``'s, on a
+    /// thread of its own), written into the store as they come, in one transaction: all of it,
+    /// or nothing when `produce` or `checkpoint` throws (bad data, Ctrl-C) or the process dies. The tick is committed first;
     /// the data in memory at, above and below `path` is dropped (it is read again when used),
     /// and every listen there gets its data again, as after any write.
     ///
@@ -673,22 +673,15 @@ public final class Server {
     /// - Returns: how many rows were written.
     /// - Throws: what `produce` throws; `storage_error` when the store fails.
     public func importStreaming(
-        at path: Path, _ produce: (_ deliver: (ExportReader.Piece) throws -> Void) throws -> Void
+        at path: Path, producing produce: @escaping @Sendable (_ deliver: (ExportReader.Piece, _ offset: Int) throws -> Void) throws -> Void,
+        checkpoint: (_ offset: Int) throws -> Void
     ) throws -> Int {
         guard let store else { throw DatabaseError.other(code: ErrorCode.storageError, message: "the server keeps no store", at: path) }
         try Self.checkPath(path)
         endTick()
         let rows: Int
         do {
-            rows = try store.replace(at: path) { writer in
-                try produce { piece in
-                    switch piece {
-                    case .clear(let location): try writer.clear(location)
-                    case .subtree(let location, let node): try writer.insert(node, at: location)
-                    case .priority(let location, let priority): try writer.setPriority(priority, at: location)
-                    }
-                }
-            }
+            rows = try store.replace(at: path, producing: produce, checkpoint: checkpoint)
         } catch let error as StoreError {
             throw error.databaseError
         }
@@ -706,6 +699,29 @@ public final class Server {
         }
         endTick()
         return rows
+    }
+
+    /// Whether ``exportStreaming(at:to:)`` may export `path` for `connection` (`nil`: the
+    /// administrator): the server keeps a store, and no rule can keep the connection from
+    /// reading (the open rules, or the administrator).
+    public func exportsStreaming(at path: Path, by connection: ConnectionID?) -> Bool {
+        guard store != nil else { return false }
+        guard let connection else { return true }
+        return !rulesApply(to: connections[connection]?.auth ?? .none)
+    }
+
+    /// Writes the data at `path` in the export format to `sink` from the store's rows (the
+    /// tick committed first), without building it in memory (``ServerStore/export(at:to:)``).
+    /// - Returns: how many bytes were written.
+    /// - Throws: `storage_error` when the store cannot be read; what `sink` throws.
+    public func exportStreaming(at path: Path, to sink: (String) throws -> Void) throws -> Int {
+        guard let store else { throw DatabaseError.other(code: ErrorCode.storageError, message: "the server keeps no store", at: path) }
+        endTick()
+        do {
+            return try store.export(at: path, to: sink)
+        } catch let error as StoreError {
+            throw error.databaseError
+        }
     }
 
     /// A put checked and resolved, not applied yet.

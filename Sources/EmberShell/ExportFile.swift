@@ -3,7 +3,8 @@ import Glibc
 
 /// A file an import reads by offset (`pread`), for the ``ExportReader``: only the chunk being
 /// read is in memory.
-final class ExportFile: ExportReader.Source {
+/// Read on the import's reading thread only once handed over (`pread` on its descriptor).
+final class ExportFile: ExportReader.Source, @unchecked Sendable {
     private let descriptor: Int32
     let path: String
     let byteCount: Int

@@ -68,6 +68,19 @@ enum FileAccess {
     ///   "permission denied: the file is read-only", "the directory D does not exist", "D is not a
     ///   directory", or the system's reason.
     static func write(_ text: String, to path: String) throws(FileAccessError) {
+        do {
+            try write(to: path) { emit in try emit(text) }
+        } catch let error as FileAccessError {
+            throw error
+        } catch {
+            throw FileAccessError("write", path, "\(error)")
+        }
+    }
+
+    /// Replaces the file at `path` with the chunks `produce` emits, atomically, as
+    /// ``write(_:to:)`` does: when `produce` throws, the file is left as it was.
+    /// - Throws: ``FileAccessError`` as ``write(_:to:)``, or what `produce` throws.
+    static func write(to path: String, streaming produce: (_ emit: (String) throws -> Void) throws -> Void) throws {
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
@@ -96,15 +109,17 @@ enum FileAccess {
         defer { if !succeeded { unlink(temporary) } }
         do {
             defer { close(descriptor) }
-            let bytes = Array(text.utf8)
-            var written = 0
-            while written < bytes.count {
-                let count = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + written, $0.count - written) }
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    throw FileAccessError("write", path, reason(errno))
+            try produce { text in
+                let bytes = Array(text.utf8)
+                var written = 0
+                while written < bytes.count {
+                    let count = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + written, $0.count - written) }
+                    if count < 0 {
+                        if errno == EINTR { continue }
+                        throw FileAccessError("write", path, reason(errno))
+                    }
+                    written += count
                 }
-                written += count
             }
             guard fchmod(descriptor, mode) == 0, fsync(descriptor) == 0 else {
                 throw FileAccessError("write", path, reason(errno))

@@ -12,8 +12,16 @@ extension Shell {
     /// Imports of files at least this large say on a terminal what they are doing.
     static let largeImportBytes = 1 << 20
 
+    /// Into a file, with the server embedded and keeping a store, the client connected with no
+    /// write pending, and no rule keeping the client from reading: written from the store's
+    /// rows as they are read (``exportStreaming(_:to:from:)``), not built in memory.
     func export(_ expression: PathExpression, to file: Word?) throws(ShellError) -> CommandResult {
         let path = try resolve(expression)
+        if let file, let server = ember.embeddedServer, database.connectionState.isConnected, database.pendingWriteCount == 0,
+            let connection = ember.connectionID(of: database.name), server.exportsStreaming(at: path, by: connection)
+        {
+            return try exportStreaming(path, to: file, from: server)
+        }
         let snapshot = try read(database.reference(path).query)
         let value = snapshot.exportValue
         guard let file else { return .value(value) }
@@ -27,6 +35,24 @@ extension Shell {
         return .report(
             text: "exported \(path) to \(target) (\(Self.bytes(text.utf8.count)))",
             json: .object([("ok", .bool(true)), ("file", .string(target)), ("bytes", .int(Int64(text.utf8.count)))]))
+    }
+
+    /// Writes the data at `path` into `file` from the server's store, a chunk at a time.
+    private func exportStreaming(_ path: Path, to file: Word, from server: Server) throws(ShellError) -> CommandResult {
+        let target = FileAccess.expandingHome(file.text)
+        var bytes = 0
+        do {
+            try FileAccess.write(to: target) { emit in bytes = try server.exportStreaming(at: path, to: emit) }
+        } catch let error as FileAccessError {
+            throw .command(error.code, error.message, at: file.position)
+        } catch let error as DatabaseError {
+            throw .command(error.code, error.message, at: file.position)
+        } catch {
+            throw .command(ErrorCode.ioError, "\(error)", at: file.position)
+        }
+        return .report(
+            text: "exported \(path) to \(target) (\(Self.bytes(bytes)))",
+            json: .object([("ok", .bool(true)), ("file", .string(target)), ("bytes", .int(Int64(bytes)))]))
     }
 
     /// Writes the JSON of `file` at `expression` as one write: the server applies all of it in
@@ -93,25 +119,23 @@ extension Shell {
         }
         let large = source.byteCount >= Self.largeImportBytes
         defer { if large { clearStatus() } }
-        var reader = ExportReader(source)
         var shown = -1
         let rows: Int
         do {
-            rows = try server.importStreaming(at: path) { deliver in
-                try reader.read(at: path, progress: { offset in
-                    guard large, source.byteCount > 0 else { return }
-                    let percent = offset * 100 / source.byteCount
-                    guard percent != shown else { return }
-                    shown = percent
-                    drawStatus("importing \(path): \(Self.progressBar(percent)) \(percent)% of \(Self.bytes(source.byteCount))")
-                }) { piece in
-                    if engine.isInterruptPending {
-                        engine.clearInterrupt()
-                        throw ShellError.interrupted("nothing was imported")
-                    }
-                    try deliver(piece)
+            rows = try server.importStreaming(at: path, producing: { deliver in
+                var reader = ExportReader(source)
+                try reader.read(at: path, deliver)
+            }, checkpoint: { offset in
+                if engine.isInterruptPending {
+                    engine.clearInterrupt()
+                    throw ShellError.interrupted("nothing was imported")
                 }
-            }
+                guard large, source.byteCount > 0 else { return }
+                let percent = offset * 100 / source.byteCount
+                guard percent != shown else { return }
+                shown = percent
+                drawStatus("importing \(path): \(Self.progressBar(percent)) \(percent)% of \(Self.bytes(source.byteCount))")
+            })
         } catch is ExportReader.Unsupported {
             return nil
         } catch let error as ShellError {

@@ -57,6 +57,25 @@ struct LeafRows {
             try deleteAtAndBelow.run(.text(text), .text(text + "/"), .text(text + "0"))
         }
 
+        /// Applies an import's batch (``ImportBatch``) in its cleared range.
+        /// - Returns: how many rows were written.
+        func apply(_ batch: ImportBatch) throws -> Int {
+            var rows = 0
+            for operation in batch.operations {
+                switch operation {
+                case .clear(let path):
+                    try deleteSubtree(path)
+                case .insert(let path, let value):
+                    try insertOne.run(.text(path), .text(value))
+                    rows += 1
+                case .priority(let path, let value):
+                    try upsertOne.run(.text(path), .text(value))
+                    rows += 1
+                }
+            }
+            return rows
+        }
+
         /// Whether any row other than its priority lies below `path`.
         /// - Complexity: O(log r).
         func hasRows(below path: Path) throws -> Bool {
@@ -153,7 +172,9 @@ struct LeafRows {
             let value: String = row[1]
             bytes += full.utf8.count + value.utf8.count
             let relative = full.utf8.count > prefix ? String(full.utf8.dropFirst(prefix))! : ""
-            let keys = relative.isEmpty ? [] : relative.split(separator: "/", omittingEmptySubsequences: false).map { ChildKey(unchecked: String($0)) }
+            // Split on the bytes: a key may begin with a combining mark, which `Character`s
+            // would join to the `/` before it.
+            let keys = Path(unchecked: relative).keys
             do {
                 if keys.last == .priority {
                     let owner = Array(keys.dropLast())

@@ -1,4 +1,5 @@
 import EmberCore
+import Foundation
 import GRDB
 
 /// The server's durable copy of its tree, on SQLite: one row per leaf and per priority.
@@ -170,18 +171,50 @@ public final class ServerStore {
         self.ledger = []
     }
 
-    /// Replaces the rows at and below `path` with what `body` writes through the
-    /// ``ImportWriter`` it is given, in one transaction: all of it or, when `body` throws (bad
-    /// data, Ctrl-C) or the process dies, none of it. The ancestors of `path` follow: a leaf
-    /// above it goes when rows were written, and a priority above it stays exactly while rows
-    /// remain below it. Nothing may wait for ``commit(_:committed:isLoaded:)`` (commit first).
-    /// - Throws: what `body` throws, or ``StoreError`` with SQLite's reason.
+    /// Replaces the rows at and below `path` with the pieces `produce` delivers, in one
+    /// transaction: all of them or, when either side throws (bad data, Ctrl-C at `checkpoint`,
+    /// SQLite) or the process dies, none. `produce` runs on a thread of its own and its pieces
+    /// become rows there (``ImportPipeline``), while this thread writes them. The ancestors of
+    /// `path` follow: a leaf above it goes when rows were written, and a priority above it stays
+    /// exactly while rows remain below it. Nothing may wait for a commit (commit first).
+    /// - Parameter checkpoint: called on this thread before each batch with how far into the
+    ///   document it reaches (progress), and may throw to stop the import.
     /// - Returns: how many rows were written.
+    /// - Throws: what `produce` or `checkpoint` throws, or ``StoreError`` with SQLite's reason.
     /// - Complexity: O(r log R) for r rows written into R.
-    public func replace(at path: Path, _ body: (ImportWriter) throws -> Void) throws -> Int {
+    public func replace(
+        at path: Path, producing produce: @escaping @Sendable (_ deliver: (ExportReader.Piece, _ offset: Int) throws -> Void) throws -> Void,
+        checkpoint: (_ offset: Int) throws -> Void
+    ) throws -> Int {
         precondition(changed.isEmpty, "commit the tick's changes first")
         if isReadOnly {
             throw StoreError("the server's store at \(location) is read-only", code: EmberCore.ErrorCode.readOnly)
+        }
+        let pipeline = ImportPipeline()
+        let finished = DispatchSemaphore(value: 0)
+        let producer = Thread {
+            var batch = ImportBatch()
+            do {
+                try produce { piece, offset in
+                    batch.add(piece, offset: offset)
+                    if batch.count >= Self.importBatchRows {
+                        try pipeline.push(batch)
+                        batch = ImportBatch()
+                    }
+                }
+                try pipeline.push(batch)
+                pipeline.finish(nil)
+            } catch {
+                pipeline.finish(error)
+            }
+            finished.signal()
+        }
+        // Parsing recurses once per level of the document.
+        producer.stackSize = 16 << 20
+        producer.start()
+        defer {
+            pipeline.cancel()
+            finished.wait()
         }
         var written = 0
         var failure: (any Error)?
@@ -189,14 +222,16 @@ public final class ServerStore {
             try queue.inTransaction { db in
                 let writer = try Self.rows.writer(in: db)
                 try writer.deleteSubtree(path)
-                let importer = ImportWriter(writer: writer)
                 do {
-                    try body(importer)
+                    while let batch = try pipeline.pop() {
+                        try checkpoint(batch.offset)
+                        written += try writer.apply(batch)
+                    }
                 } catch {
+                    pipeline.cancel()
                     failure = error
                     return .rollback
                 }
-                written = importer.rows
                 var ancestor = path
                 while ancestor.removeLastKey() != nil {
                     if written > 0 { try writer.deleteRow(LeafRows.rowPath(ancestor)) }
@@ -211,32 +246,8 @@ public final class ServerStore {
         return written
     }
 
-    /// Writes an import's rows inside ``replace(at:_:)``'s transaction.
-    public final class ImportWriter {
-        fileprivate let writer: LeafRows.Writer
-        /// How many rows were written.
-        public fileprivate(set) var rows = 0
-
-        fileprivate init(writer: LeafRows.Writer) {
-            self.writer = writer
-        }
-
-        /// Deletes the rows at and below `path` (a name given again replaces the first).
-        public func clear(_ path: Path) throws {
-            try writer.deleteSubtree(path)
-        }
-
-        /// Writes the rows of `node` at `path`.
-        public func insert(_ node: Node, at path: Path) throws {
-            rows += try writer.insertRows(of: node, at: path, fresh: true)
-        }
-
-        /// Writes the priority of the object at `path`.
-        public func setPriority(_ priority: Priority, at path: Path) throws {
-            try writer.upsert(LeafRows.rowPath(path.child(.priority)), Node(priority.leafValue))
-            rows += 1
-        }
-    }
+    /// The rows an import hands over at a time.
+    static let importBatchRows = 4096
 
     /// Commits the record of answered writes alone, without the data: after a tick whose
     /// commit failed, its refusals are made durable as soon as the store can take a few rows,

@@ -24,7 +24,7 @@ struct ExportReaderTests {
         var reader = ExportReader(Text(text), subtreeBytes: subtreeBytes)
         var root = Node.empty
         var kinds: [String] = []
-        try reader.read(at: path) { piece in
+        try reader.read(at: path) { piece, _ in
             switch piece {
             case .clear(let location):
                 kinds.append("clear \(location)")
@@ -106,7 +106,7 @@ struct ExportReaderTests {
     @Test("text that is not UTF-8 is refused")
     func notUTF8() throws {
         var reader = ExportReader(Text(bytes: Array(#"{"a":"x"#.utf8) + [0xFF] + Array(#""}"#.utf8)), subtreeBytes: 1)
-        #expect(throws: DatabaseError.self) { try reader.read(at: .root) { _ in } }
+        #expect(throws: DatabaseError.self) { try reader.read(at: .root) { _, _ in } }
     }
 
     @Test("server values are left to a whole import; .value beside children is refused as a write refuses it")

@@ -64,6 +64,34 @@ import Glibc
         #expect(whole.status == 0 && !whole.error.contains("warning"), "\(whole.error)")
     }
 
+    @Test("export from a database directory streams the rows into the file: the same data, priorities and leaves written as .value included")
+    func exportStreams() throws {
+        let directory = try directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = directory + "/import.json"
+        let text = Self.document(users: 3_000)
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        let database = directory + "/db"
+        let imported = EmberProcess.run(["--db", database, "-q", "-c", "import /x \(file)", "-c", "set /leaf 5"])
+        try #require(imported.status == 0, "\(imported.error)")
+        let exported = EmberProcess.run([
+            "--db", database, "-q", "-c", "export /x \(directory)/x.json", "-c", "export /x/u000003 \(directory)/one.json",
+            "-c", "export /leaf/below \(directory)/below.json", "-c", "export /missing \(directory)/missing.json",
+            "-c", "export /x/u000003/flag \(directory)/flag.json",
+        ])
+        #expect(exported.status == 0, "\(exported.error)")
+        let expected = try Node(jsonText: text)
+        #expect(try Node(jsonText: String(contentsOfFile: directory + "/x.json", encoding: .utf8)) == expected)
+        let one = try String(contentsOfFile: directory + "/one.json", encoding: .utf8)
+        // Indented as every export is, the object's priority after its children.
+        #expect(one.hasPrefix("{\n  \"flag\": {\n    \".value\": false,\n    \".priority\": \"p\"\n  },\n"), "\(one)")
+        #expect(one.hasSuffix("  \".priority\": 3\n}\n"), "\(one)")
+        #expect(try Node(jsonText: one) == expected.child(at: "u000003"))
+        #expect(try String(contentsOfFile: directory + "/below.json", encoding: .utf8) == "null\n")
+        #expect(try String(contentsOfFile: directory + "/missing.json", encoding: .utf8) == "null\n")
+        #expect(try Node(jsonText: String(contentsOfFile: directory + "/flag.json", encoding: .utf8)) == expected.child(at: "u000003/flag"))
+    }
+
     @Test("data a write would refuse, in the middle of a large file, imports nothing: the error names it and the old data stays")
     func badDataImportsNothing() throws {
         let directory = try directory()
