@@ -135,21 +135,11 @@ public struct ExportReader {
             try expect(UInt8(ascii: ":"))
             switch name {
             case ".priority":
-                skipSpace()
-                guard let end = try extent(from: offset, limit: nil) else { throw syntax("a priority is cut short") }
-                let bytes = try slice(offset..<end)
-                offset = end
-                let json = try JSONParser.parse(String(decoding: bytes, as: UTF8.self))
-                priority = try Node.priority(json: json, at: path)
+                priority = try Node.priority(json: try member("a priority"), at: path)
                 if case .deferred = priority { throw Unsupported(reason: "a server value as the priority of \(path)") }
             case ".value":
                 // A leaf written as an object (`{".value": 1, ".priority": 2}`): no children.
-                skipSpace()
-                guard let end = try extent(from: offset, limit: nil) else { throw syntax("a value is cut short") }
-                let bytes = try slice(offset..<end)
-                offset = end
-                let json = try JSONParser.parse(String(decoding: bytes, as: UTF8.self))
-                let node = try Node(json: .object([(".value", json)]), at: path)
+                let node = try Node(json: .object([(".value", try member("a value"))]), at: path)
                 if node.containsServerValues { throw Unsupported(reason: "a server value at \(path)") }
                 try node.validate(at: path)
                 if !node.isEmpty {
@@ -190,6 +180,15 @@ public struct ExportReader {
         let nonEmpty = orderedNonEmpty || (unordered?.values.contains(true) ?? false)
         if nonEmpty, let priority { try deliver(.priority(path, priority), offset) }
         return nonEmpty
+    }
+
+    /// A member's value read whole and parsed (`.priority`, `.value`: small by their nature).
+    private mutating func member(_ what: String) throws -> JSONValue {
+        skipSpace()
+        guard let end = try extent(from: offset, limit: nil) else { throw syntax("\(what) is cut short") }
+        let bytes = try slice(offset..<end)
+        offset = end
+        return try JSONParser.parse(String(decoding: bytes, as: UTF8.self))
     }
 
     /// What `Node(json:)` says of `{".value": 1, "a": 2}`.
