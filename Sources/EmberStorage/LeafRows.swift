@@ -83,13 +83,14 @@ struct LeafRows {
             let prefix = text.isEmpty ? "" : text + "/"
             let upper = text.isEmpty ? nil : text + "0"
             let priority = prefix + ChildKey.priority.name
+            // Cached: a commit asks it for the ancestors of each changed location not in memory.
             if let upper {
                 return try Bool.fetchOne(
-                    db, sql: "SELECT EXISTS(SELECT 1 FROM \(table) WHERE path > ? AND path < ? AND path <> ?)",
+                    db.cachedStatement(sql: "SELECT EXISTS(SELECT 1 FROM \(table) WHERE path > ? AND path < ? AND path <> ?)"),
                     arguments: [prefix, upper, priority]) ?? false
             }
             return try Bool.fetchOne(
-                db, sql: "SELECT EXISTS(SELECT 1 FROM \(table) WHERE path <> '' AND path <> ?)", arguments: [priority]) ?? false
+                db.cachedStatement(sql: "SELECT EXISTS(SELECT 1 FROM \(table) WHERE path <> '' AND path <> ?)"), arguments: [priority]) ?? false
         }
 
         /// Deletes the row at exactly `path` (a leaf there).
@@ -153,11 +154,12 @@ struct LeafRows {
     func load(at path: Path, in db: Database, problems: inout [BadRow], bytes: inout Int) throws -> Node {
         let text = Self.rowPath(path)
         let rows: RowCursor
+        // Cached statements: a location is read for every request that touches new data.
         if path.isEmpty {
-            rows = try Row.fetchCursor(db, sql: "SELECT path, value FROM \(table) ORDER BY path")
+            rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT path, value FROM \(table) ORDER BY path"))
         } else {
             rows = try Row.fetchCursor(
-                db, sql: "SELECT path, value FROM \(table) WHERE path = ? OR (path > ? AND path < ?) ORDER BY path",
+                db.cachedStatement(sql: "SELECT path, value FROM \(table) WHERE path = ? OR (path > ? AND path < ?) ORDER BY path"),
                 arguments: [text, text + "/", text + "0"])
         }
         // Rows come in path order, so each location's rows are contiguous: the tree is built
