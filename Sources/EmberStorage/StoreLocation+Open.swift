@@ -121,30 +121,29 @@ extension DatabaseQueue {
         }
     }
 
-    /// Runs `body` in a read, with its failures as ``StoreError``s: a stored value that is not
-    /// JSON "holds a bad value", anything else "cannot `action`".
-    /// - Parameter what: the store, for the message ("the server's store").
     /// As ``reading(_:of:at:_:)``, outside a transaction: for a store whose only writer is the
     /// caller's own thread, so that nothing can commit between the statements of `body`.
     func readingDirectly<T>(_ action: String, of what: String, at location: StoreLocation, _ body: (Database) throws -> T)
         throws(StoreError) -> T
     {
-        do {
-            return try inDatabase(body)
-        } catch let error as StoreError {
-            throw error
-        } catch let error as EmberCore.DatabaseError {
-            throw StoreError("\(what) at \(location) holds a bad value: \(error)")
-        } catch {
-            throw StoreError("cannot \(action) of \(what) at \(location)", error)
-        }
+        try Self.mappingFailures(action, of: what, at: location) { try inDatabase(body) }
     }
 
+    /// Runs `body` in a read, with its failures as ``StoreError``s: a stored value that is not
+    /// JSON "holds a bad value", anything else "cannot `action`".
+    /// - Parameter what: the store, for the message ("the server's store").
     func reading<T>(_ action: String, of what: String, at location: StoreLocation, _ body: (Database) throws -> T)
         throws(StoreError) -> T
     {
+        try Self.mappingFailures(action, of: what, at: location) { try read(body) }
+    }
+
+    /// `run`'s result, its failures as ``StoreError``s.
+    private static func mappingFailures<T>(_ action: String, of what: String, at location: StoreLocation, _ run: () throws -> T)
+        throws(StoreError) -> T
+    {
         do {
-            return try read(body)
+            return try run()
         } catch let error as StoreError {
             throw error
         } catch let error as EmberCore.DatabaseError {

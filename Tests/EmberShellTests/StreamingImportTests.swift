@@ -135,7 +135,10 @@ import Glibc
         #expect(session.waitFor("streamed into the store", timeout: 60), "\(session.screen)")
         #expect(session.screen.contains("importing /x: ["), "no progress bar: \(session.screen)")
         #expect(session.waitFor(#""User 7 é é""#), "the watch did not hear the import: \(session.screen)")
+        // Ctrl-D at the prompt (typed while a command still runs, the terminal's driver takes it).
+        #expect(session.waitUntil { $0.hasSuffix("> ") }, "no prompt at the end: \(session.screen)")
+        usleep(100_000)
         session.type("\u{4}")
-        #expect(session.waitForExit() == 0)
+        #expect(session.waitForExit(timeout: 30) == 0, "\(session.screen)")
     }
 }
