@@ -53,7 +53,7 @@ extension CommandDescription {
             example: "export /users users.json", group: "Data"),
         .init(
             name: "import", syntax: "PATH FILE",
-            summary: "Writes the JSON of FILE at PATH as one write: all of it lands, or none.",
+            summary: "Writes the JSON of FILE at PATH: all of it lands, or none (on a database directory, streamed into the store with a progress bar).",
             example: "import /users users.json", group: "Data"),
     ]
 

@@ -23,9 +23,6 @@ struct LoadedRegions {
 
     private let top = Entry()
 
-    /// Whether nothing is loaded.
-    var isEmpty: Bool { top.region == nil && top.children.isEmpty }
-
     /// The region at or above `path`, with its location's depth.
     /// - Complexity: O(d) for a path of depth d.
     func covering(_ path: Path) -> (entry: Entry, depth: Int)? {
@@ -92,12 +89,6 @@ struct LoadedRegions {
             trail[depth - 1].children[path.keys[depth - 1]] = nil
             depth -= 1
         }
-    }
-
-    /// Forgets every region.
-    mutating func removeAll() {
-        top.children = [:]
-        top.region = nil
     }
 
     private func entry(at path: Path) -> Entry? {

@@ -63,11 +63,8 @@ final class ServerTree: RuleTreeReader, @unchecked Sendable {
     func ensureLoaded(_ path: Path) throws(StoreError) {
         guard let store else { return }
         uses += 1
+        // A priority path is covered by its owner's region (none is ever marked at it).
         if let covering = regions.covering(path) {
-            covering.entry.region!.lastUse = uses
-            return
-        }
-        if path.isPriority, let owner = path.parent, let covering = regions.covering(owner) {
             covering.entry.region!.lastUse = uses
             return
         }
@@ -138,9 +135,6 @@ final class ServerTree: RuleTreeReader, @unchecked Sendable {
     func beginChanges() {
         if snapshot == nil { snapshot = root }
     }
-
-    /// Whether changes were made since ``beginChanges()``.
-    var isChanging: Bool { snapshot != nil }
 
     /// Ends the changes begun by ``beginChanges()``.
     /// - Returns: the tree as it was before them (as committed), or `nil` when none were made.

@@ -17,8 +17,8 @@ extension Shell {
     /// rows as they are read (``exportStreaming(_:to:from:)``), not built in memory.
     func export(_ expression: PathExpression, to file: Word?) throws(ShellError) -> CommandResult {
         let path = try resolve(expression)
-        if let file, let server = ember.embeddedServer, database.connectionState.isConnected, database.pendingWriteCount == 0,
-            let connection = ember.connectionID(of: database.name), server.exportsStreaming(at: path, by: connection)
+        if let file, database.pendingWriteCount == 0, let (server, connection) = storeServer(),
+            server.exportsStreaming(at: path, by: connection)
         {
             return try exportStreaming(path, to: file, from: server)
         }
@@ -68,9 +68,7 @@ extension Shell {
     func importFile(_ given: Word, to expression: PathExpression) throws(ShellError) -> CommandResult {
         let path = try resolve(expression)
         let file = Word(FileAccess.expandingHome(given.text), at: given.position)
-        if let server = ember.embeddedServer, database.connectionState.isConnected,
-            let connection = ember.connectionID(of: database.name), server.importsStreaming(at: path, by: connection)
-        {
+        if let (server, connection) = storeServer(), server.importsStreaming(at: path, by: connection) {
             if let result = try importStreaming(file, at: path, into: server) { return result }
         }
         let text: String
@@ -103,6 +101,15 @@ extension Shell {
         let detail = "imported \(Self.bytes(text.utf8.count)) into \(path) (\(count) \(count == 1 ? "child" : "children"))"
         return .write(WriteReport(
             status, detail: status == .acknowledged ? detail : detail + ";", fields: [("children", .int(Int64(count)))]))
+    }
+
+    /// The embedded server and the current client's connection to it, while that client is
+    /// connected: what an import or export may stream through, in the server's store.
+    private func storeServer() -> (Server, ConnectionID)? {
+        guard let server = ember.embeddedServer, database.connectionState.isConnected,
+            let connection = ember.connectionID(of: database.name)
+        else { return nil }
+        return (server, connection)
     }
 
     /// Streams `file` into the server's store at `path` (``Server/importStreaming(at:_:)``),

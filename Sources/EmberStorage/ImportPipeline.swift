@@ -95,23 +95,9 @@ public struct ImportBatch: Sendable {
         case .clear(let path):
             operations.append(.clear(path))
         case .subtree(let path, let node):
-            add(node, rowPath: LeafRows.rowPath(path))
+            LeafRows.forEachRow(of: node, rowPath: LeafRows.rowPath(path)) { path, value in operations.append(.insert(path: path, value: value)) }
         case .priority(let path, let priority):
             operations.append(.priority(path: LeafRows.rowPath(path.child(.priority)), value: Node(priority.leafValue).jsonString()))
-        }
-    }
-
-    private mutating func add(_ node: Node, rowPath text: String) {
-        if node.isEmpty { return }
-        if node.priority != nil {
-            operations.append(.insert(path: text.isEmpty ? ".priority" : text + "/.priority", value: node.child(.priority).jsonString()))
-        }
-        if node.isLeaf {
-            operations.append(.insert(path: text, value: node.withPriority(nil).jsonString()))
-            return
-        }
-        for child in node.children {
-            add(child.node, rowPath: text.isEmpty ? child.key.name : text + "/" + child.key.name)
         }
     }
 }

@@ -10,6 +10,22 @@ struct LeafRows {
     /// The table: a constant of the store, never user input.
     let table: String
 
+    /// Calls `body` with the row path and JSON of every row of `node` at the row path `text`
+    /// (its priority's, then its leaf's or its children's), each child's path made from its
+    /// parent's: what a commit and an import write.
+    /// - Complexity: O(r) for its r rows.
+    static func forEachRow(of node: Node, rowPath text: String, _ body: (_ path: String, _ value: String) throws -> Void) rethrows {
+        if node.isEmpty { return }
+        if node.priority != nil { try body(text.isEmpty ? ".priority" : text + "/.priority", node.child(.priority).jsonString()) }
+        if node.isLeaf {
+            try body(text, node.withPriority(nil).jsonString())
+            return
+        }
+        for child in node.children {
+            try forEachRow(of: child.node, rowPath: text.isEmpty ? child.key.name : text + "/" + child.key.name, body)
+        }
+    }
+
     /// The row path of `path`.
     /// - Complexity: O(k) in the length of the path's text.
     static func rowPath(_ path: Path) -> String {
@@ -102,28 +118,12 @@ struct LeafRows {
         /// Inserts (or replaces) the rows of `node` at `path`.
         /// - Returns: how many rows.
         /// - Complexity: O(r log R) for the r rows of `node`.
-        /// - Parameter fresh: no row exists at or below `path` (an import's cleared range): plain
-        ///   inserts, which fail on a row that does exist.
         @discardableResult
-        func insertRows(of node: Node, at path: Path, fresh: Bool = false) throws -> Int {
-            try insertRows(of: node, rowPath: LeafRows.rowPath(path), statement: fresh ? insertOne : upsertOne)
-        }
-
-        /// The rows of `node` at the row path `text`, each child's path made from its parent's.
-        private func insertRows(of node: Node, rowPath text: String, statement: BulkStatement) throws -> Int {
-            if node.isEmpty { return 0 }
+        func insertRows(of node: Node, at path: Path) throws -> Int {
             var rows = 0
-            if node.priority != nil {
-                try statement.run(.text(text.isEmpty ? ".priority" : text + "/.priority"), .text(node.child(.priority).jsonString()))
+            try LeafRows.forEachRow(of: node, rowPath: LeafRows.rowPath(path)) { path, value in
+                try upsertOne.run(.text(path), .text(value))
                 rows += 1
-            }
-            if node.isLeaf {
-                try statement.run(.text(text), .text(node.withPriority(nil).jsonString()))
-                return rows + 1
-            }
-            for child in node.children {
-                let childPath = text.isEmpty ? child.key.name : text + "/" + child.key.name
-                rows += try insertRows(of: child.node, rowPath: childPath, statement: statement)
             }
             return rows
         }
