@@ -78,6 +78,18 @@ public struct PathSet: Sendable {
         return false
     }
 
+    /// Whether `path`, one of its ancestors or one of its descendants is in the set.
+    /// - Complexity: O(d) for a path of depth d.
+    public func touches(_ path: Path) -> Bool {
+        var node = self
+        for key in path.keys {
+            if node.isMember { return true }
+            guard let child = node.children[key] else { return false }
+            node = child
+        }
+        return !node.isEmpty
+    }
+
     /// Adds `path` unless it or an ancestor is in the set, and then drops its descendants, so
     /// that the set keeps only outermost members; returns whether it was added.
     /// - Complexity: O(d) for a path of depth d, plus what is dropped.

@@ -275,6 +275,25 @@ public struct Ruleset: Sendable {
         return stops.count == path.count + 1 ? stops[stops.count - 1].level.indexes : []
     }
 
+    /// The value and child orders declared with `.indexOn` at locations named without a
+    /// wildcard (`/users`, not `/rooms/$room/messages`), each with its location: the indexes
+    /// that can be built before any query asks for them.
+    /// - Complexity: O(l) for the l named levels of the rules.
+    public var namedIndexes: [(location: Path, order: Index)] {
+        var found: [(location: Path, order: Index)] = []
+        func walk(_ level: Level, at path: Path) {
+            for order in level.indexes {
+                switch order {
+                case .value, .child: found.append((path, order))
+                case .key, .priority: continue
+                }
+            }
+            for (key, child) in level.named { walk(child, at: path.child(key)) }
+        }
+        walk(root, at: .root)
+        return found
+    }
+
     // MARK: Decisions
 
     /// Whether `auth` may read `path` (with `query`, for a query), against the data `root`.

@@ -276,10 +276,13 @@ public final class Server {
             connection.onDisconnect = connection.onDisconnect.compactMap { $0.forgetting(path) }
             send(.other(id, .ack(requestID: requestID, status: .ok)))
         case .get(let requestID, let query):
-            if let error = denial(.read(query.path, RuleQuery(query.params)), as: auth, by: id, at: serverTime) ?? load(query.path) {
+            if let error = denial(.read(query.path, RuleQuery(query.params)), as: auth, by: id, at: serverTime) {
                 send(.get(id, requestID: requestID, query, .failed(error)))
             } else {
-                send(.get(id, requestID: requestID, query, .data(data(for: query))))
+                switch read(query) {
+                case .success(let data): send(.get(id, requestID: requestID, query, .data(data)))
+                case .failure(let error): send(.get(id, requestID: requestID, query, .failed(error)))
+                }
             }
         case .resume(let requestID, let client, let writers):
             store?.recordLedger(ledger.resume(client: client, floors: writers))
@@ -330,6 +333,13 @@ public final class Server {
         self.rules = rules
         coverage = RuleCoverage(ruleCount: rules.entries.count)
         indexes.reset(rules: rules)
+        if let store, !store.isReadOnly {
+            // The store keeps only what the rules declare (a failed drop keeps an index
+            // exact, only kept for nothing).
+            for index in store.storedIndexes where !rules.indexes(at: index.location).contains(index.order) {
+                try? store.dropIndex(index)
+            }
+        }
         var revoked = 0
         for id in connectionIDs {
             if let connection = connections[id] { revoked += revokeListens(of: connection) }
@@ -591,7 +601,10 @@ public final class Server {
                 }
                 connections[id]?.send(.ack(requestID: requestID, status: .failed(refusal)))
             case .get(let id, let requestID, let query, .data):
-                connections[id]?.send(.getResult(requestID: requestID, result: .data(data(for: query))))
+                switch read(query) {
+                case .success(let data): connections[id]?.send(.getResult(requestID: requestID, result: .data(data)))
+                case .failure(let error): connections[id]?.send(.getResult(requestID: requestID, result: .failed(error)))
+                }
             case .get(let id, let requestID, _, let refused):
                 connections[id]?.send(.getResult(requestID: requestID, result: refused))
             case .writeAck, .other:
@@ -616,6 +629,55 @@ public final class Server {
             return nil
         } catch {
             return error.databaseError
+        }
+    }
+
+    /// What a one-off read of `query` returns: from the index the store keeps when the rules
+    /// declare the query's value or child order and its location is not in memory (the
+    /// location is not loaded: only the children returned are), else from the location loaded.
+    /// - Returns: `storage_error` when the store cannot be read.
+    public func read(_ query: QuerySpec) -> Result<Node, DatabaseError> {
+        if let answer = readThroughStoredIndex(query) { return answer }
+        if let error = load(query.path) { return .failure(error) }
+        return .success(data(for: query))
+    }
+
+    /// The answer to `query` from the store's index of its location and order (built first
+    /// when the store keeps none yet), or `nil` when that cannot answer it: the order is not
+    /// declared, the location is in memory (its index there is current), a change to it
+    /// waits for the tick's commit, or the index holds no child in the window (the location
+    /// may be a leaf, which the ordinary read answers).
+    private func readThroughStoredIndex(_ query: QuerySpec) -> Result<Node, DatabaseError>? {
+        guard let store, !query.params.loadsAllData, let order = query.params.orderBy else { return nil }
+        switch order {
+        case .value, .child: break
+        case .key, .priority: return nil
+        }
+        guard rules.indexes(at: query.path).contains(order), !tree.isLoaded(query.path),
+            !store.hasChanges(touching: query.path)
+        else { return nil }
+        do {
+            let index: StoredIndex
+            if let kept = store.storedIndex(at: query.path, order) {
+                index = kept
+            } else if !store.isReadOnly {
+                index = try store.buildIndex(at: query.path, order)
+            } else {
+                return nil
+            }
+            let keys = try store.queryIndex(index, query.params)
+            if keys.isEmpty { return nil }
+            var children: [(ChildKey, Node)] = []
+            children.reserveCapacity(keys.count)
+            for key in keys {
+                let child = query.path.child(key)
+                try tree.ensureLoaded(child)
+                let node = tree.root.child(at: child)
+                if !node.isEmpty { children.append((key, node)) }
+            }
+            return .success(Node(children: children))
+        } catch {
+            return .failure(error.databaseError)
         }
     }
 
@@ -681,7 +743,7 @@ public final class Server {
         endTick()
         let rows: Int
         do {
-            rows = try store.replace(at: path, producing: produce, checkpoint: checkpoint)
+            rows = try store.replace(at: path, producing: produce, checkpoint: checkpoint, indexing: rules.namedIndexes)
         } catch let error as StoreError {
             throw error.databaseError
         }

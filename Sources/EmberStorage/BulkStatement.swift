@@ -1,7 +1,7 @@
 import GRDB
 import GRDBSQLite
 
-/// A statement that a commit runs thousands of times with text and integer arguments, bound
+/// A statement that a commit runs thousands of times with text, integer and blob arguments, bound
 /// straight to SQLite.
 ///
 /// The stores write one row per leaf, per queued write and per tracked query: a replay of
@@ -16,6 +16,8 @@ struct BulkStatement {
     enum Argument {
         case text(String)
         case integer(Int64)
+        /// Bytes (never empty: SQLite would bind an empty one as NULL).
+        case blob([UInt8])
     }
 
     private let statement: Statement
@@ -41,6 +43,10 @@ struct BulkStatement {
             switch argument {
             case .integer(let value):
                 code = sqlite3_bind_int64(handle, index, value)
+            case .blob(let value):
+                code = value.withUnsafeBytes { bytes in
+                    sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), Self.transient)
+                }
             case .text(var value):
                 code = value.withUTF8 { bytes in
                     sqlite3_bind_text(handle, index, bytes.baseAddress, Int32(bytes.count), Self.transient)

@@ -109,6 +109,12 @@ struct LeafRows {
                 db.cachedStatement(sql: "SELECT EXISTS(SELECT 1 FROM \(table) WHERE path <> '' AND path <> ?)"), arguments: [priority]) ?? false
         }
 
+        /// The JSON of the row at exactly `path` (a leaf there), if any.
+        /// - Complexity: O(log r).
+        func value(at path: String) throws -> String? {
+            try String.fetchOne(db.cachedStatement(sql: "SELECT value FROM \(table) WHERE path = ?"), arguments: [path])
+        }
+
         /// Deletes the row at exactly `path` (a leaf there).
         /// - Complexity: O(log r).
         func deleteRow(_ path: String) throws {

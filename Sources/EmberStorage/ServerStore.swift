@@ -51,6 +51,22 @@ public final class ServerStore {
                 table.primaryKey(["writer", "seq"])
             }
         }
+        migrator.registerMigration("v4-indexes") { db in
+            // The indexes kept with the data (ServerStore+Indexes): each location and order
+            // kept, and its children's sort keys (IndexSortKey), from which a query reads a
+            // window without loading the location.
+            try db.create(table: "indexes") { table in
+                table.autoIncrementedPrimaryKey("id")
+                table.column("location", .text).notNull()
+                table.column("ord", .text).notNull()
+                table.uniqueKey(["location", "ord"])
+            }
+            try db.create(table: "index_entries", options: [.withoutRowID]) { table in
+                table.column("idx", .integer).notNull()
+                table.column("sortkey", .blob).notNull()
+                table.primaryKey(["idx", "sortkey"])
+            }
+        }
         return migrator
     }()
 
@@ -73,6 +89,9 @@ public final class ServerStore {
     private var ledger: [LedgerChange] = []
     /// How many answers the store keeps; older ones are deleted as new ones arrive.
     public let answerCapacity: Int
+    /// The indexes the store keeps in step with the data (``ServerStore+Indexes``), read when
+    /// it opens.
+    var keptIndexes: [StoredIndex] = []
 
     /// Opens (or creates) the store.
     /// - Throws: ``StoreError`` naming the file when it cannot be opened, is not an SQLite
@@ -96,6 +115,7 @@ public final class ServerStore {
             queue = try location.openDurable(
                 "the server's store", durability: durability, maximumSize: maximumSize, migrator: Self.migrator)
         }
+        keptIndexes = try readKeptIndexes()
     }
 
     /// Whether the store was opened for reading only.
@@ -103,6 +123,12 @@ public final class ServerStore {
 
     /// Whether changes wait for ``commit(_:)``.
     public var hasChanges: Bool { !changed.isEmpty || !answers.isEmpty || !ledger.isEmpty }
+
+    /// Whether a change waiting for the next commit lies at, above or below `path`.
+    /// - Complexity: O(d) for a path of depth d.
+    public func hasChanges(touching path: Path) -> Bool {
+        changed.touches(path)
+    }
 
     /// Records changes to the record of answered writes, to be committed with the data.
     /// - Complexity: O(k) for k changes.
@@ -154,12 +180,15 @@ public final class ServerStore {
         let answers = self.answers
         let ledger = self.ledger
         let capacity = answerCapacity
+        let kept = keptIndexes
         do {
             try queue.inTransaction { db in
                 let writer = try Self.rows.writer(in: db)
                 let previous = rowsMatchTree ? committed : nil
+                let indexChanges = try Self.indexChanges(for: paths, in: kept, with: writer)
                 for path in paths { try Self.rewrite(path, from: root, previous: previous, with: writer) }
                 try Self.fixAncestors(of: paths, from: root, isLoaded: isLoaded, with: writer)
+                try Self.apply(indexChanges, with: writer, in: db)
                 try Self.record(answers, ledger, capacity: capacity, in: db)
                 return .commit
             }
@@ -184,24 +213,44 @@ public final class ServerStore {
     /// - Complexity: O(r log R) for r rows written into R.
     public func replace(
         at path: Path, producing produce: @escaping @Sendable (_ deliver: (ExportReader.Piece, _ offset: Int) throws -> Void) throws -> Void,
-        checkpoint: (_ offset: Int) throws -> Void
+        checkpoint: (_ offset: Int) throws -> Void, indexing declared: [(location: Path, order: Index)] = []
     ) throws -> Int {
         precondition(changed.isEmpty, "commit the tick's changes first")
         if isReadOnly {
             throw StoreError("the server's store at \(location) is read-only", code: EmberCore.ErrorCode.readOnly)
         }
+        // The indexes at or below `path`, kept or declared, are gathered from the pieces as
+        // they are parsed; a kept index above it moves the one child the import replaces; a
+        // declared one above it is built from the rows.
+        let kept = keptIndexes
+        var streamed = kept.filter { path.contains($0.location) }.map { (location: $0.location, order: $0.order) }
+        var scanned: [(location: Path, order: Index)] = []
+        for (location, order) in declared where !kept.contains(where: { $0.location == location && $0.order == order }) {
+            if path.contains(location) {
+                streamed.append((location, order))
+            } else if location.contains(path) {
+                scanned.append((location, order))
+            }
+        }
+        let above = kept.filter { !path.contains($0.location) }
+        let gathered = GatheredIndexes()
         let pipeline = ImportPipeline()
         let finished = DispatchSemaphore(value: 0)
-        let producer = Thread {
+        let producer = Thread { [streamed] in
             var batch = ImportBatch()
+            var indexer = ImportIndexer(streamed)
             do {
                 try produce { piece, offset in
                     batch.add(piece, offset: offset)
+                    indexer.add(piece)
                     if batch.count >= Self.importBatchRows {
                         try pipeline.push(batch)
                         batch = ImportBatch()
                     }
                 }
+                // Handed over before the last batch: the writer reads it once the pipeline
+                // is finished, whose lock orders the two.
+                gathered.indexer = indexer
                 try pipeline.push(batch)
                 pipeline.finish(nil)
             } catch {
@@ -218,9 +267,11 @@ public final class ServerStore {
         }
         var written = 0
         var failure: (any Error)?
+        var built: [StoredIndex] = []
         do {
             try queue.inTransaction { db in
                 let writer = try Self.rows.writer(in: db)
+                let indexChanges = try Self.indexChanges(for: [path], in: above, with: writer)
                 try writer.deleteSubtree(path)
                 do {
                     while let batch = try pipeline.pop() {
@@ -237,17 +288,37 @@ public final class ServerStore {
                     if written > 0 { try writer.deleteRow(LeafRows.rowPath(ancestor)) }
                     if try !writer.hasRows(below: ancestor) { try writer.deleteRow(LeafRows.rowPath(ancestor.child(.priority))) }
                 }
+                try Self.apply(indexChanges, with: writer, in: db)
+                // The indexes the rules declare where the import lands are built with it, so
+                // that the first query after it reads them.
+                for target in gathered.indexer?.targets ?? [] {
+                    let index = try Self.defineIndex(at: target.location, target.order, in: db)
+                    if target.needsScan {
+                        try Self.rebuildEntries(of: index, in: db)
+                    } else {
+                        try Self.insertEntries(target.keys.values.map(IndexSortKey.init), of: index, in: db)
+                    }
+                    if !kept.contains(index) { built.append(index) }
+                }
+                for (location, order) in scanned { built.append(try Self.insertIndex(at: location, order, in: db)) }
                 return .commit
             }
         } catch {
             throw StoreError("cannot import into the server's store at \(location)", error)
         }
         if let failure { throw failure }
+        keptIndexes += built
         return written
     }
 
     /// The rows an import hands over at a time.
     static let importBatchRows = 4096
+
+    /// What an import's reading thread gathered for the indexes, handed to the writing thread
+    /// when the pipeline finishes (its lock orders the write before the read).
+    private final class GatheredIndexes: @unchecked Sendable {
+        var indexer: ImportIndexer?
+    }
 
     /// Commits the record of answered writes alone, without the data: after a tick whose
     /// commit failed, its refusals are made durable as soon as the store can take a few rows,
@@ -445,7 +516,7 @@ public final class ServerStore {
 
     // MARK: Writing
 
-    private static let rows = LeafRows(table: "leaves")
+    static let rows = LeafRows(table: "leaves")
 
     /// Makes the rows at and below `path` match `root`.
     private static func rewrite(_ path: Path, from root: Node, previous: Node?, with writer: LeafRows.Writer) throws {

@@ -64,6 +64,31 @@ import Glibc
         #expect(whole.status == 0 && !whole.error.contains("warning"), "\(whole.error)")
     }
 
+    @Test("the index the rules declare is built by the import; a later process answers the indexed query from it, as the whole location would")
+    func indexedQueryAfterImport() throws {
+        let directory = try directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = directory + "/import.json"
+        let text = Self.document(users: 3_000)
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        let rules = directory + "/rules.json"
+        try #"{"rules":{".read":true,".write":true,"x":{".indexOn":["score"]}}}"#.write(toFile: rules, atomically: true, encoding: .utf8)
+        let database = directory + "/db"
+        let imported = EmberProcess.run(["--db", database, "-q", "--rules", rules, "-c", "import /x \(file)"])
+        try #require(imported.status == 0, "\(imported.error)")
+        // Scores are index * 37 % 1000: 999 for 27, 1027, 2027; 998 for 54, 1054, 2054.
+        let top = EmberProcess.run(["--db", database, "-q", "--json", "-c", "get /x orderBy child score limitToLast 4"])
+        try #require(top.status == 0, "\(top.error)")
+        let answer = try Node(jsonText: top.output)
+        #expect(answer.children.map(\.key.name) == ["u000027", "u001027", "u002027", "u002054"])
+        #expect(answer.child("u000027").jsonString() == (try Node(jsonText: text)).child("u000027").jsonString())
+        // Then a write moves a user to the top, and the next process sees it there.
+        let write = EmberProcess.run(["--db", database, "-q", "-c", "set /x/u000001/score 5000"])
+        try #require(write.status == 0, "\(write.error)")
+        let again = EmberProcess.run(["--db", database, "-q", "--json", "-c", "get /x orderBy child score limitToLast 2"])
+        #expect(try Node(jsonText: again.output).children.map(\.key.name) == ["u000001", "u002027"])
+    }
+
     @Test("export from a database directory streams the rows into the file: the same data, priorities and leaves written as .value included")
     func exportStreams() throws {
         let directory = try directory()

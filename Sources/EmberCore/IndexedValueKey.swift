@@ -1,5 +1,3 @@
-import EmberCore
-
 /// A child's position in value or child order: the value it is ordered by, then its key.
 ///
 /// This is the sort key of a ``ChildIndex``. It orders children exactly as
