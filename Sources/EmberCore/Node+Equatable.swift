@@ -9,7 +9,9 @@ extension Node: Hashable {
             return true
         case (.leaf(let a), .leaf(let b)):
             return a == b
-        case (.children, .children), (.indexed, .indexed):
+        case (.packed(let a), .packed(let b)) where a === b || a.hasSameBytes(as: b):
+            return true
+        case (.children, .children), (.indexed, .indexed), (.packed, .packed), (.packed, .children), (.children, .packed):
             let a = lhs.childTree, b = rhs.childTree
             if a.isIdentical(to: b) { return true }
             guard a.count == b.count else { return false }

@@ -24,6 +24,9 @@ public struct Node: Sendable {
         case children(SortedTree<ChildKey, Node>)
         /// An object some of whose children have priorities, with its priority index.
         indirect case indexed(IndexedChildren)
+        /// A small object none of whose children has a priority, kept flat (read from the
+        /// store; turned into `.children` when it changes).
+        case packed(PackedChildren)
         /// Any non-empty storage above, with a priority.
         indirect case prioritized(Storage, Priority)
     }
@@ -51,6 +54,16 @@ public struct Node: Sendable {
     public init(_ value: LeafValue, priority: Priority? = nil) {
         storage = .leaf(value)
         if let priority { storage = .prioritized(storage, priority) }
+    }
+
+    /// A small object of these children kept flat in one allocation, when they can be (see
+    /// ``PackedChildren``: at most 32 children without priorities, leaves or objects kept flat
+    /// themselves, with distinct keys, none empty); `nil` otherwise. It reads as the same
+    /// object built by ``init(children:priority:)``, in a fifth of the memory.
+    /// - Complexity: O(n log n + b) for n children and b bytes.
+    public init?(packing children: [(ChildKey, Node)]) {
+        guard let packed = PackedChildren.pack(children) else { return nil }
+        storage = .packed(packed)
     }
 
     /// An object with the given children (empty children are skipped; later duplicates win).
@@ -109,7 +122,7 @@ public struct Node: Sendable {
     /// - Complexity: O(n) when any priority is present below, O(1) otherwise.
     public var withoutPriorities: Node {
         switch base {
-        case .empty, .leaf: return withPriority(nil)
+        case .empty, .leaf, .packed: return withPriority(nil)
         case .children(let tree):
             // Children of plain storage may still have priorities deeper down.
             var copy = Node(storage: .children(tree))
@@ -128,7 +141,7 @@ public struct Node: Sendable {
 
     private var hasPrioritiesBelow: Bool {
         switch storage {
-        case .empty, .leaf: return false
+        case .empty, .leaf, .packed: return false
         case .prioritized, .indexed: return true
         case .children(let tree): return tree.contains { $0.value.hasPrioritiesBelow }
         }
@@ -142,13 +155,17 @@ public struct Node: Sendable {
         switch base {
         case .children(let tree): tree
         case .indexed(let children): children.byKey
+        case .packed(let packed): packed.tree
         default: SortedTree()
         }
     }
 
     /// The number of children.
     /// - Complexity: O(1).
-    public var childCount: Int { childTree.count }
+    public var childCount: Int {
+        if case .packed(let packed) = base { return packed.count }
+        return childTree.count
+    }
 
     /// The child at `key` (empty when absent). `.priority` gives the priority as a leaf.
     /// - Complexity: O(log n).
@@ -156,6 +173,7 @@ public struct Node: Sendable {
         if key == .priority {
             return priority.map { Node($0.leafValue) } ?? .empty
         }
+        if case .packed(let packed) = base { return packed.child(key) ?? .empty }
         return childTree[key] ?? .empty
     }
 
@@ -172,7 +190,10 @@ public struct Node: Sendable {
 
     /// Whether a non-empty child exists at `key`.
     /// - Complexity: O(log n).
-    public func hasChild(_ key: ChildKey) -> Bool { childTree[key] != nil }
+    public func hasChild(_ key: ChildKey) -> Bool {
+        if case .packed(let packed) = base { return packed.child(key) != nil }
+        return childTree[key] != nil
+    }
 
     /// The children in key order.
     /// - Complexity: O(1) to start, O(1) amortised per child.
@@ -223,6 +244,8 @@ public struct Node: Sendable {
             storage = .children(SortedTree())
         case .children, .indexed:
             break
+        case .packed(let packed):
+            storage = .children(packed.tree)
         case .prioritized:
             preconditionFailure("unreachable")
         }
@@ -309,6 +332,7 @@ public struct Node: Sendable {
             return
         }
         precondition(key != .priority, ".priority must be the last key of a path")
+        if case .packed(let packed) = storage { storage = .children(packed.tree) }
         if var tree = storage.takeTree() {
             // Common case: plain children. Leave a placeholder in the child's slot (no change
             // to the tree's shape), so that the child is referenced only from here.

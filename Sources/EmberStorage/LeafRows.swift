@@ -211,7 +211,14 @@ struct LeafRows {
             var pending: [(ChildKey, Priority)] = []
 
             func node() -> Node {
-                var node = children.isEmpty ? (leaf ?? .empty) : Node(children: children)
+                // A small object whose children carry no priority is kept flat (most of real
+                // data: a fifth of the memory of a tree of its children).
+                var node: Node
+                if children.isEmpty {
+                    node = leaf ?? .empty
+                } else {
+                    node = (pending.isEmpty ? Node(packing: children) : nil) ?? Node(children: children)
+                }
                 for (key, priority) in pending {
                     let child = node.child(key)
                     if !child.isEmpty { node.setChild(key, child.withPriority(priority)) }
