@@ -56,6 +56,8 @@ let package = Package(
         .target(name: "CInterrupt"),
         // Linux's epoll, for ember-bench's fan-out readers.
         .systemLibrary(name: "CEpoll"),
+        // glibc's malloc_trim, to hand memory freed after a large load back to the system.
+        .systemLibrary(name: "CMalloc"),
         .systemLibrary(
             name: "CEditLine",
             pkgConfig: "libedit",
@@ -81,7 +83,7 @@ let package = Package(
         .target(
             name: "EmberStorage",
             dependencies: [
-                "EmberCore", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                "EmberCore", "CMalloc", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -163,8 +163,12 @@ public struct Node: Sendable {
     /// The number of children.
     /// - Complexity: O(1).
     public var childCount: Int {
-        if case .packed(let packed) = base { return packed.count }
-        return childTree.count
+        switch base {
+        case .children(let tree): tree.count
+        case .indexed(let children): children.byKey.count
+        case .packed(let packed): packed.count
+        default: 0
+        }
     }
 
     /// The child at `key` (empty when absent). `.priority` gives the priority as a leaf.
@@ -173,8 +177,12 @@ public struct Node: Sendable {
         if key == .priority {
             return priority.map { Node($0.leafValue) } ?? .empty
         }
-        if case .packed(let packed) = base { return packed.child(key) ?? .empty }
-        return childTree[key] ?? .empty
+        switch base {
+        case .children(let tree): return tree[key] ?? .empty
+        case .indexed(let children): return children.byKey[key] ?? .empty
+        case .packed(let packed): return packed.child(key) ?? .empty
+        default: return .empty
+        }
     }
 
     /// The node at a path below this one (empty when absent).
@@ -191,8 +199,12 @@ public struct Node: Sendable {
     /// Whether a non-empty child exists at `key`.
     /// - Complexity: O(log n).
     public func hasChild(_ key: ChildKey) -> Bool {
-        if case .packed(let packed) = base { return packed.child(key) != nil }
-        return childTree[key] != nil
+        switch base {
+        case .children(let tree): return tree[key] != nil
+        case .indexed(let children): return children.byKey[key] != nil
+        case .packed(let packed): return packed.child(key) != nil
+        default: return false
+        }
     }
 
     /// The children in key order.

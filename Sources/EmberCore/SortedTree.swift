@@ -139,7 +139,7 @@ public struct SortedTree<Key: TreeKey, Value: Sendable>: Sendable {
     @discardableResult
     public mutating func updateValue(_ value: Value, forKey key: Key) -> Value? {
         guard root != nil else {
-            root = SortedTreeNode(entries: [(key, value)], children: [], count: 1)
+            root = SortedTreeNode(entries: [(key, value)], children: [], count: 1, growing: false)
             return nil
         }
         if !isKnownUniquelyReferenced(&root!) { root = root!.copy() }
@@ -148,7 +148,7 @@ public struct SortedTree<Key: TreeKey, Value: Sendable>: Sendable {
             let left = root!
             root = SortedTreeNode(
                 entries: [separator], children: [left, right],
-                count: left.count + right.count + 1)
+                count: left.count + right.count + 1, growing: true)
         }
         return replaced
     }

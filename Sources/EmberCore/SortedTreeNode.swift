@@ -14,27 +14,32 @@ final class SortedTreeNode<Key: TreeKey, Value: Sendable>: @unchecked Sendable {
     @exclusivity(unchecked) @usableFromInline var children: [SortedTreeNode]
     @exclusivity(unchecked) @usableFromInline var count: Int
 
+    /// A node holding `entries` (and `children`, for an inner node).
+    /// - Parameter growing: whether the node belongs to a tree that outgrew one node (made by a
+    ///   split, or a new root above one): it gets room for one entry past the maximum (a node
+    ///   overflows by one before it splits), so that its arrays never double their capacity on
+    ///   the way to its own split (ascending inserts append to the right node a split makes).
+    ///   Otherwise (the single node of a small object: a user, a message, most nodes of real
+    ///   data) it keeps what it holds and grows as arrays do: reserving the maximum for every
+    ///   node made the 300,000 small objects of a 42 MB export take 560 MB.
     @usableFromInline
-    init(entries: [(key: Key, value: Value)], children: [SortedTreeNode], count: Int) {
+    init(entries: [(key: Key, value: Value)], children: [SortedTreeNode], count: Int, growing: Bool) {
         self.entries = entries
         self.children = children
         self.count = count
-        // A node of a large tree (made by a split, half full or more) gets room for one entry
-        // past the maximum (a node overflows by one before it splits), so that its arrays never
-        // double their capacity on the way to a split. A small node (the object of a user, a
-        // message: most nodes of a real tree) keeps what it holds and grows as arrays do:
-        // reserving the maximum for each made 300,000 small objects of a 42 MB export take
-        // 560 MB.
-        let capacity = SortedTree<Key, Value>.maxEntries + 1
-        if entries.count >= capacity / 2 {
+        if growing {
+            let capacity = SortedTree<Key, Value>.maxEntries + 1
             self.entries.reserveCapacity(capacity)
             if !children.isEmpty { self.children.reserveCapacity(capacity + 1) }
         }
     }
 
-    /// A shallow copy: the entry and child arrays are shared until either node changes them.
+    /// A shallow copy: the entry and child arrays are shared until either node changes them
+    /// (a node of a tree that outgrew one node reserves its room at once, as it was made).
     func copy() -> SortedTreeNode {
-        SortedTreeNode(entries: entries, children: children, count: count)
+        SortedTreeNode(
+            entries: entries, children: children, count: count,
+            growing: entries.capacity > SortedTree<Key, Value>.maxEntries || !children.isEmpty)
     }
 
     @inlinable
@@ -120,7 +125,7 @@ final class SortedTreeNode<Key: TreeKey, Value: Sendable>: @unchecked Sendable {
         }
         entries.removeSubrange(middle...)
         count -= rightCount + 1
-        return (separator, SortedTreeNode(entries: rightEntries, children: rightChildren, count: rightCount))
+        return (separator, SortedTreeNode(entries: rightEntries, children: rightChildren, count: rightCount, growing: true))
     }
 
     // MARK: Removal

@@ -68,18 +68,31 @@ final class ServerTree: RuleTreeReader, @unchecked Sendable {
             covering.entry.region!.lastUse = uses
             return
         }
-        let stored = try store.loadLocation(path)
+        // The regions below are in memory, perhaps changed this tick (memory is newer than the
+        // store): their rows are not read, and memory's data is laid in their place.
+        let owner = path.isPriority ? path.parent ?? .root : path
+        let held = regions.regions(below: owner)
+        let stored = try store.loadLocation(path, skipping: held.map(\.path))
         loadCount += 1
         var node = stored.node
-        let below = regions.regions(below: stored.path)
+        let below = stored.path == owner ? held : regions.regions(below: stored.path)
+        var heldBytes = 0
         for region in below {
-            // Loaded before, perhaps changed this tick: memory is newer than the store.
             node.set(root.child(at: stored.path.appending(region.path)), at: region.path)
+            heldBytes += region.bytes
         }
         root.set(node, at: stored.path)
-        snapshot?.set(stored.node, at: stored.path)
-        let absorbed = regions.insert(stored.path, .init(bytes: stored.bytes, lastUse: uses))
-        loadedBytes += stored.bytes - absorbed
+        // The snapshot (the tree as committed, to undo a failed tick) has the regions below
+        // already: they were loaded or written before.
+        if snapshot != nil {
+            var committed = stored.node
+            for region in below { committed.set(snapshot!.child(at: stored.path.appending(region.path)), at: region.path) }
+            snapshot!.set(committed, at: stored.path)
+        }
+        let skippedBytes = stored.path == owner ? heldBytes : 0
+        let absorbed = regions.insert(stored.path, .init(bytes: stored.bytes + skippedBytes, lastUse: uses))
+        loadedBytes += stored.bytes + skippedBytes - absorbed
+        if stored.bytes >= FreedMemory.largeLoadBytes { FreedMemory.release() }
         if !stored.badRows.isEmpty {
             badRows += stored.badRows
             onBadRows?(stored.badRows)

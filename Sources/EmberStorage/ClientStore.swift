@@ -266,6 +266,7 @@ public final class ClientStore {
         guard hasChanges else { return }
         let changes = self.changes
         let queryChanges = self.queryChanges
+        var rows = 0
         do {
             try queue.inTransaction { db in
                 // Ancestors whose leaf rows this transaction already deleted: several changes
@@ -280,7 +281,7 @@ public final class ClientStore {
                     if case .removeWrite(let seq) = change {
                         removed.append(seq)
                     } else if !superseded.contains(index) {
-                        try Self.apply(change, clearing: &cleared, with: statements)
+                        rows += try Self.apply(change, clearing: &cleared, with: statements)
                     }
                 }
                 try Self.deleteWrites(rows: removed, in: db)
@@ -293,6 +294,8 @@ public final class ClientStore {
         self.changes = []
         self.queryChanges = [:]
         unstoredWriteKeys = []
+        // A large cache written (a listen on a large location): what building its rows freed.
+        if rows >= Self.largeCommitRows { FreedMemory.release() }
         if serverUpdatesSinceCheck >= pruneCheckInterval {
             serverUpdatesSinceCheck = 0
             _ = try pruneIfNeeded()
@@ -374,7 +377,13 @@ public final class ClientStore {
         }
     }
 
-    private static func apply(_ change: Change, clearing cleared: inout Set<Path>, with statements: Statements) throws {
+    /// The rows of server data a commit writes from which it hands back the memory it freed
+    /// (``FreedMemory``): about 8 MB of rows.
+    static let largeCommitRows = 100_000
+
+    /// Writes one change; returns how many rows of server data it wrote.
+    @discardableResult
+    private static func apply(_ change: Change, clearing cleared: inout Set<Path>, with statements: Statements) throws -> Int {
         let db = statements.db
         switch change {
         case .cache(let path, let node):
@@ -387,7 +396,7 @@ public final class ClientStore {
             }
             // Rows written here may be leaves above a later change.
             if !node.isEmpty { cleared = cleared.filter { !path.contains($0) } }
-            try statements.cache.insertRows(of: node, at: path)
+            return try statements.cache.insertRows(of: node, at: path)
         case .saveWrite(let write, let seq):
             let kind: String
             let value: Node
@@ -419,6 +428,7 @@ public final class ClientStore {
             try db.cachedStatement(sql: "DELETE FROM pins WHERE path = ? AND params = ?")
                 .execute(arguments: [query.path.description, query.params.storageNode.jsonString(.export)])
         }
+        return 0
     }
 
     /// The positions of the cache changes that a later one rewrites anyway (at the same

@@ -157,7 +157,10 @@ struct LeafRows {
 
     /// The tree the rows at and below `path` make, as ``load(at:in:problems:)``, counting the
     /// bytes of the rows read (paths and values) in `bytes`.
-    func load(at path: Path, in db: Database, problems: inout [BadRow], bytes: inout Int) throws -> Node {
+    /// - Parameter skipping: locations below `path` (relative to it) whose rows are left out,
+    ///   neither parsed nor counted: the caller has them already (a location read over regions
+    ///   in memory, which replace them). They must not nest.
+    func load(at path: Path, in db: Database, problems: inout [BadRow], bytes: inout Int, skipping: [Path] = []) throws -> Node {
         let text = Self.rowPath(path)
         let rows: RowCursor
         // Cached statements: a location is read for every request that touches new data.
@@ -175,11 +178,23 @@ struct LeafRows {
         // `a-b`, `a/.priority` is path order), or to the owner itself while it is open.
         var builder = TreeBuilder()
         let prefix = text.isEmpty ? 0 : text.utf8.count + 1
+        // The rows below a skipped location are contiguous in path order (its own row and its
+        // leaf's priority row are not, and are found by the set).
+        let skipped = Set(skipping.map { Self.rowPath($0) })
+        let skippedDepth = skipping.map(\.count).max() ?? 0
+        var skipping: String?
         while let row = try rows.next() {
             let full: String = row[0]
+            let relative = full.utf8.count > prefix ? String(full.utf8.dropFirst(prefix))! : ""
+            if !skipped.isEmpty {
+                if let current = skipping, relative.hasPrefix(current) { continue }
+                if let found = Self.skippedAncestor(of: relative, in: skipped, depth: skippedDepth) {
+                    skipping = found + "/"
+                    continue
+                }
+            }
             let value: String = row[1]
             bytes += full.utf8.count + value.utf8.count
-            let relative = full.utf8.count > prefix ? String(full.utf8.dropFirst(prefix))! : ""
             // Split on the bytes: a key may begin with a combining mark, which `Character`s
             // would join to the `/` before it.
             let keys = Path(unchecked: relative).keys
@@ -199,6 +214,22 @@ struct LeafRows {
             }
         }
         return builder.finish()
+    }
+
+    /// The location of `skipped` at or above the relative row path `relative`, if any.
+    /// - Complexity: O(d) hashes of the first d keys of the path.
+    private static func skippedAncestor(of relative: String, in skipped: Set<String>, depth: Int) -> String? {
+        var end = relative.utf8.startIndex
+        var keys = 0
+        while keys < depth {
+            end = relative.utf8[end...].firstIndex(of: UInt8(ascii: "/")) ?? relative.utf8.endIndex
+            let candidate = String(relative.utf8[..<end])!
+            if skipped.contains(candidate) { return candidate }
+            guard end < relative.utf8.endIndex else { return nil }
+            end = relative.utf8.index(after: end)
+            keys += 1
+        }
+        return nil
     }
 
     /// Builds a tree from leaves given in path order (see ``load(at:in:problems:bytes:)``).

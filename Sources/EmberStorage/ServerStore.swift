@@ -462,7 +462,9 @@ public final class ServerStore {
     /// A priority path (`a/.priority`) reads its owner.
     /// - Throws: ``StoreError`` when the file cannot be read.
     /// - Complexity: O(d log r + k log k) for a path of depth d and k rows at and below it.
-    public func loadLocation(_ path: Path) throws(StoreError) -> StoredLocation {
+    /// - Parameter skipping: locations below `path` (relative to it) the caller holds already:
+    ///   their rows are left out (neither read into the node nor counted in its bytes).
+    public func loadLocation(_ path: Path, skipping: [Path] = []) throws(StoreError) -> StoredLocation {
         let asked = path.isPriority ? path.parent ?? .root : path
         // Outside a transaction (no BEGIN and COMMIT per read, which cost a write a third of
         // its time): this process is the store's only writer, and it commits on this thread.
@@ -485,7 +487,9 @@ public final class ServerStore {
             }
             var problems: [BadRow] = []
             var bytes = 0
-            let node = try Self.rows.load(at: location, in: db, problems: &problems, bytes: &bytes)
+            // Skipped locations are relative to the path asked; a leaf above it is read whole.
+            let node = try Self.rows.load(
+                at: location, in: db, problems: &problems, bytes: &bytes, skipping: location == asked ? skipping : [])
             if !problems.isEmpty { rowsMatchTree = false }
             return StoredLocation(path: location, node: node, badRows: problems, bytes: bytes)
         }

@@ -56,6 +56,9 @@ struct ServerTreeTests {
         // A location above absorbs it: one region.
         #expect(server.value(at: "users") == json(#"{"u1":{"name":"Ada","age":36},"u2":{"name":"Alan"}}"#))
         #expect(server.cacheUse.loads == 2 && server.cacheUse.regions == 1)
+        // Its rows were read except those of the region below, held already: counted once.
+        let usersBytes = try rows(file).filter { $0.hasPrefix("users/") }.reduce(0) { $0 + $1.utf8.count - 1 }
+        #expect(server.cacheUse.bytes == usersBytes)
         #expect(server.value(at: "nothing/here") == .empty)
         #expect(server.value(at: "") == json(#"{"users":{"u1":{"name":"Ada","age":36},"u2":{"name":"Alan"}},"rooms":{"r":{"topic":"x"}}}"#))
         #expect(server.cacheUse.regions == 1)
