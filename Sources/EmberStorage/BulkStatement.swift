@@ -35,6 +35,30 @@ struct BulkStatement {
     ///   I/O error).
     /// - Complexity: O(1) beyond SQLite's own work.
     func run(_ arguments: Argument...) throws {
+        let handle = try bind(arguments)
+        let code = sqlite3_step(handle)
+        guard code == SQLITE_DONE else { throw failure(code) }
+        sqlite3_reset(handle)
+    }
+
+    /// Runs the statement (a query) once with `arguments`, calling `body` with SQLite's
+    /// statement on each row, whose columns it reads with `sqlite3_column_*` (valid only
+    /// during the call): a scan of a million rows that makes no string per row.
+    /// - Throws: GRDB's ``GRDB/DatabaseError`` with SQLite's code and message, or what `body`
+    ///   throws.
+    func forEachRow(_ arguments: [Argument], body: (OpaquePointer?) throws -> Void) throws {
+        let handle = try bind(arguments)
+        defer { sqlite3_reset(handle) }
+        while true {
+            let code = sqlite3_step(handle)
+            if code == SQLITE_DONE { return }
+            guard code == SQLITE_ROW else { throw failure(code) }
+            try body(handle)
+        }
+    }
+
+    /// Resets the statement and binds `arguments`, in order.
+    private func bind(_ arguments: [Argument]) throws -> OpaquePointer? {
         let handle = statement.sqliteStatement
         sqlite3_reset(handle)
         for (offset, argument) in arguments.enumerated() {
@@ -54,9 +78,7 @@ struct BulkStatement {
             }
             guard code == SQLITE_OK else { throw failure(code) }
         }
-        let code = sqlite3_step(handle)
-        guard code == SQLITE_DONE else { throw failure(code) }
-        sqlite3_reset(handle)
+        return handle
     }
 
     private func failure(_ code: Int32) -> GRDB.DatabaseError {

@@ -84,24 +84,22 @@ extension ServerStore {
         precondition(params.index == index.order, "a query by \(params.index) cannot use an index by \(index.order)")
         var conditions = ["idx = ?"]
         var arguments: [any DatabaseValueConvertible] = [index.id]
-        switch params.start {
-        case .including(let position)?:
-            conditions.append("sortkey >= ?")
+        func bound(_ bound: RangeBound?, including: String, excluding: String) {
+            let position: IndexPosition
+            switch bound {
+            case .including(let at)?:
+                conditions.append("sortkey \(including) ?")
+                position = at
+            case .excluding(let at)?:
+                conditions.append("sortkey \(excluding) ?")
+                position = at
+            case nil:
+                return
+            }
             arguments.append(Data(IndexSortKey(bound: position).bytes))
-        case .excluding(let position)?:
-            conditions.append("sortkey > ?")
-            arguments.append(Data(IndexSortKey(bound: position).bytes))
-        case nil: break
         }
-        switch params.end {
-        case .including(let position)?:
-            conditions.append("sortkey <= ?")
-            arguments.append(Data(IndexSortKey(bound: position).bytes))
-        case .excluding(let position)?:
-            conditions.append("sortkey < ?")
-            arguments.append(Data(IndexSortKey(bound: position).bytes))
-        case nil: break
-        }
+        bound(params.start, including: ">=", excluding: ">")
+        bound(params.end, including: "<=", excluding: "<")
         var sql = "SELECT sortkey FROM index_entries WHERE " + conditions.joined(separator: " AND ")
         var backwards = false
         switch params.limit {
@@ -210,19 +208,8 @@ extension ServerStore {
     /// - Complexity: O(r + n log n) for the r rows below the location and its n children.
     static func rebuildEntries(of index: StoredIndex, in db: Database) throws {
         let text = LeafRows.rowPath(index.location)
-        let statement = try db.makeStatement(
-            sql: text.isEmpty ? "SELECT path, value FROM leaves" : "SELECT path, value FROM leaves WHERE path > ? AND path < ?")
-        let handle = statement.sqliteStatement
-        if !text.isEmpty {
-            for (position, bound) in [text + "/", text + "0"].enumerated() {
-                var bound = bound
-                let code = bound.withUTF8 { bytes in
-                    sqlite3_bind_text(handle, Int32(position + 1), bytes.baseAddress, Int32(bytes.count), Self.transient)
-                }
-                guard code == SQLITE_OK else { throw GRDB.DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage) }
-            }
-        }
-        defer { sqlite3_reset(handle) }
+        let scan = try BulkStatement(
+            text.isEmpty ? "SELECT path, value FROM leaves" : "SELECT path, value FROM leaves WHERE path > ? AND path < ?", in: db)
         let prefix = text.isEmpty ? 0 : text.utf8.count + 1
         let target: [UInt8]?
         switch index.order {
@@ -245,17 +232,15 @@ extension ServerStore {
             let key = String(decoding: current, as: UTF8.self)
             if case .null = values[key] ?? .null { values[key] = value }
         }
-        while true {
-            let code = sqlite3_step(handle)
-            if code == SQLITE_DONE { break }
-            guard code == SQLITE_ROW else { throw GRDB.DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage) }
+        let bounds: [BulkStatement.Argument] = text.isEmpty ? [] : [.text(text + "/"), .text(text + "0")]
+        func row(_ handle: OpaquePointer?) {
             let path = UnsafeBufferPointer(start: sqlite3_column_text(handle, 0), count: Int(sqlite3_column_bytes(handle, 0)))
-            guard path.count > prefix else { continue }
+            guard path.count > prefix else { return }
             let relative = UnsafeBufferPointer(rebasing: path[prefix...])
             let slash = relative.firstIndex(of: UInt8(ascii: "/"))
             let key = UnsafeBufferPointer(rebasing: relative[..<(slash ?? relative.count)])
             let rest = slash.map { UnsafeBufferPointer(rebasing: relative[($0 + 1)...]) } ?? UnsafeBufferPointer(start: nil, count: 0)
-            if key.elementsEqual(priority) || rest.elementsEqual(priority) { continue }
+            if key.elementsEqual(priority) || rest.elementsEqual(priority) { return }
             if !open || !key.elementsEqual(current) {
                 finish()
                 current = Array(key)
@@ -272,6 +257,7 @@ extension ServerStore {
                 value = rest.isEmpty ? leafValue(handle) : .object
             }
         }
+        try scan.forEachRow(bounds, body: row)
         finish()
         try insertEntries(values.map { IndexSortKey(IndexedValueKey($0.value, ChildKey(unchecked: $0.key))) }, of: index, in: db)
     }
@@ -281,9 +267,6 @@ extension ServerStore {
         let bytes = UnsafeBufferPointer(start: sqlite3_column_text(handle, 1), count: Int(sqlite3_column_bytes(handle, 1)))
         return leafValue(String(decoding: bytes, as: UTF8.self))
     }
-
-    /// SQLite's `SQLITE_TRANSIENT` (the macro does not cross into Swift).
-    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
     /// The sort key of the child at `key` in `index`, from the rows as they are now (`nil`:
     /// the child has no rows).
