@@ -49,6 +49,11 @@ struct ember_lua_control {
     ember_lua_release_function release;
     /** How many script finalizers (`__gc` set by scripts) are running: nothing may wait in them. */
     int finalizer_depth;
+    /** What the count hook calls every EMBER_LUA_SERVICE_INTERVAL checks (NULL: nothing), its
+        context, and the checks since the last call. */
+    ember_lua_service_function service;
+    void *service_context;
+    int service_checks;
 };
 
 /** The address whose light userdata every Ember wait yields (never written). */
@@ -136,6 +141,11 @@ static void count_hook(lua_State *L, lua_Debug *ar) {
                 control->stop_reason = EMBER_LUA_STOP_INSTRUCTION_LIMIT;
             }
         }
+    }
+    if (control->stop_reason == EMBER_LUA_STOP_NONE && control->service != NULL &&
+        ++control->service_checks >= EMBER_LUA_SERVICE_INTERVAL) {
+        control->service_checks = 0;
+        control->service(control->service_context);
     }
     switch (control->stop_reason) {
     case EMBER_LUA_STOP_INTERRUPTED:
@@ -759,6 +769,13 @@ void ember_lua_set_continuation(lua_State *L, ember_lua_continuation_function fu
     struct ember_lua_control *control = control_of(L);
     control->continuation = function;
     control->continuation_context = context;
+}
+
+void ember_lua_set_service(lua_State *L, ember_lua_service_function function, void *context) {
+    struct ember_lua_control *control = control_of(L);
+    control->service = function;
+    control->service_context = context;
+    control->service_checks = 0;
 }
 
 void ember_lua_set_yield_ticket(lua_State *L, intptr_t ticket) { control_of(L)->yield_ticket = ticket; }

@@ -172,9 +172,13 @@ public struct SortedTree<Key: TreeKey, Value: Sendable>: Sendable {
     /// - Complexity: O(log n), with the same copying as ``updateValue(_:forKey:)``.
     @discardableResult
     public mutating func removeValue(forKey key: Key) -> Value? {
-        guard root != nil, self[key] != nil else { return nil }
-        if !isKnownUniquelyReferenced(&root!) { root = root!.copy() }
-        let removed = root!.remove(key)
+        guard root != nil else { return nil }
+        if !isKnownUniquelyReferenced(&root!) {
+            // A shared tree is copied only when the key is there to remove.
+            guard self[key] != nil else { return nil }
+            root = root!.copy()
+        }
+        guard let removed = root!.remove(key) else { return nil }
         if root!.entries.isEmpty {
             root = root!.children.first
         }

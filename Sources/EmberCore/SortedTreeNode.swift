@@ -130,13 +130,15 @@ final class SortedTreeNode<Key: TreeKey, Value: Sendable>: @unchecked Sendable {
 
     // MARK: Removal
 
-    /// Removes `key`, which must be present in this subtree; returns its value. Children that
-    /// become underfull are rebalanced; this node may become underfull (the parent fixes it).
-    func remove(_ key: Key) -> Value {
+    /// Removes `key` and returns its value, or returns `nil` (changing nothing) when it is not
+    /// in this subtree. Children that become underfull are rebalanced; this node may become
+    /// underfull (the parent fixes it).
+    /// - Complexity: O(log n) comparisons.
+    func remove(_ key: Key) -> Value? {
         let (index, found) = search(key)
-        count -= 1
         if isLeaf {
-            precondition(found, "removing a key that is not in the tree")
+            guard found else { return nil }
+            count -= 1
             return entries.remove(at: index).value
         }
         let removed: Value
@@ -145,8 +147,10 @@ final class SortedTreeNode<Key: TreeKey, Value: Sendable>: @unchecked Sendable {
             removed = entries[index].value
             entries[index] = uniqueChild(index).removeLast()
         } else {
-            removed = uniqueChild(index).remove(key)
+            guard let value = uniqueChild(index).remove(key) else { return nil }
+            removed = value
         }
+        count -= 1
         rebalance(child: index)
         return removed
     }

@@ -393,6 +393,21 @@ public final class Engine: @unchecked Sendable {
         return runUntilIdle()
     }
 
+    /// Runs the work other threads submitted (another process's requests through a socket) and
+    /// ends the tick it made, and nothing else: no message, timer, callback or task of this
+    /// engine's own runs. What a long script lets happen between its instructions, so that
+    /// others never wait for it to end, while the script sees no event it did not wait for.
+    /// Does nothing inside the engine's own work (an operation or callbacks, where a wait is not
+    /// allowed either) or when nothing was submitted.
+    /// - Complexity: one atomic load when nothing was submitted.
+    public func serveSubmissions() {
+        guard inbox.hasSubmissions, phase == .idle else { return }
+        checkHeld()
+        let submissions = inbox.takeSubmissions()
+        operation { for work in submissions { work() } }
+        if isTickPending { operation(endTick) }
+    }
+
     /// Submits `work` without waking the engine's thread: for a driver whose lock is held by
     /// someone who checks for submissions before letting go of it (``EngineThread/run(_:)``).
     /// Any thread.

@@ -44,6 +44,10 @@ public final class LuaRuntime {
     public internal(set) var commands: [LuaCommand] = []
     /// The plugin being loaded (its file name), for the commands it adds.
     var loadingPlugin: String?
+    /// What runs now and then while Lua code runs (about every 64,000 VM instructions, from
+    /// the count hook): the host's chance to serve what must not wait for a long script, such as
+    /// another process's reads through the local socket. It must not run Lua or wait.
+    public var service: (() -> Void)?
     /// Registry references: the function that makes a script environment, the session's
     /// environment.
     var newEnvironment: Int32 = LUA_NOREF
@@ -58,6 +62,7 @@ public final class LuaRuntime {
         lua = try LuaState(configuration: configuration)
         ember_lua_set_release_function(lua.state, Self.releaseEntry)
         ember_lua_set_continuation(lua.state, Self.continuationEntry, Unmanaged.passUnretained(self).toOpaque())
+        ember_lua_set_service(lua.state, Self.serviceEntry, Unmanaged.passUnretained(self).toOpaque())
         try defineTypes()
         try installEmberTable()
         try runPrelude()
@@ -70,6 +75,7 @@ public final class LuaRuntime {
     deinit {
         for case let binding as LuaBindingBox in lua.closureContexts { binding.detach() }
         ember_lua_set_continuation(lua.state, nil, nil)
+        ember_lua_set_service(lua.state, nil, nil)
         for listener in listeners where listener.isActive {
             if let handle = listener.handle { listener.database.removeObserver(handle) }
         }
@@ -111,6 +117,12 @@ public final class LuaRuntime {
         guard let state, let context else { return EMBER_LUA_CALL_ERROR }
         let runtime = Unmanaged<LuaRuntime>.fromOpaque(context).takeUnretainedValue()
         return runtime.finishWait(ticket: Int(ticket), on: state)
+    }
+
+    /// The C entry point the count hook calls now and then: runs ``service``.
+    private static let serviceEntry: ember_lua_service_function = { context in
+        guard let context else { return }
+        Unmanaged<LuaRuntime>.fromOpaque(context).takeUnretainedValue().service?()
     }
 
     // MARK: waits

@@ -60,7 +60,24 @@ extension Shell {
     public func serveLocalSocketWhenLong() {
         guard ember.embeddedServer != nil, case .directory = ember.persistence else { return }
         waitsForLocalClients = true
-        engine.schedule(after: Self.localSocketDelay) { [weak self] in self?.serveLocalSocket(waiting: false) }
+        localSocketDue = engine.now + Self.localSocketDelay
+        engine.schedule(after: Self.localSocketDelay) { [weak self] in
+            self?.localSocketDue = nil
+            self?.serveLocalSocket(waiting: false)
+        }
+    }
+
+    /// What a Lua script lets happen while it runs (its count hook calls this about every
+    /// 64,000 instructions): a command-line run starts serving the local socket once it is due,
+    /// and what other processes ask through it is answered (``Engine/serveSubmissions()``), so
+    /// that a second process never waits for a script to end, even one that never waits itself
+    /// (issue 38, item 6). The script sees nothing of it: no event of its own clients runs.
+    func serveWhileScriptRuns() {
+        if let due = localSocketDue, engine.now >= due {
+            localSocketDue = nil
+            serveLocalSocket(waiting: false)
+        }
+        engine.serveSubmissions()
     }
 
     /// How long a command-line run goes before it serves the local socket.

@@ -20,6 +20,8 @@ extension Shell {
             // what a script prints streams as it happens, as events do: only results are held
             // for the pager (issue 37: a ticker printed nothing until it ended)
             runtime.lua.printHandler = { line in output.writeEvent(line + "\n") }
+            // other processes on the directory are answered while a script runs
+            runtime.service = { [weak self] in self?.serveWhileScriptRuns() }
             luaRuntime = runtime
             return runtime
         } catch {

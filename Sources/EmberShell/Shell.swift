@@ -37,6 +37,8 @@ public final class Shell {
     /// Whether the end of the run waits for the processes connected through the local socket
     /// (a command-line run's; an interactive session ends them).
     var waitsForLocalClients = false
+    /// When a command-line run starts serving the local socket (engine time), until it does.
+    var localSocketDue: Int64?
     /// The database directory another `ember` holds, which this session reached through its
     /// local socket (a second terminal).
     public private(set) var sharedDatabase: String?

@@ -261,13 +261,22 @@ public struct SyncTree<Provider: ListenProvider> {
         _ operation: Operation, to tree: inout ImmutableTree<SyncPoint>, serverCache: Node?, writes: WriteTreeRef
     ) -> [Event] {
         var events: [Event] = []
-        // The child on the operation's path, or every child once the operation is here.
-        let keys = operation.path.front.map { [$0] } ?? tree.children.map(\.key)
-        if keys.contains(where: { tree.children[$0] != nil }) {
-            // Complete server data here serves the sync points below. It is dropped before
-            // this location's own views change, so that they change their data in place.
+        // Complete server data here serves the sync points below. It is dropped before this
+        // location's own views change, so that they change their data in place.
+        if let key = operation.path.front {
+            // The child on the operation's path: one search, which finds it or not.
+            if !tree.children.isEmpty {
+                let serverCacheBelow = serverCache ?? tree.value?.completeServerCache(at: .root)
+                let childEvents = tree.children.modifyValue(forKey: key) { child -> [Event] in
+                    guard let childOperation = operation.forChild(key) else { return [] }
+                    return apply(childOperation, to: &child, serverCache: serverCacheBelow?.child(key), writes: writes.child(key))
+                }
+                if let childEvents { events += childEvents }
+            }
+        } else if !tree.children.isEmpty {
+            // The operation is here: every child.
             let serverCacheBelow = serverCache ?? tree.value?.completeServerCache(at: .root)
-            for key in keys {
+            for key in tree.children.map(\.key) {
                 guard let childOperation = operation.forChild(key) else { continue }
                 // The child changes where it is stored, so its views stay uniquely owned.
                 let childEvents = tree.children.modifyValue(forKey: key) { child in

@@ -230,8 +230,9 @@ public struct WriteTree: Sendable {
     ) -> Node? {
         if excluding.isEmpty && (!includingHidden || hiddenCount == 0) {
             // The visible layer is every write asked for.
-            if let shadowing = visibleWrites.completeNode(at: path) { return shadowing }
+            // One walk down `path`: a write at or above it is the merge's root value.
             let merge = visibleWrites.child(at: path)
+            if let shadowing = merge.tree.value { return shadowing }
             if merge.isEmpty { return completeServerCache }
             if completeServerCache == nil && !merge.hasCompleteWrite(at: .root) { return nil }
             return merge.apply(to: completeServerCache ?? .empty)
@@ -250,12 +251,12 @@ public struct WriteTree: Sendable {
     /// server children given, plus children the writes alone determine.
     /// - Complexity: O(n log n) for n children.
     public func completeEventChildren(at path: Path, server completeServerChildren: Node?) -> Node {
-        if let topLevel = visibleWrites.completeNode(at: path) {
+        let merge = visibleWrites.child(at: path)
+        if let topLevel = merge.tree.value {
             // A write shadows everything here: its children are complete.
             if topLevel.isLeaf { return .empty }
             return topLevel.withPriority(nil)
         }
-        let merge = visibleWrites.child(at: path)
         var result = Node.empty
         if let completeServerChildren {
             for child in completeServerChildren.children {
@@ -284,9 +285,9 @@ public struct WriteTree: Sendable {
     /// - Complexity: O(d log n).
     func completeChild(at path: Path, _ key: ChildKey, server: CacheNode) -> Node? {
         let childPath = path.child(key)
-        if let shadowing = visibleWrites.completeNode(at: childPath) { return shadowing }
-        guard server.isComplete(forChild: key) else { return nil }
         let childMerge = visibleWrites.child(at: childPath)
+        if let shadowing = childMerge.tree.value { return shadowing }
+        guard server.isComplete(forChild: key) else { return nil }
         let serverChild = server.node.child(key)
         return childMerge.isEmpty ? serverChild : childMerge.apply(to: serverChild)
     }

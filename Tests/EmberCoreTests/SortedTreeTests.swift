@@ -73,7 +73,12 @@ import Testing
         var original = SortedTree<ChildKey, Int>()
         for index in 0..<1000 { original.updateValue(index, forKey: ChildKey(Int32(index))) }
         var changed = original
+        // A key that is not there: nothing removed, nothing copied or counted.
+        #expect(changed.removeValue(forKey: "absent") == nil)
+        #expect(changed.root === original.root)
         changed.updateValue(-1, forKey: 500)
+        #expect(changed.removeValue(forKey: "absent") == nil)
+        #expect(changed.count == 1000)
         changed.removeValue(forKey: 10)
         changed.updateValue(7, forKey: "new")
         #expect(original[500] == 500)

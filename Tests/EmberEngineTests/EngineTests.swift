@@ -107,6 +107,39 @@ import Testing
         #expect(engine.wait(until: { true }) == .satisfied)
     }
 
+    @Test("serving submissions runs only what other threads submitted, and ends its tick; nothing inside the engine's own work")
+    func servingSubmissionsRunsNothingElse() {
+        let engine = Engine(clock: ManualClock(0))
+        let ticker = Ticker()
+        engine.add(ticker)
+        let log = LockedText()
+        engine.schedule(at: 0) { log.append("timer;") }
+        engine.post { log.append("callback;") }
+        engine.postTask { log.append("task;") }
+        engine.serveSubmissions()
+        #expect(log.value.isEmpty && ticker.ticks.isEmpty, "nothing submitted: nothing runs")
+        nonisolated(unsafe) let participant = ticker
+        let submitted = Thread {
+            engine.submit {
+                log.append("submitted;")
+                participant.work += 1
+            }
+        }
+        submitted.start()
+        while !engine.hasSubmissions { usleep(1_000) }
+        engine.serveSubmissions()
+        #expect(log.value == "submitted;")
+        #expect(ticker.ticks == [1], "the tick the submission made ended (its commit, its answers)")
+        // Inside an operation (a message, a timer) it waits like any other submission.
+        engine.schedule(at: 0) {
+            engine.submit { log.append("second;") }
+            engine.serveSubmissions()
+            log.append("inside;")
+        }
+        engine.runDue()
+        #expect(log.value == "submitted;callback;task;timer;inside;second;")
+    }
+
     @Test func tasksMayWaitAndRunOneAtATime() {
         let engine = Engine(clock: ManualClock(0))
         var log: [String] = []

@@ -84,4 +84,33 @@ struct ShellLocalSocketTests {
         #expect(after.status == 0 && !after.error.contains("another ember"), "\(after.error)")
         #expect(after.output == "\"hi\"\n3000\n", "\(after.output)")
     }
+
+    @Test("a script that never waits does not hold a second process up: it is answered, its write kept, while the loop runs")
+    func heldByAScriptThatNeverWaits() throws {
+        let home = try TemporaryDirectory.make("ember-busy").path
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let database = home + "/db"
+        #expect(EmberProcess.run(["--db", database, "--no-rc", "-q", "-c", "set /x 'before'"]).status == 0)
+        // A loop of writes that never waits, for 4 s of the processor (issue 38, item 6: the
+        // second process waited for it to end, then failed with database_in_use).
+        let holder = try EmberProcess.start([
+            "--db", database, "--no-rc", "-e",
+            "local r = db:ref('/y'); local t = os.clock(); local i = 0; while os.clock() - t < 4 do i = i + 1; r:set(i) end; db:ref('/count'):set(i):wait()",
+        ])
+        defer { holder.process.terminate() }
+        usleep(700_000)
+        let started = Date()
+        let second = EmberProcess.run(["--db", database, "--no-rc", "-q", "-c", "get /x", "-c", "set /z 5", "-c", "get /z"])
+        let took = Date().timeIntervalSince(started)
+        #expect(second.status == 0, "\(second.output) \(second.error)")
+        #expect(second.output == "\"before\"\nok\n5\n", "\(second.output)")
+        #expect(!second.error.contains("database_in_use") && !second.error.contains("in use by another"), "\(second.error)")
+        #expect(holder.process.isRunning, "answered while the loop ran (in \(took) s)")
+        #expect(took < 3, "answered in \(took) s, not after the loop")
+        let ended = holder.finish(timeout: 120)
+        #expect(ended.status == 0, "\(ended.error)")
+        let after = EmberProcess.run(["--db", database, "--no-rc", "-q", "-c", "get /z", "-c", "lua return db:ref('/y'):get():val() == db:ref('/count'):get():val()"])
+        #expect(after.status == 0 && !after.error.contains("another ember"), "\(after.error)")
+        #expect(after.output == "5\ntrue\n", "\(after.output)")
+    }
 }

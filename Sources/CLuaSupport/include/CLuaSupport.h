@@ -171,6 +171,19 @@ int ember_lua_traceback(lua_State *L);
 /** How many VM instructions run between two checks of the count hook. */
 #define EMBER_LUA_HOOK_INTERVAL 1000
 
+/** How many checks of the count hook pass between two calls of the state's service function
+    (see `ember_lua_set_service`): about every 64,000 VM instructions. */
+#define EMBER_LUA_SERVICE_INTERVAL 64
+
+/** What the count hook calls now and then while Lua code runs (see `ember_lua_set_service`).
+    It must not call Lua, raise, or wait. */
+typedef void (*ember_lua_service_function)(void *context);
+
+/** Sets the function the count hook calls every `EMBER_LUA_SERVICE_INTERVAL` checks while Lua
+    code runs (NULL: none), with `context` (not retained): the host's chance to serve what must
+    not wait for a long script, such as another process's reads. */
+void ember_lua_set_service(lua_State *L, ember_lua_service_function function, void *context);
+
 /** Sets how many VM instructions one run may execute (checked every
     `EMBER_LUA_HOOK_INTERVAL` instructions); 0 means no limit. */
 void ember_lua_set_instruction_limit(lua_State *L, long long limit);
