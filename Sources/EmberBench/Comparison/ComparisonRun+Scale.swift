@@ -158,6 +158,21 @@ extension ComparisonRun {
             group: "scale", workload: "a second process reads one leaf (spawn to exit) while a script writes 200,000 leaves, waiting for every 100th (target: answered, no `database_in_use`)",
             ember: concurrentMeasurement, peers: [])
 
+        // ... and while a script runs a loop that never waits (it writes now and then).
+        let busy = try? ChildProcess.start([
+            emberPath, "--db", database, "-q", "-e",
+            "local t = os.clock(); local i = 0; while os.clock() - t < 10 do i = i + 1; if i % 1000 == 0 then db:ref('/scratch/busy'):set(i) end end",
+        ])
+        usleep(500_000)
+        let busyRead = ScaleBenchmarks.spawn([emberPath, "--db", database, "-q", "-c", "get /users/u000042/name"])
+        busy?.stop(grace: 1)
+        table.add(
+            group: "scale", workload: "a second process reads one leaf (spawn to exit) while a script runs a loop that never waits (target: answered, no `database_in_use`)",
+            ember: busyRead.status == 0 && busyRead.output.contains("User 42")
+                ? .measured(.latency(durations: [busyRead.elapsed]))
+                : .notMeasured("refused: \(busyRead.error.split(separator: "\n").first.map(String.init) ?? "exit status \(busyRead.status)")"),
+            peers: [])
+
         guard !quick else { return }
         // Ten times the data: import, then open and read one leaf.
         let tenfold = ScaleBenchmarks.ExportSize.standard.times(10)
