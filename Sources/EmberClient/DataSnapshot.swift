@@ -1,4 +1,5 @@
 import EmberCore
+import EmberSync
 
 /// The data at a location at one moment, as a listener or a read saw it, with its children in
 /// the query's order.
@@ -11,12 +12,15 @@ public struct DataSnapshot {
     public let node: Node
     /// The order of the children (the query's).
     public let index: Index
+    /// For a listener's event, where it comes from (``EventOrigin``); `nil` for a read.
+    public let origin: EventOrigin?
 
-    init(database: Database?, path: Path, node: Node, index: Index) {
+    init(database: Database?, path: Path, node: Node, index: Index, origin: EventOrigin? = nil) {
         self.database = database
         self.path = path
         self.node = node
         self.index = index
+        self.origin = origin
     }
 
     /// The last key of the path (`nil` at the root).
@@ -37,7 +41,7 @@ public struct DataSnapshot {
     /// The data below `relativePath` (empty when there is none).
     public func child(_ relativePath: String) throws(DatabaseError) -> DataSnapshot {
         let relative = try Path(validating: relativePath)
-        return DataSnapshot(database: database, path: path.appending(relative), node: node.child(at: relative), index: .priority)
+        return DataSnapshot(database: database, path: path.appending(relative), node: node.child(at: relative), index: .priority, origin: origin)
     }
 
     /// Whether there is data below `relativePath`.
@@ -55,7 +59,7 @@ public struct DataSnapshot {
     /// - Complexity: O(n) by key or priority, O(n log n) by value or child.
     public var children: [DataSnapshot] {
         node.children(in: index).map {
-            DataSnapshot(database: database, path: path.child($0.key), node: $0.node, index: .priority)
+            DataSnapshot(database: database, path: path.child($0.key), node: $0.node, index: .priority, origin: origin)
         }
     }
 }

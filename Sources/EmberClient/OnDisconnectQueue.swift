@@ -8,6 +8,12 @@ struct OnDisconnectQueue {
     private var queued: [OnDisconnectRequest] = []
     private var registered: [(path: Path, operation: OnDisconnectRequest.Operation)] = []
 
+    /// The operations the server holds, in the order it accepted them, then those kept for the
+    /// next connection.
+    var listed: [(path: Path, operation: OnDisconnectRequest.Operation, registered: Bool)] {
+        registered.map { ($0.path, $0.operation, true) } + queued.map { ($0.path, $0.operation, false) }
+    }
+
     /// Keeps `request` for the next connection.
     /// - Complexity: O(1) amortized.
     mutating func queue(_ request: OnDisconnectRequest) {

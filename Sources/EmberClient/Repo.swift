@@ -142,7 +142,8 @@ final class Repo {
             guard let type = event.type, listener.types.contains(type), let node = event.snapshot else { return }
             let path = event.childKey.map { event.query.path.child($0) } ?? event.query.path
             if listener.once { removeListener(event.registration) }
-            let snapshot = DataSnapshot(database: database, path: path, node: node, index: event.query.params.index)
+            let snapshot = DataSnapshot(
+                database: database, path: path, node: node, index: event.query.params.index, origin: event.origin)
             listener.callback(.data(type, snapshot, previousKey: event.previousKey?.name))
         }
     }

@@ -60,6 +60,10 @@ struct TransactionQueue {
     /// How many transactions are running.
     var count: Int { records.count }
 
+    /// Every transaction not yet completed, oldest first.
+    /// - Complexity: O(n log n).
+    var all: [TransactionRecord] { records.values.sorted { $0.id < $1.id } }
+
     /// A new transaction number.
     /// - Complexity: O(1).
     mutating func newID() -> TransactionID {

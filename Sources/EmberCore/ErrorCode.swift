@@ -92,6 +92,8 @@ public enum ErrorCode {
     public static let unknownCommand = "unknown_command"
     /// There is no watch of that number.
     public static let unknownWatch = "unknown_watch"
+    /// There is no client of that name (where a command does not create one).
+    public static let unknownClient = "unknown_client"
     /// A file cannot be read or written.
     public static let ioError = "io_error"
 
@@ -130,7 +132,7 @@ public enum ErrorCode {
         permissionDenied, invalidToken, expiredToken, dataStale, disconnected, writeCanceled, maxRetries, overriddenBySet, offline,
         wouldWaitForever, reentrantWait, cancelled,
         storageError, readOnly, databaseInUse, storeUnreadable, storeEmpty, badRows, needsEmbeddedServer, notStored, notAcknowledged,
-        syntaxError, unknownCommand, unknownWatch, ioError,
+        syntaxError, unknownCommand, unknownWatch, unknownClient, ioError,
         luaError, interrupted, instructionLimit, memoryLimit, invalidArgument, cannotWait, timeout, noShell,
         reservedName, exit, sessionEnded, internalError,
     ]

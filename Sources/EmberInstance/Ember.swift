@@ -70,6 +70,10 @@ public final class Ember {
     private var remoteLinks: [ClientName: any RemoteConnection] = [:]
     /// Each client's current server connection.
     private var clientConnections: [ClientName: ConnectionID] = [:]
+    /// Called with every realtime protocol message between a client and the server as it
+    /// crosses (`trace on`): the client, the direction, and the message's text as a WebSocket
+    /// carries it (an embedded client's messages are encoded for it, only while it is set).
+    public var onProtocolMessage: ((ClientName, ProtocolDirection, String) -> Void)?
     /// Called with every rules check the server makes for a client (`rules trace on`); the
     /// server reports checks only while it is set.
     public var onRuleCheck: ((ClientName, RuleCheck) -> Void)? {
@@ -193,6 +197,20 @@ public final class Ember {
     /// The server connection of the client `name`, when the server is embedded and the
     /// client has connected.
     public func connectionID(of name: ClientName) -> ConnectionID? { clientConnections[name] }
+
+    /// What the embedded server holds for the client `name`'s connection (`nil`: the server is
+    /// in another process, or the client is not connected).
+    public func serverInspection(of name: ClientName) -> ServerConnectionInspection? {
+        guard let server = embeddedServer, let id = clientConnections[name], server.connectionIDs.contains(id) else { return nil }
+        return ServerConnectionInspection(
+            connection: id, auth: server.auth(of: id), listens: server.listens(of: id), onDisconnect: server.onDisconnectOperations(of: id))
+    }
+
+    /// What the embedded server's data answers `query` (`nil`: the server is in another
+    /// process): what `inspect` compares a client's views with.
+    public func serverData(for query: QuerySpec) -> Node? {
+        embeddedServer?.data(for: query)
+    }
 
     // MARK: Rules
 
@@ -378,10 +396,18 @@ public final class Ember {
         guard let server = embeddedServer else {
             let link = remoteServer!.connect(on: engine)
             remoteLinks[name] = link
+            link.onFrame = { [unowned self] direction, text in onProtocolMessage?(name, direction, text) }
             return link.transport
         }
         let link = network.connect(latency: latency, silentDropTimeout: disconnectTimeout)
         links[name] = link
+        link.onCrossing = { [unowned self] crossing in
+            guard let trace = onProtocolMessage else { return }
+            switch crossing {
+            case .toServer(let message): trace(name, .toServer, RealtimeClientSession.text(of: message, speaksEmber: true))
+            case .toClient(let message): trace(name, .toClient, RealtimeCodec.encode(message))
+            }
+        }
         clientConnections[name] = server.accept(link.server)
         return link.client
     }

@@ -26,6 +26,10 @@ public protocol RemoteConnection: AnyObject {
     /// The connection as the client uses it.
     var transport: ClientTransport { get }
 
+    /// Called on the engine's thread with each protocol message as it is sent or received, as
+    /// the socket carries it (what `trace` shows); `nil`: nothing is called.
+    var onFrame: ((ProtocolDirection, String) -> Void)? { get set }
+
 
     /// Loses the connection abruptly, with no goodbye (`drop`): the client hears of it now; the
     /// server when its socket does.

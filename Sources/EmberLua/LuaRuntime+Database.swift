@@ -125,6 +125,19 @@ extension LuaRuntime {
                 try call.push(json: result)
                 return .values(1)
             }),
+            ("inspect", { call throws(LuaBindingError) in
+                // ember.inspect([client]): what `inspect` shows, as data (the shell's command).
+                let client = call.isAbsent(1) ? nil : try call.string(at: 1, expected: "a client name")
+                guard let host = call.runtime.host else { throw call.failure(code: ErrorCode.noShell, "there is no shell to inspect with") }
+                let result: JSONValue
+                do throws(LuaHostError) {
+                    result = try host.execute(command: client.map { "inspect \($0)" } ?? "inspect")
+                } catch {
+                    throw call.failure(code: error.code, error.message)
+                }
+                try call.push(json: result)
+                return .values(1)
+            }),
             ("exit", { call throws(LuaBindingError) in
                 // ember.exit([status]): as os.exit, true is 0 and false is 1 (issue 37: a script
                 // could not choose its exit status).

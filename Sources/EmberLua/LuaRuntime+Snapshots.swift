@@ -2,8 +2,9 @@ import CLua
 import CLuaSupport
 import EmberClient
 import EmberCore
+import EmberSync
 
-/// Snapshots: `snap.key`, `snap.ref`, `val`, `exists`, `child`, `hasChild`, `hasChildren`,
+/// Snapshots: `snap.key`, `snap.ref`, `snap.origin`, `snap.client`, `val`, `exists`, `child`, `hasChild`, `hasChildren`,
 /// `numChildren`, `children` and `forEach` (written in Lua over `childList`), `getPriority`,
 /// `exportVal`, and `tostring` as pretty JSON.
 extension LuaRuntime {
@@ -19,6 +20,16 @@ extension LuaRuntime {
                 let snapshot = try call.snapshot(at: 1)
                 guard let database = snapshot.database else { throw call.failure(code: ErrorCode.sessionEnded, "the snapshot's client is gone") }
                 call.push(database.reference(snapshot.path))
+                return .values(1)
+            }),
+            // Ember's: where a listener's event comes from ("local", "server", "rollback",
+            // "cache"; nil for a read), and the client it belongs to.
+            ("origin", { call throws(LuaBindingError) in
+                call.push(try call.snapshot(at: 1).origin?.rawValue)
+                return .values(1)
+            }),
+            ("client", { call throws(LuaBindingError) in
+                call.push(try call.snapshot(at: 1).database?.name.rawValue)
                 return .values(1)
             }),
         ]

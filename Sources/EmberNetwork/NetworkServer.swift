@@ -61,8 +61,8 @@ public struct NetworkServer: Sendable {
             address: .hostname(configuration.host, port: configuration.port),
             publicHost: "\(Self.displayHost(configuration.host)):\(configuration.port)", registry: registry,
             limits: configuration.limits, verifier: configuration.tokenVerifier, admin: configuration.adminCredential,
-            policy: configuration.originPolicy, connections: connections, sessions: sessions, logger: logger,
-            onListening: { port in onListening(port) })
+            policy: configuration.originPolicy, connections: connections, sessions: sessions, tracesMessages: configuration.tracesMessages,
+            logger: logger, onListening: { port in onListening(port) })
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: tcp)]
         var socketPath: String?
         if case .directory(let directory, _) = configuration.storage {
@@ -73,7 +73,7 @@ public struct NetworkServer: Sendable {
                 services.append(.init(service: Self.application(
                     address: .unixDomainSocket(path: path), publicHost: "localhost", registry: registry, limits: configuration.limits,
                     verifier: configuration.tokenVerifier,
-                    connections: connections, sessions: sessions, logger: logger,
+                    connections: connections, sessions: sessions, tracesMessages: configuration.tracesMessages, logger: logger,
                     onListening: { _ in LocalSocket.restrict(path) })))
             } catch {
                 logger.warning("\(error.message)")
@@ -137,7 +137,7 @@ public struct NetworkServer: Sendable {
     private static func application(
         address: BindAddress, publicHost: String, registry: DatabaseRegistry, limits: NetworkLimits, verifier: TokenVerifier? = nil,
         admin: AdminCredential = .owner, policy: OriginPolicy? = nil, connections: ConnectionCounter,
-        sessions: SessionIDs, logger: Logger, onListening: @escaping @Sendable (Int) -> Void
+        sessions: SessionIDs, tracesMessages: Bool = false, logger: Logger, onListening: @escaping @Sendable (Int) -> Void
     ) -> some Service {
         let responder = RESTResponder(
             registry: registry, limits: limits, verifier: verifier, admin: admin, policy: policy, logger: logger, connections: connections)
@@ -200,7 +200,8 @@ public struct NetworkServer: Sendable {
                     logger.info("connection \(session) opened (ns=\(database.namespace))")
                     try await RealtimeSocket.serve(
                         inbound: inbound, outbound: outbound, channel: channel, frames: frames, database: database, host: host, session: session,
-                        limits: limits, verifier: verifier, admin: admin, createNamespace: createNamespace, logger: logger)
+                        limits: limits, verifier: verifier, admin: admin, createNamespace: createNamespace,
+                        tracing: tracesMessages, logger: logger)
                     logger.info("connection \(session) closed")
                 }
         }

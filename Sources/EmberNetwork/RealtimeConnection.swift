@@ -37,6 +37,9 @@ final class RealtimeConnection: Transport, @unchecked Sendable {
     /// holds (``Server/refusesEveryWrite(atOrBelow:as:)`` as the connection's user): set when
     /// the server accepts the connection.
     var refusesEveryWrite: (Path) -> Bool = { _ in false }
+    /// Called with each message the server takes from the client and each it sends, as the
+    /// protocol's text (`ember serve --trace`); `nil`: nothing is encoded for it.
+    var trace: ((ProtocolDirection, String) -> Void)?
 
     init(
         outbound: OutboundFrames, outbox: RealtimeOutbox, host: String, session: String, admin: AdminCredential = .owner,
@@ -53,6 +56,10 @@ final class RealtimeConnection: Transport, @unchecked Sendable {
     // MARK: Transport (the server's side)
 
     func send(_ message: ServerMessage) {
+        if let trace {
+            let payload = if case .ack(let requestID, .ok) = message { okPayloads[requestID] ?? .emptyString } else { RealtimeCodec.OKPayload.emptyString }
+            trace(.toClient, RealtimeCodec.encode(message, okPayload: payload))
+        }
         switch message {
         case .handshake(let serverTime):
             push(RealtimeCodec.hello(serverTime: serverTime, host: host, session: session))
@@ -106,6 +113,7 @@ final class RealtimeConnection: Transport, @unchecked Sendable {
             default:
                 break
             }
+            trace?(.toServer, RealtimeClientSession.text(of: message, speaksEmber: true))
             onEvent?(.received(message))
         case .acknowledgeOnly(let requestID):
             push(RealtimeCodec.encode(.ack(requestID: requestID, status: .ok)))

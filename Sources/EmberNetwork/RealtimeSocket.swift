@@ -24,7 +24,7 @@ enum RealtimeSocket {
     static func serve(
         inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, channel: any Channel, frames: OutboundFrames,
         database: ServedDatabase, host: String, session: String, limits: NetworkLimits, verifier: TokenVerifier?,
-        admin: AdminCredential = .owner, createNamespace: (@Sendable () -> Bool)? = nil, logger: Logger
+        admin: AdminCredential = .owner, createNamespace: (@Sendable () -> Bool)? = nil, tracing: Bool = false, logger: Logger
     ) async throws {
         let connection = RealtimeConnection(
             outbound: frames, outbox: database.outbox, host: host, session: session, admin: admin, createNamespace: createNamespace)
@@ -41,6 +41,11 @@ enum RealtimeSocket {
         let handler: NIOLoopBound<RealtimeFrameHandler>? = try? await channel.eventLoop.submit {
             database.submit { access in
                 let server = access.server
+                if tracing {
+                    connection.trace = { direction, text in
+                        logger.info("\(ProtocolSummary(client: "connection \(session)", direction: direction, text: text, width: 120).text)")
+                    }
+                }
                 let id = server.accept(connection)
                 connection.refusesEveryWrite = { [weak server] path in
                     server.map { $0.refusesEveryWrite(atOrBelow: path, as: $0.auth(of: id)) } ?? true

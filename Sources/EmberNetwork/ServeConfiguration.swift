@@ -29,6 +29,10 @@ public struct ServeConfiguration: Sendable {
     /// origin): see ``OriginPolicy``.
     public var allowedOrigins: [String] = []
 
+    /// Whether each connection's realtime protocol messages are logged as they cross
+    /// (`--trace`), as the shell's `trace` prints them.
+    public var tracesMessages = false
+
     public init() {}
 
     /// Which hosts and web pages may use the TCP port.

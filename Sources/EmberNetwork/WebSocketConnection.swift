@@ -16,6 +16,7 @@ import NIOWebSocket
 /// the engine in order. The connection's hello counts as in flight until it arrives.
 final class WebSocketConnection: RemoteConnection, Transport, @unchecked Sendable {
     var onEvent: ((TransportEvent<ServerMessage>) -> Void)?
+    var onFrame: ((ProtocolDirection, String) -> Void)?
     var transport: ClientTransport { self }
 
     /// What the socket task is asked to do.
@@ -81,6 +82,7 @@ final class WebSocketConnection: RemoteConnection, Transport, @unchecked Sendabl
     private func put(_ message: ClientMessage) {
         switch session.send(message) {
         case .send(let text):
+            onFrame?(.toServer, text)
             for frame in RealtimeCodec.frames(text) { commands.yield(.text(frame)) }
             count()
         case .answer(let reply):
@@ -111,6 +113,7 @@ final class WebSocketConnection: RemoteConnection, Transport, @unchecked Sendabl
     /// A frame arrived.
     private func received(_ frame: String) {
         guard state == .open else { return }
+        onFrame?(.toClient, frame)
         for incoming in session.receive(frame: frame) {
             guard state == .open else { return }
             switch incoming {

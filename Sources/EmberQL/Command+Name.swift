@@ -40,6 +40,8 @@ extension Command {
         case .plugins: "plugins"
         case .help: "help"
         case .timing: "timing"
+        case .trace: "trace"
+        case .inspect: "inspect"
         case .pager: "pager"
         case .output: "output"
         case .history: "history"

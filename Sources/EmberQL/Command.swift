@@ -96,6 +96,12 @@ public indirect enum Command: Sendable, Equatable {
     case help(Word?)
     /// `timing on|off`, or `timing` alone (`nil`) to show the setting.
     case timing(Bool?)
+    /// `inspect [CLIENT]`: what a client holds (its cache, queue, listens, transactions,
+    /// onDisconnect operations) beside what the server holds for it.
+    case inspect(Word?)
+    /// `trace on [CLIENT|all]`, `trace off`, or `trace` alone: the realtime protocol's messages
+    /// as they cross.
+    case trace(TraceAction)
     /// `pager on|off`, or `pager` alone (`nil`) to show the setting.
     case pager(Bool?)
     /// `output pretty|json|table`, or `output` alone (`nil`) to show the setting.

@@ -72,6 +72,14 @@ extension CommandDescription {
             summary: "Lists the active listeners.",
             example: "watches", group: "Live"),
         .init(
+            name: "trace", syntax: "[on [CLIENT|all] | off]",
+            summary: "Prints every realtime protocol message between a client (the current one, one named, or all) and the server as it crosses, above the prompt and in order with the events it causes: → to the server, ← from it, with the request number, the action, the path and a shortened body (--json: each message whole). Alone, shows what is traced.",
+            example: "trace on all", group: "Live"),
+        .init(
+            name: "inspect", syntax: "[CLIENT]",
+            summary: "Shows what a client holds: each view of its cache (its query, complete or not, its data, and whether the server's data differs), its pending writes in order with their state (queued, sent), its listens on the server, its transactions in flight with their attempts, its onDisconnect operations; and what the server holds for its connection.",
+            example: "inspect bob", group: "Live"),
+        .init(
             name: "keepsynced", syntax: "PATH on|off",
             summary: "Keeps a location synchronised in the cache, even when nothing listens to it.",
             example: "keepsynced /config on", group: "Live"),

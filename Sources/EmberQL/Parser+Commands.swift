@@ -92,6 +92,23 @@ extension Parser {
         return .onDisconnect(path, action)
     }
 
+    /// `trace`, `trace on [CLIENT|all]` or `trace off`.
+    mutating func trace() throws(ParseFailure) -> Command {
+        if try lexer.peek(.word).isEnd {
+            try offer { .keyword(partial: $0, candidates: ["on", "off"]) }
+            return .trace(.show)
+        }
+        guard try onOff() else {
+            try expectEnd()
+            return .trace(.off)
+        }
+        try offer { .client(partial: $0) }
+        let token = try lexer.next(.raw)
+        try expectEnd()
+        guard let name = token.text else { return .trace(.on(.currentClient)) }
+        return .trace(.on(name == "all" ? .all : .client(Word(name, at: token.position))))
+    }
+
     /// `as NAME COMMAND`: the command is read from the same input, so its positions are the
     /// input's.
     mutating func `as`(_ written: String) throws(ParseFailure) -> Command {

@@ -142,6 +142,11 @@ struct Parser {
             let topic = try optionalWord(offering: { .command(partial: $0) })
             try expectEnd()
             return .help(topic)
+        case "trace": return try trace()
+        case "inspect":
+            let client = try optionalWord(offering: { .client(partial: $0) })
+            try expectEnd()
+            return .inspect(client)
         case "timing":
             try offer { .keyword(partial: $0, candidates: ["on", "off"]) }
             let on = try lexer.peek(.word).isEnd ? nil : try onOff()

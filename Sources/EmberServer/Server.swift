@@ -169,6 +169,11 @@ public final class Server {
         connections[connection]?.auth ?? .none
     }
 
+    /// The queries a connection listens to, by location.
+    public func listens(of connection: ConnectionID) -> [QuerySpec] {
+        (connections[connection]?.listens.keys).map { $0.sorted { $0.path < $1.path } } ?? []
+    }
+
     /// How many listens a connection holds (for the server's own tests).
     func listenCount(of connection: ConnectionID) -> Int {
         connections[connection]?.listens.count ?? 0

@@ -36,14 +36,15 @@ struct HelpTopic {
         paragraphs: [
             "lua CODE runs Lua 5.4 code, lua alone switches to Lua mode (Ctrl-D returns), run FILE runs a script. Scripts see db (the current client) and ember; calls that wait (get, once, wait, transaction, ember.sleep) suspend only the script while events go on.",
             [
-                "db:ref(PATH)\ta reference; r:child(PATH), r:parent(), r:key(), r:path()",
+                "db:ref(PATH)\ta reference; r:child(PATH), r:parent(); fields r.key, r.path",
                 "r:set(v) r:update(t) r:push(v)\twrites, and r:remove(); each returns a handle: h:wait() waits for the server's answer",
-                "r:get()\treads once; snap:val(), snap:key(), snap:child(p), snap:exists()",
-                "r:on(event, fn) r:off(h)\tlisteners: fn(snap, previousKey) runs as events happen",
+                "r:get()\treads once; snap:val(), snap:child(p), snap:exists(); fields snap.key, snap.ref",
+                "r:on(event, fn) r:off(h)\tlisteners: fn(snap, previousKey) runs as events happen; snap.origin says why (local, server, rollback, cache), snap.client whose",
                 "r:orderByChild(p):limitToLast(n)\tqueries, as in help query",
                 "r:transaction(fn)\truns fn(current) until the write commits; return nil to abort",
                 "r:onDisconnect():set(v)\ta write the server makes when the client goes",
                 "ember.exec(COMMAND)\truns a shell command and returns its result as Lua data",
+                "ember.inspect([CLIENT])\twhat a client holds (cache, pending writes, listens, transactions, onDisconnect), as data",
                 "ember.sleep(ms) ember.flush()\tlet time pass; wait until every answer is in",
                 "ember.null\tnull inside tables (a nil there ends an array)",
                 "ember.ServerValue.TIMESTAMP\tserver values, and ember.ServerValue.increment(n)",

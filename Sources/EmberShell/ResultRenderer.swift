@@ -1,5 +1,6 @@
 import EmberClient
 import EmberCore
+import EmberSync
 import EmberLua
 import EmberQL
 
@@ -109,9 +110,12 @@ public struct ResultRenderer {
     public func event(_ event: ListenerEvent, watch id: Int) -> String {
         switch event {
         case .data(let type, let snapshot, let previous):
+            let client = snapshot.database?.name.rawValue
+            let origin = snapshot.origin ?? .server
             if mode == .json {
                 var fields: [(key: String, value: JSONValue)] = [
-                    ("watch", .int(Int64(id))), ("event", .string(type.rawValue)), ("path", .string(snapshot.path.description)),
+                    ("watch", .int(Int64(id))), ("client", client.map(JSONValue.string) ?? .null), ("origin", .string(origin.rawValue)),
+                    ("event", .string(type.rawValue)), ("path", .string(snapshot.path.description)),
                 ]
                 if type != .value {
                     fields.append(("key", .string(snapshot.key ?? "")))
@@ -121,8 +125,12 @@ public struct ResultRenderer {
                 return JSONValue.object(fields).serialized() + "\n"
             }
             let position = type == .value || type == .childRemoved ? "" : previous.map { " after \($0)" } ?? ""
+            // Whose event and why: an optimistic write (local), the server's data, a refused
+            // write taken back (rollback), the persisted cache.
+            let label = [client, origin.rawValue].compactMap { $0 }.joined(separator: ", ")
+            let why = origin == .rollback ? style.error(label) : label
             return style.dim("[\(id)]") + " " + style.bold(type.rawValue) + " \(snapshot.path)\(position): "
-                + formatter.compact(snapshot.value) + "\n"
+                + formatter.compact(snapshot.value) + style.dim("  (") + why + style.dim(")") + "\n"
         case .cancelled(let error):
             if mode == .json {
                 return JSONValue.object([

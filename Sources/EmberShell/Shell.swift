@@ -87,6 +87,8 @@ public final class Shell {
     var luaGlobals: LuaTableReference?
     /// Whether the shell is inside a command that was started as another client (`as`).
     var clientOverride: ClientName?
+    /// Whose protocol messages `trace` prints (`nil`: nobody's).
+    var tracedClients: TracedClients?
     /// Whether pretty output may be coloured (a terminal, no `NO_COLOR`, no `--no-color`).
     let colorAllowed: Bool
     /// Whether `lua` alone asked for Lua mode (the REPL switches its prompt to `lua>`).
@@ -356,6 +358,8 @@ public final class Shell {
         case .plugins: return listPlugins()
         case .help(let topic): return try help(topic)
         case .timing(let on): return setTiming(on)
+        case .trace(let action): return try trace(action)
+        case .inspect(let client): return try inspect(client)
         case .pager(let on): return setPager(on)
         case .output(let mode): return setOutput(mode)
         case .sleep(let milliseconds):

@@ -12,11 +12,16 @@ public struct Event: Sendable, Hashable, CustomStringConvertible {
     public var query: QuerySpec
     /// What happened.
     public var kind: Kind
+    /// Where it comes from: the operation that raised it. A label, not part of what happened:
+    /// two events are equal when they are the same change for the same listener, whatever
+    /// their origins.
+    public var origin: EventOrigin
 
-    public init(registration: RegistrationID, query: QuerySpec, kind: Kind) {
+    public init(registration: RegistrationID, query: QuerySpec, kind: Kind, origin: EventOrigin = .server) {
         self.registration = registration
         self.query = query
         self.kind = kind
+        self.origin = origin
     }
 
     /// What happened, with the data the listener sees.
@@ -78,6 +83,16 @@ public struct Event: Sendable, Hashable, CustomStringConvertible {
         case .cancelled:
             nil
         }
+    }
+
+    public static func == (lhs: Event, rhs: Event) -> Bool {
+        lhs.registration == rhs.registration && lhs.query == rhs.query && lhs.kind == rhs.kind
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(registration)
+        hasher.combine(query)
+        hasher.combine(kind)
     }
 
     public var description: String {

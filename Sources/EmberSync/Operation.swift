@@ -30,6 +30,16 @@ enum Operation: Sendable {
         }
     }
 
+    /// The origin of the events the operation raises: a local write's are `local`, a refused
+    /// write's acknowledgement `rollback`, everything else the server's.
+    var eventOrigin: EventOrigin {
+        switch self {
+        case .overwrite(.user, _, _), .merge(.user, _, _): .local
+        case .ackUserWrite(_, _, .reverted): .rollback
+        default: .server
+        }
+    }
+
     /// The part of the operation that concerns the child `key`, relative to it, or `nil` when
     /// it does not touch that child.
     /// - Complexity: O(log n).

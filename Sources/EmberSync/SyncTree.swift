@@ -152,8 +152,14 @@ public struct SyncTree<Provider: ListenProvider> {
             queryToTag[query] = tag
             tagToQuery[tag] = query
         }
-        let events = syncPoint.addRegistration(
-            registration, for: query, writes: WriteTreeRef(path: path, tree: pendingWrites), serverCache: initialServerCache)
+        // The initial events show what the client knows: a store's data, pending writes over
+        // the server's, or the server's alone.
+        let origin: EventOrigin = serverCache == nil && stored != nil
+            ? .cache : pendingWrites.hasVisibleWrite(overlapping: path) ? .local : .server
+        let events = Self.labelled(
+            syncPoint.addRegistration(
+                registration, for: query, writes: WriteTreeRef(path: path, tree: pendingWrites), serverCache: initialServerCache),
+            origin)
         syncPoints.modify(at: path) { $0.value = syncPoint }
         if !viewExists && !foundAncestorDefaultView {
             startListen(for: query)
@@ -232,6 +238,16 @@ public struct SyncTree<Provider: ListenProvider> {
         syncPoints.value(at: query.path)?.view(for: query) != nil
     }
 
+    /// Every view's query and caches, by location then query (what `inspect` shows).
+    /// - Complexity: O(v) for v views.
+    public var viewCaches: [(query: QuerySpec, cache: ViewCache)] {
+        var result: [(query: QuerySpec, cache: ViewCache)] = []
+        syncPoints.forEach { _, syncPoint in
+            for view in syncPoint.views { result.append((view.query, view.cache)) }
+        }
+        return result.sorted { $0.query.path < $1.query.path }
+    }
+
     /// The server data a query's view holds (complete or not): what a listen's hash is taken of.
     public func serverCache(for query: QuerySpec) -> Node? {
         syncPoints.value(at: query.path)?.view(for: query)?.serverNode
@@ -241,7 +257,18 @@ public struct SyncTree<Provider: ListenProvider> {
 
     private mutating func applyToSyncPoints(_ operation: Operation) -> [Event] {
         generation &+= 1
-        return Self.apply(operation, to: &syncPoints, serverCache: nil, writes: WriteTreeRef(path: .root, tree: pendingWrites))
+        let events = Self.apply(operation, to: &syncPoints, serverCache: nil, writes: WriteTreeRef(path: .root, tree: pendingWrites))
+        return Self.labelled(events, operation.eventOrigin)
+    }
+
+    /// `events` with their origin set (events are made as coming from the server).
+    private static func labelled(_ events: [Event], _ origin: EventOrigin) -> [Event] {
+        guard origin != .server, !events.isEmpty else { return events }
+        return events.map { event in
+            var event = event
+            event.origin = origin
+            return event
+        }
     }
 
     private mutating func applyTagged(_ operation: Operation, to query: QuerySpec) -> [Event] {

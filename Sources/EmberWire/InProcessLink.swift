@@ -27,6 +27,17 @@ public final class InProcessLink {
     public var latency: Int64
     /// How long the server takes to notice a silent drop, in milliseconds.
     public var silentDropTimeout: Int64
+    /// Called with each message as it arrives at the other end, just before it is delivered
+    /// (what `trace` shows); `nil`: nothing is called.
+    public var onCrossing: ((Crossing) -> Void)?
+
+    /// A message arriving at one end.
+    public enum Crossing {
+        /// A client's message reaching the server.
+        case toServer(ClientMessage)
+        /// The server's message reaching the client.
+        case toClient(ServerMessage)
+    }
 
     private unowned let network: InProcessNetwork
     /// The arrival time of the last message sent each way, so that messages never overtake.
@@ -40,10 +51,16 @@ public final class InProcessLink {
         // The handlers hold the link strongly: an end in use keeps its link alive. ``end(_:)``
         // breaks the cycle once both ends know the connection is over.
         client.sendHandler = { [self] message in
-            carry(after: &lastArrivalAtServer) { [self] in server.receive(.received(message)) }
+            carry(after: &lastArrivalAtServer) { [self] in
+                onCrossing?(.toServer(message))
+                server.receive(.received(message))
+            }
         }
         server.sendHandler = { [self] message in
-            carry(after: &lastArrivalAtClient) { [self] in client.receive(.received(message)) }
+            carry(after: &lastArrivalAtClient) { [self] in
+                onCrossing?(.toClient(message))
+                client.receive(.received(message))
+            }
         }
         client.closeHandler = { [self] in close(from: .client) }
         server.closeHandler = { [self] in close(from: .server) }
@@ -88,6 +105,7 @@ public final class InProcessLink {
             client.sendHandler = nil
             client.closeHandler = nil
             server.sendHandler = nil
+            onCrossing = nil
             server.closeHandler = nil
         }
     }

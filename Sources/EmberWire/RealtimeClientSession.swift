@@ -78,27 +78,48 @@ public struct RealtimeClientSession: Sendable {
     /// What to do with `message`.
     /// - Complexity: O(n) in the size of the data it carries.
     public mutating func send(_ message: ClientMessage) -> Outgoing {
+        switch message {
+        case .listen(let id, let query, let tag, _):
+            let key = Self.listenKey(query, tag: tag)
+            listens[key] = (query, tag)
+            expectations[id] = .listen(key)
+        case .unlisten(_, let query, let tag):
+            listens[Self.listenKey(query, tag: tag)] = nil
+        case .get(let id, let query):
+            expectations[id] = .data(query.path)
+        case .resume(let id, _, _) where !speaksEmber:
+            return .answer(.ack(requestID: id, status: .ok))
+        default:
+            break
+        }
+        if expectations[message.requestID] == nil { expectations[message.requestID] = .acknowledgement }
+        return .send(Self.text(of: message, speaksEmber: speaksEmber))
+    }
+
+    /// `message` as the protocol's text, as firebase-js-sdk's `PersistentConnection` sends it
+    /// (with Ember's write keys and `ember.resume` when `speaksEmber`): what a WebSocket
+    /// carries, and what `trace` shows of an embedded client's messages.
+    /// - Complexity: O(n) in the size of the data it carries.
+    public static func text(of message: ClientMessage, speaksEmber: Bool) -> String {
         var body = JSONWriter()
         let action: String
         switch message {
         case .listen(_, let query, let tag, let hash):
             action = "q"
-            let key = writeListen(query, tag: tag, to: &body)
+            writeListen(query, tag: tag, to: &body)
             body.append(raw: #","h":"#)
             body.write(string: hash)
             body.append(raw: "}")
-            listens[key] = (query, tag)
-            expectations[message.requestID] = .listen(key)
         case .unlisten(_, let query, let tag):
             action = "n"
-            listens[writeListen(query, tag: tag, to: &body)] = nil
+            writeListen(query, tag: tag, to: &body)
             body.append(raw: "}")
         case .put(_, let path, let data, let hash, let writeKey):
             action = "p"
-            writeData(path: path, data: data, hash: hash, writeKey: writeKey, to: &body)
+            writeData(path: path, data: data, hash: hash, writeKey: speaksEmber ? writeKey : nil, to: &body)
         case .merge(_, let path, let changes, let writeKey):
             action = "m"
-            writeChanges(path: path, changes: changes, writeKey: writeKey, to: &body)
+            writeChanges(path: path, changes: changes, writeKey: speaksEmber ? writeKey : nil, to: &body)
         case .onDisconnectPut(_, let path, let data):
             action = "o"
             writeData(path: path, data: data, hash: nil, writeKey: nil, to: &body)
@@ -110,14 +131,13 @@ public struct RealtimeClientSession: Sendable {
             body.append(raw: #"{"p":"#)
             body.write(string: path.description)
             body.append(raw: "}")
-        case .get(let id, let query):
+        case .get(_, let query):
             action = "g"
             body.append(raw: #"{"p":"#)
             body.write(string: query.path.description)
             body.append(raw: #","q":"#)
             body.write(query.params.wireObject)
             body.append(raw: "}")
-            expectations[id] = .data(query.path)
         case .auth(_, let token):
             action = "auth"
             body.append(raw: #"{"cred":"#)
@@ -138,8 +158,7 @@ public struct RealtimeClientSession: Sendable {
         case .unauth:
             action = "unauth"
             body.append(raw: "{}")
-        case .resume(let id, let client, let writers):
-            guard speaksEmber else { return .answer(.ack(requestID: id, status: .ok)) }
+        case .resume(_, let client, let writers):
             action = "ember.resume"
             body.append(raw: #"{"c":"#)
             body.write(string: client)
@@ -152,7 +171,6 @@ public struct RealtimeClientSession: Sendable {
             }
             body.append(raw: "}}")
         }
-        if expectations[message.requestID] == nil { expectations[message.requestID] = .acknowledgement }
         var writer = JSONWriter()
         writer.append(raw: #"{"t":"d","d":{"r":"#)
         writer.append(raw: String(message.requestID))
@@ -161,29 +179,30 @@ public struct RealtimeClientSession: Sendable {
         writer.append(raw: #","b":"#)
         writer.append(raw: body.output)
         writer.append(raw: "}}")
-        return .send(writer.output)
+        return writer.output
+    }
+
+    /// The key a listen is known by: its location and, for a tagged (filtered) query, its
+    /// query object in canonical form.
+    private static func listenKey(_ query: QuerySpec, tag: Int?) -> ListenKey {
+        ListenKey(path: query.path, query: tag == nil ? "" : canonical(query.params.wireObject))
     }
 
     /// Writes the start of a listen's or an unlisten's body: the location and, for a tagged
     /// (filtered) query, its query object and tag, as firebase-js-sdk's `sendListen_` and
     /// `sendUnlisten_` do. The body is left open.
-    /// - Returns: the key the listen is known by.
-    private func writeListen(_ query: QuerySpec, tag: Int?, to body: inout JSONWriter) -> ListenKey {
+    private static func writeListen(_ query: QuerySpec, tag: Int?, to body: inout JSONWriter) {
         body.append(raw: #"{"p":"#)
         body.write(string: query.path.description)
-        var key = ListenKey(path: query.path, query: "")
         if let tag {
-            let object = query.params.wireObject
-            key.query = Self.canonical(object)
             body.append(raw: #","q":"#)
-            body.write(object)
+            body.write(query.params.wireObject)
             body.append(raw: #","t":"#)
             body.append(raw: String(tag))
         }
-        return key
     }
 
-    private func writeData(path: Path, data: Node, hash: String?, writeKey: String?, to body: inout JSONWriter) {
+    private static func writeData(path: Path, data: Node, hash: String?, writeKey: String?, to body: inout JSONWriter) {
         body.append(raw: #"{"p":"#)
         body.write(string: path.description)
         body.append(raw: #","d":"#)
@@ -192,20 +211,20 @@ public struct RealtimeClientSession: Sendable {
             body.append(raw: #","h":"#)
             body.write(string: hash)
         }
-        if speaksEmber, let writeKey {
+        if let writeKey {
             body.append(raw: #","k":"#)
             body.write(string: writeKey)
         }
         body.append(raw: "}")
     }
 
-    private func writeChanges(path: Path, changes: [WireChange], writeKey: String?, to body: inout JSONWriter) {
+    private static func writeChanges(path: Path, changes: [WireChange], writeKey: String?, to body: inout JSONWriter) {
         body.append(raw: #"{"p":"#)
         body.write(string: path.description)
         body.append(raw: #","d":"#)
         // The changes' paths are relative to the merge's location, as on the wire.
         RealtimeCodec.writeChanges(changes, format: .export, to: &body)
-        if speaksEmber, let writeKey {
+        if let writeKey {
             body.append(raw: #","k":"#)
             body.write(string: writeKey)
         }

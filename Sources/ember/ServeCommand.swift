@@ -116,6 +116,11 @@ struct ServeCommand: ParsableCommand {
     @Flag(name: [.customShort("q"), .customLong("quiet")], help: "Log warnings and errors only (no line per connection and request).")
     var quiet = false
 
+    @Flag(
+        name: .customLong("trace"),
+        help: "Log every realtime protocol message of each connection as it crosses (→ from the client, ← to it), as the shell's trace prints them.")
+    var trace = false
+
     func configurationForServing() throws -> ServeConfiguration {
         var options = ServeConfiguration()
         options.host = host
@@ -127,6 +132,7 @@ struct ServeCommand: ParsableCommand {
             if let problem = OriginPolicy.problem(withOrigin: origin) { throw ValidationError("--allow-origin \(origin): \(problem)") }
         }
         options.allowedOrigins = allowOrigins
+        options.tracesMessages = trace
         for (name, value) in [
             ("--max-connections", maxConnections), ("--max-message", maxMessage), ("--max-unsent", maxUnsent), ("--idle-timeout", idleTimeout),
         ] where value < 1 {

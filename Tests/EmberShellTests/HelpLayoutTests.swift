@@ -55,6 +55,34 @@ import Testing
     }
 }
 
+/// `help lua` names only what exists: each `x:method(` is a function of that object and each
+/// `x.field` a field that has a value (issue 39: it listed r:key(), r:path() and snap:key(),
+/// which are fields, and failed).
+@Suite struct HelpLuaNamesTests {
+    @Test func everyMethodAndFieldHelpLuaNamesExists() throws {
+        let (shell, output) = try makeTestShell()
+        defer { shell.close() }
+        shell.execute("help lua")
+        let text = output.take()
+        #expect(shell.executeLua("r = db:ref('a/b'); r:set(1):wait(); snap = r:get(); h = r:set(2)"))
+        #expect(shell.executeLua("received = nil; r:on('value', function(s) received = s end); ember.flush()"))
+        _ = output.take()
+        let objects = ["db": "db", "r": "r", "snap": "snap", "h": "h", "ember": "ember"]
+        let pattern = /\b(db|r|snap|h|ember)([:.])([A-Za-z]+)/
+        var checked = 0
+        for match in text.matches(of: pattern) {
+            let (object, separator, name) = (String(match.output.1), String(match.output.2), String(match.output.3))
+            guard let variable = objects[object] else { continue }
+            // What snap.origin and snap.client read is a listener's snapshot.
+            let subject = object == "snap" && (name == "origin" || name == "client") ? "received" : variable
+            let check = separator == ":" ? "type(\(subject).\(name)) == 'function'" : "\(subject).\(name) ~= nil"
+            #expect(shell.executeLua("assert(\(check), '\(object)\(separator)\(name)')"), "help lua names \(object)\(separator)\(name), which is not there: \(output.take())")
+            checked += 1
+        }
+        #expect(checked >= 20, "help lua names \(checked) methods and fields")
+    }
+}
+
 /// Lua mode completes the methods of Ember objects (issue 20: `db:`, `r:`, `snap:` completed
 /// nothing).
 @Suite struct LuaMethodCompletionTests {

@@ -1,0 +1,72 @@
+import EmberClient
+import EmberCore
+import EmberInstance
+import EmberQL
+import EmberWire
+
+/// `trace`: every realtime protocol message between a client and the server as it crosses,
+/// printed above the prompt in order with the events it causes.
+extension Shell {
+    func trace(_ action: TraceAction) throws(ShellError) -> CommandResult {
+        switch action {
+        case .show:
+            break
+        case .off:
+            tracedClients = nil
+            ember.onProtocolMessage = nil
+        case .on(let scope):
+            switch scope {
+            case .all:
+                tracedClients = .all
+            case .currentClient:
+                tracedClients = adding(clientOverride ?? currentClient)
+            case .client(let word):
+                let name: ClientName
+                do {
+                    name = try ClientName(validating: word.text)
+                } catch {
+                    throw .database(error, at: word.position)
+                }
+                tracedClients = adding(name)
+            }
+            ember.onProtocolMessage = { [weak self] client, direction, text in
+                self?.printProtocolMessage(client: client, direction: direction, text: text)
+            }
+        }
+        let json = JSONValue.object([
+            ("trace", tracedClients.map { traced -> JSONValue in
+                switch traced {
+                case .all: .string("all")
+                case .clients(let clients): .array(clients.map(\.rawValue).sorted().map(JSONValue.string))
+                }
+            } ?? .bool(false)),
+        ])
+        guard let tracedClients else { return .report(text: "trace is off", json: json) }
+        return .report(
+            text: "tracing the protocol messages of \(tracedClients.description): → to the server, ← from it (trace off stops)",
+            json: json)
+    }
+
+    /// The traced clients with `client` added.
+    private func adding(_ client: ClientName) -> TracedClients {
+        switch tracedClients {
+        case .all: .all
+        case .clients(let clients): .clients(clients.union([client]))
+        case nil: .clients([client])
+        }
+    }
+
+    /// Prints one message, if its client is traced.
+    func printProtocolMessage(client: ClientName, direction: ProtocolDirection, text: String) {
+        guard let tracedClients, tracedClients.includes(client) else { return }
+        let summary = ProtocolSummary(client: client.rawValue, direction: direction, text: text)
+        if renderer.mode == .json {
+            output.writeEvent(
+                JSONValue.object([
+                    ("trace", .string(direction.rawValue)), ("client", .string(client.rawValue)), ("message", summary.message),
+                ]).serialized() + "\n")
+        } else {
+            output.writeEvent(summary.text + "\n")
+        }
+    }
+}
