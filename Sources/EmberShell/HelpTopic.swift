@@ -1,3 +1,5 @@
+import EmberLua
+
 /// A help page that is not a command: `help query`, `help values`, `help lua`.
 struct HelpTopic {
     /// The name `help` takes.
@@ -30,26 +32,20 @@ struct HelpTopic {
             "Example: set /posts/p1 {title: 'Hello', at: now, likes: 0} and increment /posts/p1/likes 1",
         ])
 
+    /// Written from the Lua reference (`LuaReference`, which docs/LUA.md is written from too),
+    /// so that help and the documentation cannot drift.
     static let lua = HelpTopic(
         name: "lua",
         summary: "scripting: db, references, queries, listeners, transactions",
-        paragraphs: [
-            "lua CODE runs Lua 5.4 code, lua alone switches to Lua mode (Ctrl-D returns), run FILE runs a script. Scripts see db (the current client) and ember; calls that wait (get, once, wait, transaction, ember.sleep) suspend only the script while events go on.",
-            [
-                "db:ref(PATH)\ta reference; r:child(PATH), r:parent(); fields r.key, r.path",
-                "r:set(v) r:update(t) r:push(v)\twrites, and r:remove(); each returns a handle: h:wait() waits for the server's answer",
-                "r:get()\treads once; snap:val(), snap:child(p), snap:exists(); fields snap.key, snap.ref",
-                "r:on(event, fn) r:off(h)\tlisteners: fn(snap, previousKey) runs as events happen; snap.origin says why (local, server, rollback, cache), snap.client whose",
-                "r:orderByChild(p):limitToLast(n)\tqueries, as in help query",
-                "r:transaction(fn)\truns fn(current) until the write commits; return nil to abort",
-                "r:onDisconnect():set(v)\ta write the server makes when the client goes",
-                "ember.exec(COMMAND)\truns a shell command and returns its result as Lua data",
-                "ember.inspect([CLIENT])\twhat a client holds (cache, pending writes, listens, transactions, onDisconnect), as data",
-                "ember.sleep(ms) ember.flush()\tlet time pass; wait until every answer is in",
-                "ember.null\tnull inside tables (a nil there ends an array)",
-                "ember.ServerValue.TIMESTAMP\tserver values, and ember.ServerValue.increment(n)",
-            ].joined(separator: "\n"),
-            "Errors are tables with code and message (pcall gives them back). Limits: --lua-memory MiB and an instruction limit per command; Ctrl-C stops a script.",
-            "Example: lua for i = 1, 3 do db:ref('n/' .. i):set(i * i) end",
-        ])
+        paragraphs: [LuaReference.overview]
+            + LuaReference.groups.map { group in
+                group.entries.map { entry in
+                    let sentence = entry.summary.split(separator: ".", maxSplits: 1).first.map { String($0) + "." } ?? entry.summary
+                    return "\(entry.signature)\t\(sentence)"
+                }.joined(separator: "\n")
+            }
+            + [
+                LuaReference.closing,
+                "Every binding with its errors and an example: docs/LUA.md. Example: lua for i = 1, 3 do db:ref('n/' .. i):set(i * i) end",
+            ])
 }

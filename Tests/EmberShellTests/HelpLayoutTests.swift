@@ -49,7 +49,7 @@ import Testing
         shell.execute("help values")
         #expect(output.take().contains("increment(N)"))
         shell.execute("help lua")
-        #expect(output.take().contains("ember.exec(COMMAND)"))
+        #expect(output.take().contains("ember.exec(command)"))
         #expect(!shell.execute("help valeus"))
         #expect(output.take().contains("did you mean values?"))
     }
@@ -64,18 +64,20 @@ import Testing
         defer { shell.close() }
         shell.execute("help lua")
         let text = output.take()
-        #expect(shell.executeLua("r = db:ref('a/b'); r:set(1):wait(); snap = r:get(); h = r:set(2)"))
-        #expect(shell.executeLua("received = nil; r:on('value', function(s) received = s end); ember.flush()"))
+        #expect(shell.executeLua("r = db:ref('a/b'); r:set(1):wait(); snap = r:get(); h = r:set(2); q = r:orderByKey(); od = r:onDisconnect()"))
+        #expect(shell.executeLua("received = nil; l = r:on('value', function(s) received = s end); ember.flush()"))
         _ = output.take()
-        let objects = ["db": "db", "r": "r", "snap": "snap", "h": "h", "ember": "ember"]
-        let pattern = /\b(db|r|snap|h|ember)([:.])([A-Za-z]+)/
+        let objects = [
+            "db": "db", "ref": "r", "query": "q", "snap": "snap", "handle": "h", "listener": "l", "onDisconnect": "od", "ember": "ember",
+        ]
+        let pattern = /\b(db|ref|query|snap|handle|listener|onDisconnect|ember)([:.])([A-Za-z]+)/
         var checked = 0
         for match in text.matches(of: pattern) {
             let (object, separator, name) = (String(match.output.1), String(match.output.2), String(match.output.3))
             guard let variable = objects[object] else { continue }
-            // What snap.origin and snap.client read is a listener's snapshot.
-            let subject = object == "snap" && (name == "origin" || name == "client") ? "received" : variable
-            let check = separator == ":" ? "type(\(subject).\(name)) == 'function'" : "\(subject).\(name) ~= nil"
+            // What snap.origin reads is a listener's snapshot; db.uid is nil until signed in.
+            let subject = object == "snap" && name == "origin" ? "received" : variable
+            let check = separator == ":" ? "type(\(subject).\(name)) == 'function'" : name == "uid" ? "true" : "\(subject).\(name) ~= nil"
             #expect(shell.executeLua("assert(\(check), '\(object)\(separator)\(name)')"), "help lua names \(object)\(separator)\(name), which is not there: \(output.take())")
             checked += 1
         }
