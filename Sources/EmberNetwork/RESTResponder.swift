@@ -90,6 +90,15 @@ struct RESTResponder: HTTPResponder {
             method = overridden
         }
         let rawPath = QueryString.path(of: target)
+        if rawPath == "/" && (method == .get || method == .head) {
+            // The data viewer (ViewerPage): what the emulator's UI and the console's data
+            // viewer are to Firebase.
+            var headers = HTTPFields()
+            headers[.contentType] = "text/html; charset=utf-8"
+            headers[.cacheControl] = "no-store"
+            headers[.contentSecurityPolicy] = "default-src 'self'; img-src 'self' data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'; frame-ancestors 'none'"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: ViewerPage.html)))
+        }
         guard rawPath.hasSuffix(".json") else {
             throw NetworkError(.notFound, "Not found: Firebase's REST paths end in .json (\(rawPath).json)")
         }

@@ -1,0 +1,47 @@
+import EmberTestSupport
+import Foundation
+import Testing
+
+/// The data viewer `ember serve` answers at `/` (issue 39, item 4), in a real browser
+/// (``BrowserHarness``: Debian's Chromium, headless, driven by Playwright): `Scenarios/viewer.py`
+/// loads the page, sees a REST write appear within a second, edits a value and adds a child in
+/// the page and reads them back over REST, opens a location of 200,000 children in under a
+/// second, runs a query, and keeps a screenshot in `.build/test-output/viewer.png`.
+@Suite(.serialized)
+struct ViewerPageTests {
+    @Test("in Chromium, the viewer at / shows REST writes live, writes what is edited in it, and opens 200,000 children in under a second")
+    func viewer() throws {
+        let harness = try BrowserHarness.prepared.get()
+        let server = try ServeProcess(["--quiet"])
+        defer { server.stop() }
+        let output = PythonEnvironment.packageRoot.appendingPathComponent(".build/test-output")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let screenshot = output.appendingPathComponent("viewer.png")
+        try? FileManager.default.removeItem(at: screenshot)
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Scenarios/viewer.py")
+        let result = harness.run(script, [String(server.port), screenshot.path], timeout: 240)
+        #expect(result.status == 0 && result.output.contains("ok viewer"), "viewer.py (status \(result.status)):\n\(result.output)\nserver log:\n\(server.log.suffix(3000))")
+        #expect(FileManager.default.fileExists(atPath: screenshot.path), "the screenshot is kept at \(screenshot.path)")
+        print("viewer: \(result.output.split(separator: "\n").last ?? ""); screenshot: \(screenshot.path)")
+    }
+
+    @Test("GET / is the viewer's HTML, with nothing fetched from elsewhere; a path without .json is still a 404")
+    func theViewerIsHTMLAndSelfContained() throws {
+        let server = try ServeProcess(["--quiet"])
+        defer { server.stop() }
+        let check = """
+            import sys, urllib.request, urllib.error
+            page = urllib.request.urlopen(sys.argv[1] + "/", timeout=30)
+            html = page.read().decode()
+            print(page.status, page.headers["Content-Type"], "csp" if "default-src 'self'" in (page.headers["Content-Security-Policy"] or "") else "no-csp")
+            print("outside" if ("https://" in html or "http://" in html) else "self-contained", "titled" if "<title>Ember</title>" in html else "untitled")
+            try:
+                urllib.request.urlopen(sys.argv[1] + "/users", timeout=30)
+                print("users 200")
+            except urllib.error.HTTPError as error:
+                print("users", error.code)
+            """
+        let result = ChildProcess.run(["/usr/bin/python3", "-c", check, server.url], timeout: 60)
+        #expect(result.output == "200 text/html; charset=utf-8 csp\nself-contained titled\nusers 404\n", "\(result.output) \(result.error)")
+    }
+}
