@@ -22,10 +22,17 @@ final class EventStream: Sendable {
     private let limit: Int
     private let overflowed = Atomic<Bool>(false)
     private let overflow: @Sendable () -> Void
+    /// For a shallow stream (`shallow=true`, Ember's extension), how to read a child's data now
+    /// (on the engine thread); `nil` for a stream of the whole data.
+    private let shallow: (@Sendable (Path) -> Node)?
 
-    init(location: Path, format: JSONFormat, limit: Int = .max, overflow: @escaping @Sendable () -> Void = {}) {
+    init(
+        location: Path, format: JSONFormat, limit: Int = .max, shallow: (@Sendable (Path) -> Node)? = nil,
+        overflow: @escaping @Sendable () -> Void = {}
+    ) {
         self.location = location
         self.format = format
+        self.shallow = shallow
         self.limit = limit
         self.overflow = overflow
         (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .unbounded)
@@ -50,6 +57,10 @@ final class EventStream: Sendable {
 
     /// Takes a message the server sent for the stream's connection (engine thread).
     func take(_ message: ServerMessage) {
+        if let shallow {
+            takeShallow(message, reading: shallow)
+            return
+        }
         switch message {
         case .dataUpdate(let path, let data, _):
             started.store(true, ordering: .relaxed)
@@ -57,15 +68,93 @@ final class EventStream: Sendable {
         case .mergeUpdate(let path, let changes, _):
             started.store(true, ordering: .relaxed)
             event("patch", path: path) { writer in RealtimeCodec.writeChanges(changes, format: self.format, to: &writer) }
+        default:
+            takeAnswer(message)
+        }
+    }
+
+    /// A shallow stream's events (Ember's extension of Firebase's streams, for a viewer of big
+    /// data): only the location's children, each a leaf's value or `{}` for an object (an empty
+    /// object is no data in Firebase, so it cannot be mistaken for a value), never what is
+    /// below them. The first `put` is the children; a change anywhere below a child is a `patch`
+    /// of the location with that child's new shallow value (null when it is gone), read from
+    /// the server's data.
+    private func takeShallow(_ message: ServerMessage, reading read: (Path) -> Node) {
+        func shallowValue(_ node: Node, to writer: inout JSONWriter) {
+            if node.isEmpty {
+                writer.append(raw: "null")
+            } else if node.isLeaf {
+                writer.write(node.withPriority(nil), format: .normal)
+            } else {
+                writer.append(raw: "{}")
+            }
+        }
+        func patch(_ keys: [ChildKey]) {
+            event("patch", path: location) { writer in
+                writer.append(raw: "{")
+                for (index, key) in keys.enumerated() {
+                    if index > 0 { writer.append(raw: ",") }
+                    writer.write(string: key.name)
+                    writer.append(raw: ":")
+                    shallowValue(read(location.child(key)), to: &writer)
+                }
+                writer.append(raw: "}")
+            }
+        }
+        switch message {
+        case .dataUpdate(let path, let data, _):
+            started.store(true, ordering: .relaxed)
+            guard let relative = location.relative(to: path), let key = relative.front else {
+                // The location itself: its children, shallow.
+                event("put", path: location) { writer in
+                    guard !data.isLeaf else { return shallowValue(data, to: &writer) }
+                    writer.append(raw: "{")
+                    for (index, child) in data.children.enumerated() {
+                        if index > 0 { writer.append(raw: ",") }
+                        writer.write(string: child.key.name)
+                        writer.append(raw: ":")
+                        shallowValue(child.node, to: &writer)
+                    }
+                    writer.append(raw: "}")
+                }
+                return
+            }
+            if relative.count == 1 {
+                // A child replaced, or leaving a limited window (null): what the server sent.
+                event("patch", path: location) { writer in
+                    writer.append(raw: "{")
+                    writer.write(string: key.name)
+                    writer.append(raw: ":")
+                    shallowValue(data, to: &writer)
+                    writer.append(raw: "}")
+                }
+            } else {
+                patch([key])
+            }
+        case .mergeUpdate(let path, let changes, _):
+            started.store(true, ordering: .relaxed)
+            if let relative = location.relative(to: path), let key = relative.front {
+                patch([key])
+            } else {
+                var keys: [ChildKey] = []
+                for change in changes { if let key = change.path.front, !keys.contains(key) { keys.append(key) } }
+                patch(keys)
+            }
+        default:
+            takeAnswer(message)
+        }
+    }
+
+    /// The events every stream shares: the listen's answer (a stream whose data is null gets
+    /// its first `put` then), its cancellation, and the end of the credential.
+    private func takeAnswer(_ message: ServerMessage) {
+        switch message {
         case .ack(2, .ok):
-            // The listen's answer: the data came first, unless there is none.
             if !started.load(ordering: .relaxed) {
                 started.store(true, ordering: .relaxed)
                 event("put", path: location) { writer in writer.append(raw: "null") }
             }
-        case .ack(2, .failed(let error)):
-            cancel(error)
-        case .listenRevoked(_, _, let error):
+        case .ack(2, .failed(let error)), .listenRevoked(_, _, let error):
             cancel(error)
         case .authRevoked:
             yield("event: auth_revoked\ndata: credential is no longer valid\n\n")

@@ -350,7 +350,12 @@ struct RESTResponder: HTTPResponder {
         guard let params = try Self.queryParams(query) else { throw NetworkError(.badRequest, "a stream's limit must be positive") }
         let format: JSONFormat = query["format"] == "export" ? .export : .normal
         let logger = logger
-        let events = EventStream(location: path, format: format, limit: limits.maxUnsentBytes) {
+        // `shallow=true` (Ember's extension): only the children, objects as `{}` (EventStream).
+        var shallow: (@Sendable (Path) -> Node)?
+        if query["shallow"] == "true" {
+            shallow = { @Sendable [database] path in database.valueOnEngineThread(at: path) }
+        }
+        let events = EventStream(location: path, format: format, limit: limits.maxUnsentBytes, shallow: shallow) {
             logger.warning("stream of \(path) closed: its client stopped reading (more than \(limits.maxUnsentBytes) bytes unsent)")
             channel.close(promise: nil)
         }

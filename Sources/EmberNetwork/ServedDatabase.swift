@@ -199,6 +199,12 @@ public final class ServedDatabase: @unchecked Sendable {
     /// Listens to `query` on a connection of its own, signed in as `auth` says, and hands every
     /// message the server sends for it to `onMessage` (on the engine thread), the listen's
     /// answer among them. ``EventStreamHandle/close()`` ends it.
+    /// The server's data at `path`, on the engine's thread only (a stream's listen callback):
+    /// what a shallow stream reads of a child that changed below.
+    func valueOnEngineThread(at path: Path) -> Node {
+        ember.server.value(at: path)
+    }
+
     func listen(
         _ query: QuerySpec, signingIn auth: ClientMessage?, onMessage: @escaping @Sendable (ServerMessage) -> Void
     ) -> EventStreamHandle {

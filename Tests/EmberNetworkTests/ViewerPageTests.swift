@@ -44,4 +44,45 @@ struct ViewerPageTests {
         let result = ChildProcess.run(["/usr/bin/python3", "-c", check, server.url], timeout: 60)
         #expect(result.output == "200 text/html; charset=utf-8 csp\nself-contained titled\nusers 404\n", "\(result.output) \(result.error)")
     }
+
+    @Test("a shallow stream (shallow=true, Ember's extension) carries the children only: objects as {}, a change below a child as a patch of it")
+    func shallowStream() throws {
+        let server = try ServeProcess(["--quiet"])
+        defer { server.stop() }
+        let script = """
+            import http.client, sys, threading, time, urllib.request
+            port = int(sys.argv[1])
+            def write(method, path, body=None):
+                request = urllib.request.Request(f"http://127.0.0.1:{port}{path}.json?auth=owner", data=body, method=method)
+                urllib.request.urlopen(request, timeout=30).read()
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            connection.request("GET", "/.json?shallow=true&auth=owner", headers={"Accept": "text/event-stream"})
+            response = connection.getresponse()
+            events = []
+            def read():
+                while len(events) < 5:
+                    line = response.readline().decode()
+                    if line.startswith("data: "):
+                        events.append(line[6:].strip())
+            reader = threading.Thread(target=read, daemon=True)
+            reader.start()
+            while not events: time.sleep(0.01)
+            write("PUT", "/", b'{"a": {"b": 1}, "c": 2}')
+            write("PUT", "/a/b", b'5')
+            write("PATCH", "/", b'{"c": 3, "d/e": 1}')
+            write("DELETE", "/a/b")
+            reader.join(10)
+            print("\\n".join(events))
+            """
+        let result = ChildProcess.run(["/usr/bin/python3", "-c", script, String(server.port)], timeout: 60)
+        #expect(
+            result.output == """
+                {"path":"/","data":null}
+                {"path":"/","data":{"a":{},"c":2}}
+                {"path":"/","data":{"a":{}}}
+                {"path":"/","data":{"c":3,"d":{}}}
+                {"path":"/","data":{"a":null}}
+
+                """, "\(result.output) \(result.error)")
+    }
 }
