@@ -96,6 +96,30 @@ public struct NetworkServer: Sendable {
         closeDatabases()
     }
 
+    /// Serves `database` (which its owner runs: a shell session's) over HTTP on 127.0.0.1 and a
+    /// free port, for the data viewer (`view`) and the REST API, until the task is cancelled.
+    /// Only this machine's pages and hosts may use it (``OriginPolicy``).
+    /// - Throws: the server's error when it cannot listen.
+    public static func serveViewer(
+        of database: ServedDatabase, logger: Logger, connections: ConnectionCounter = ConnectionCounter(),
+        onListening: @escaping @Sendable (Int) -> Void
+    ) async throws {
+        let registry = DatabaseRegistry(only: database)
+        let app = application(
+            address: .hostname("127.0.0.1", port: 0), publicHost: "127.0.0.1", registry: registry, limits: NetworkLimits(),
+            policy: OriginPolicy(listeningOn: "127.0.0.1"), connections: connections, sessions: SessionIDs(), logger: logger,
+            onListening: onListening)
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [.init(service: app), .init(service: ShutdownWatcher(connections: connections))],
+                gracefulShutdownSignals: [], cancellationSignals: [], logger: logger))
+        try await withTaskCancellationHandler {
+            try await group.run()
+        } onCancel: {
+            Task { await group.triggerGracefulShutdown() }
+        }
+    }
+
     /// Serves `database` (which its owner runs and closes: an interactive shell's) on the
     /// local socket of its database directory, until the task is cancelled; then the open
     /// connections end.

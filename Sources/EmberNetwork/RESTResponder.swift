@@ -118,6 +118,17 @@ struct RESTResponder: HTTPResponder {
             let names = registry.names.map { JSONValue.object([("name", .string($0))]) }
             return Self.json(JSONValue.array(names).serialized())
         }
+        if pathText == "/.ember/session" {
+            // A shell session's clients and protocol messages, for its viewer (`view`).
+            guard identity.isAdministrator else { throw NetworkError(DatabaseError.permissionDenied()) }
+            let database = try registry.database(named: query["ns"], for: .read)
+            let since = Int(query["since"] ?? "0") ?? 0
+            guard let report = await database.run({ _ in database.sessionReport?(since) }) else {
+                // `ember serve` has no session: nothing to show (the viewer hides its panel).
+                return Response(status: .noContent, headers: HTTPFields().withCORS)
+            }
+            return Self.json(report)
+        }
         let isRules = pathText == "/.settings/rules" || pathText == "/.settings/rules/"
         // Who may create a namespace that does not exist (NamespaceUse): a read never does.
         let use: NamespaceUse

@@ -25,6 +25,10 @@ public final class ServedDatabase: @unchecked Sendable {
     let outbox = RealtimeOutbox()
     /// Each event loop's batch of the messages it read this turn (made on first use).
     private let batches = Mutex<[ObjectIdentifier: InboundBatch]>([:])
+    /// For a shell session's viewer (`view`): what `/.ember/session.json?since=N` answers (the
+    /// session's clients and the protocol messages after number N), run on the engine's thread;
+    /// `nil` for `ember serve`, which has no session.
+    public nonisolated(unsafe) var sessionReport: ((Int) -> String)?
     /// Revokes sign-ins whose tokens expire (made on the engine's thread).
     private var expiryWatch: TokenExpiryWatch?
     /// Push ids for REST `POST`s.

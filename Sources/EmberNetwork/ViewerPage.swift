@@ -45,6 +45,10 @@ enum ViewerPage {
   .panel label { color: var(--dim); display: block; margin: 6px 0 2px; }
   pre { margin: 6px 0; white-space: pre-wrap; word-break: break-all; }
   .error { color: var(--err); }
+  .client { margin-bottom: 10px; }
+  .client .name { color: var(--num); }
+  .client div { white-space: pre-wrap; word-break: break-all; }
+  #timeline { max-height: 40vh; overflow: auto; }
   #status { color: var(--dim); }
 </style>
 </head>
@@ -60,6 +64,12 @@ enum ViewerPage {
   <div id="tree"></div>
 </section>
 <section>
+  <div class="panel" id="session" hidden>
+    <h2>Clients <span class="null">(this shell session's: cache, pending writes, listens)</span></h2>
+    <div id="clients"></div>
+    <h2>Protocol <span class="null">(→ to the server, ← from it)</span></h2>
+    <pre id="timeline"></pre>
+  </div>
   <div class="panel">
     <h2>Query</h2>
     <label for="query-path">location</label>
@@ -347,6 +357,69 @@ class TreeNode {
 
 const root = new TreeNode("/", null, {}, document.getElementById("tree"));
 root.expand();
+
+// A shell session's viewer (`view`) also shows its clients and the protocol's messages; `ember
+// serve` has no session (204) and the panel stays hidden.
+function short(value, width) {
+  const text = JSON.stringify(value);
+  return text.length > width ? text.slice(0, width - 1) + "…" : text;
+}
+function renderClients(clients) {
+  const box = document.getElementById("clients");
+  box.replaceChildren();
+  for (const client of clients) {
+    const block = document.createElement("div");
+    block.className = "client";
+    block.dataset.client = client.client;
+    const lines = [];
+    for (const view of client.views) {
+      const differs = view.matchesServer === false ? "  ≠ server " + short(view.serverHas, 40) : "";
+      lines.push("view " + view.path + (view.query ? " " + view.query : "") + (view.complete ? "" : " (incomplete)") + "  " + short(view.data, 60) + differs);
+    }
+    for (const write of client.writes) lines.push("write #" + write.id + " " + write.operation + " " + write.path + " " + short(write.value, 50) + "  " + write.state);
+    for (const listen of client.listens) lines.push("listen " + listen.path + (listen.query ? " " + listen.query : ""));
+    for (const transaction of client.transactions) lines.push("transaction " + transaction.path + "  " + transaction.state + ", " + transaction.attempts + " attempts");
+    for (const operation of client.onDisconnect) lines.push("onDisconnect " + operation.operation + " " + operation.path + "  " + operation.state);
+    const title = document.createElement("div");
+    title.innerHTML = "";
+    const name = document.createElement("span");
+    name.className = "name";
+    name.textContent = client.client;
+    title.append(name, " (" + client.connection + ")");
+    const body = document.createElement("div");
+    body.textContent = lines.length ? lines.join("\n") : "nothing cached, nothing pending";
+    block.append(title, body);
+    box.append(block);
+  }
+}
+function appendMessages(messages) {
+  const timeline = document.getElementById("timeline");
+  for (const message of messages) {
+    const line = document.createElement("div");
+    line.textContent = new Date(message.time).toLocaleTimeString() + " " + message.summary;
+    timeline.append(line);
+  }
+  while (timeline.childNodes.length > 300) timeline.firstChild.remove();
+  if (messages.length) timeline.scrollTop = timeline.scrollHeight;
+}
+(function pollSession() {
+  let since = 0;
+  async function tick() {
+    try {
+      const response = await fetch(url("/.ember/session", { since: String(since) }));
+      if (response.status === 204 || response.status === 403) return;
+      if (response.ok) {
+        const report = await response.json();
+        document.getElementById("session").hidden = false;
+        renderClients(report.clients);
+        appendMessages(report.messages);
+        since = report.next;
+      }
+    } catch (_) {}
+    setTimeout(tick, 500);
+  }
+  tick();
+})();
 
 document.getElementById("query-run").onclick = async () => {
   const path = document.getElementById("query-path").value || "/";

@@ -42,6 +42,7 @@ extension Command {
         case .timing: "timing"
         case .trace: "trace"
         case .inspect: "inspect"
+        case .view: "view"
         case .pager: "pager"
         case .output: "output"
         case .history: "history"

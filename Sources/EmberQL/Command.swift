@@ -96,6 +96,8 @@ public indirect enum Command: Sendable, Equatable {
     case help(Word?)
     /// `timing on|off`, or `timing` alone (`nil`) to show the setting.
     case timing(Bool?)
+    /// `view`: the data viewer in a browser (a URL on 127.0.0.1).
+    case view
     /// `inspect [CLIENT]`: what a client holds (its cache, queue, listens, transactions,
     /// onDisconnect operations) beside what the server holds for it.
     case inspect(Word?)

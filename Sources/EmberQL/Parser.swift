@@ -176,7 +176,7 @@ struct Parser {
     /// The commands that take no arguments, by name.
     static let simpleCommands: [String: Command] = [
         "watches": .watches, "offline": .offline, "online": .online, "drop": .drop, "status": .status,
-        "pwd": .pwd, "clients": .clients, "plugins": .plugins, "history": .history, "clear": .clear,
+        "pwd": .pwd, "clients": .clients, "plugins": .plugins, "history": .history, "clear": .clear, "view": .view,
         "exit": .exit, "quit": .exit, "\\q": .exit, "explain": .explain,
     ]
 

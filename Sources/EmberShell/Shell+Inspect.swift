@@ -87,6 +87,11 @@ extension Shell {
         return lines.joined(separator: "\n")
     }
 
+    /// What `inspect NAME --json` gives for the client `name`.
+    func inspectionJSON(of name: ClientName) -> JSONValue {
+        inspectionJSON(ember.client(name).inspect(), server: ember.serverInspection(of: name))
+    }
+
     private func inspectionJSON(_ inspection: ClientInspection, server: ServerConnectionInspection?) -> JSONValue {
         .object([
             ("client", .string(inspection.client.rawValue)),

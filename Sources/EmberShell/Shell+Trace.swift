@@ -13,7 +13,6 @@ extension Shell {
             break
         case .off:
             tracedClients = nil
-            ember.onProtocolMessage = nil
         case .on(let scope):
             switch scope {
             case .all:
@@ -29,10 +28,8 @@ extension Shell {
                 }
                 tracedClients = adding(name)
             }
-            ember.onProtocolMessage = { [weak self] client, direction, text in
-                self?.printProtocolMessage(client: client, direction: direction, text: text)
-            }
         }
+        watchProtocolMessages()
         let json = JSONValue.object([
             ("trace", tracedClients.map { traced -> JSONValue in
                 switch traced {
@@ -56,8 +53,21 @@ extension Shell {
         }
     }
 
-    /// Prints one message, if its client is traced.
-    func printProtocolMessage(client: ClientName, direction: ProtocolDirection, text: String) {
+    /// Hears the protocol's messages while `trace` prints them or the viewer shows them, and
+    /// only then (an embedded client's messages are encoded only for them).
+    func watchProtocolMessages() {
+        guard tracedClients != nil || viewer != nil else {
+            ember.onProtocolMessage = nil
+            return
+        }
+        ember.onProtocolMessage = { [weak self] client, direction, text in
+            self?.protocolMessage(client: client, direction: direction, text: text)
+        }
+    }
+
+    /// One message: kept for the viewer, printed if its client is traced.
+    func protocolMessage(client: ClientName, direction: ProtocolDirection, text: String) {
+        if viewer != nil { protocolLog.append(client: client, direction: direction, text: text, at: ember.clock.now()) }
         guard let tracedClients, tracedClients.includes(client) else { return }
         let summary = ProtocolSummary(client: client.rawValue, direction: direction, text: text)
         if renderer.mode == .json {

@@ -89,6 +89,10 @@ public final class Shell {
     var clientOverride: ClientName?
     /// Whose protocol messages `trace` prints (`nil`: nobody's).
     var tracedClients: TracedClients?
+    /// The data viewer `view` serves, while it runs.
+    var viewer: ViewerService?
+    /// The protocol messages the viewer shows as a timeline (the last ``ViewerService/kept``).
+    var protocolLog = ProtocolLog()
     /// Whether pretty output may be coloured (a terminal, no `NO_COLOR`, no `--no-color`).
     let colorAllowed: Bool
     /// Whether `lua` alone asked for Lua mode (the REPL switches its prompt to `lua>`).
@@ -360,6 +364,7 @@ public final class Shell {
         case .timing(let on): return setTiming(on)
         case .trace(let action): return try trace(action)
         case .inspect(let client): return try inspect(client)
+        case .view: return try view()
         case .pager(let on): return setPager(on)
         case .output(let mode): return setOutput(mode)
         case .sleep(let milliseconds):
@@ -455,6 +460,7 @@ public final class Shell {
         luaRuntime = nil
         waitForLocalClients()
         stopLocalSocket()
+        stopViewer()
         try? ember.flush()
         do {
             try ember.close()
