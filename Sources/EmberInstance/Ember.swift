@@ -206,6 +206,10 @@ public final class Ember {
             connection: id, auth: server.auth(of: id), listens: server.listens(of: id), onDisconnect: server.onDisconnectOperations(of: id))
     }
 
+    /// Whether the embedded server's rules are the open rules (`nil`: the server is in another
+    /// process).
+    public var rulesAreOpen: Bool? { embeddedServer?.rules.isOpen }
+
     /// What the embedded server's data answers `query` (`nil`: the server is in another
     /// process): what `inspect` compares a client's views with.
     public func serverData(for query: QuerySpec) -> Node? {

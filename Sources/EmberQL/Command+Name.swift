@@ -43,6 +43,7 @@ extension Command {
         case .trace: "trace"
         case .inspect: "inspect"
         case .view: "view"
+        case .tour: "tour"
         case .pager: "pager"
         case .output: "output"
         case .history: "history"

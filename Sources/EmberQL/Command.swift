@@ -96,6 +96,8 @@ public indirect enum Command: Sendable, Equatable {
     case help(Word?)
     /// `timing on|off`, or `timing` alone (`nil`) to show the setting.
     case timing(Bool?)
+    /// `tour [N|next|stop]`: the guided tour, in lessons.
+    case tour(TourAction)
     /// `view`: the data viewer in a browser (a URL on 127.0.0.1).
     case view
     /// `inspect [CLIENT]`: what a client holds (its cache, queue, listens, transactions,

@@ -80,6 +80,10 @@ extension CommandDescription {
             summary: "Shows what a client holds: each view of its cache (its query, complete or not, its data, and whether the server's data differs), its pending writes in order with their state (queued, sent), its listens on the server, its transactions in flight with their attempts, its onDisconnect operations; and what the server holds for its connection.",
             example: "inspect bob", group: "Live"),
         .init(
+            name: "tour", syntax: "[N|next|stop]",
+            summary: "A guided tour in eight lessons (paths, events, queries, optimistic writes, offline, transactions, presence, rules): each explains, asks you to type something, and goes on when what happened shows it done; tour N starts at lesson N.",
+            example: "tour", group: "Live"),
+        .init(
             name: "view", syntax: "",
             summary: "Serves the data viewer on 127.0.0.1 and prints its address: the server's data live, editable, with a query box and import and export, beside each client's cache, pending writes and listens, and the protocol's messages as a timeline.",
             example: "view", group: "Live"),

@@ -143,6 +143,20 @@ struct Parser {
             try expectEnd()
             return .help(topic)
         case "trace": return try trace()
+        case "tour":
+            try offer { .keyword(partial: $0, candidates: ["next", "stop"]) }
+            let token = try lexer.next(.word)
+            try expectEnd()
+            guard let text = token.text else { return .tour(.show) }
+            switch text.lowercased() {
+            case "next": return .tour(.next)
+            case "stop", "off", "end": return .tour(.stop)
+            default:
+                guard let number = Int(text), number >= 1 else {
+                    throw .error("tour takes a lesson number, next or stop, not '\(text)'", at: token)
+                }
+                return .tour(.lesson(number))
+            }
         case "inspect":
             let client = try optionalWord(offering: { .client(partial: $0) })
             try expectEnd()

@@ -1,3 +1,4 @@
+import Foundation
 import EmberLua
 
 /// A help page that is not a command: `help query`, `help values`, `help lua`.
@@ -10,7 +11,19 @@ struct HelpTopic {
     let paragraphs: [String]
 
     /// Every topic, in the order `help` lists them.
-    static let all: [HelpTopic] = [query, values, lua]
+    static let all: [HelpTopic] = [query, values, lua] + concepts
+
+    /// A page for each concept the tour teaches (but queries, which `help query` explains):
+    /// the lesson's explanation and the commands to try.
+    static let concepts: [HelpTopic] = TourLesson.all.filter { $0.topic != "query" }.map { lesson in
+        HelpTopic(
+            name: lesson.topic, summary: lesson.title.prefix(1).lowercased() + lesson.title.dropFirst(),
+            paragraphs: [
+                lesson.explanation,
+                "Try: " + lesson.tries.map { $0.replacingOccurrences(of: "RULES", with: "FILE") }.joined(separator: "; ") + ".",
+                "tour \((TourLesson.all.firstIndex { $0.topic == lesson.topic } ?? 0) + 1) walks through it, checking as you go.",
+            ])
+    }
 
     static let query = HelpTopic(
         name: "query",

@@ -37,7 +37,13 @@ extension Shell {
         }
         let name = topic.text.lowercased()
         if let page = HelpTopic.all.first(where: { $0.name == name }) {
-            return show(page, layout: layout, style: style)
+            // A topic named as a command (offline, rules) ends with the command's own help.
+            let shown = show(page, layout: layout, style: style)
+            guard let command = registry.first(where: { $0.name.lowercased() == name }), case .report(let text?, let json) = shown else { return shown }
+            var lines = ["", style.bold(command.name + (command.syntax.isEmpty ? "" : " " + command.syntax))]
+            lines += layout.paragraph(command.summary, indent: "  ")
+            lines.append("  example: " + command.example)
+            return .report(text: text + "\n" + lines.joined(separator: "\n"), json: json)
         }
         guard let command = registry.first(where: { $0.name.lowercased() == name || $0.aliases.contains { $0.lowercased() == name } }) else {
             let suggestion = Self.closest(to: name, in: registry.flatMap { [$0.name] + $0.aliases } + HelpTopic.all.map(\.name))

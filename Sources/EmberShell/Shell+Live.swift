@@ -1,5 +1,6 @@
 import EmberClient
 import EmberCore
+import EmberSync
 import EmberEngine
 import EmberInstance
 import EmberWire
@@ -33,6 +34,9 @@ extension Shell {
     /// started the watch has not shown its result.
     func printEvent(_ event: ListenerEvent, watch id: Int) {
         if case .cancelled = event { watches[id] = nil }
+        if tour != nil, case .data(let type, let snapshot, _) = event {
+            tour?.events.append(.init(watch: id, type: type, path: snapshot.path, origin: snapshot.origin ?? .server))
+        }
         let text = renderer.event(event, watch: id)
         if holdingWatches.contains(id) {
             heldEvents.append(text)

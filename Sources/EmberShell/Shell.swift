@@ -89,6 +89,8 @@ public final class Shell {
     var clientOverride: ClientName?
     /// Whose protocol messages `trace` prints (`nil`: nobody's).
     var tracedClients: TracedClients?
+    /// The guided tour, while it runs.
+    var tour: Tour?
     /// The data viewer `view` serves, while it runs.
     var viewer: ViewerService?
     /// The protocol messages the viewer shows as a timeline (the last ``ViewerService/kept``).
@@ -267,15 +269,19 @@ public final class Shell {
                 if holdsTiming { heldTiming = line } else { output.writeError(line) }
             }
         }
+        var command: Command?
         do {
-            guard let command = try parse(source) else { return true }
+            command = try parse(source)
+            guard let command else { return true }
             let result = try perform(command)
             show(result)
+            tourAfter(command, source: source, failure: nil)
             // A client opened by the command may have found its store unreadable.
             return reportNotices()
         } catch {
             releaseHeldEvents()
             report(error, source: source, from: origin)
+            tourAfter(command, source: source, failure: error.code)
             return false
         }
     }
@@ -365,6 +371,7 @@ public final class Shell {
         case .trace(let action): return try trace(action)
         case .inspect(let client): return try inspect(client)
         case .view: return try view()
+        case .tour(let action): return try tour(action)
         case .pager(let on): return setPager(on)
         case .output(let mode): return setOutput(mode)
         case .sleep(let milliseconds):

@@ -104,6 +104,13 @@ public final class TerminalOutput: ShellOutput {
         }
     }
 
+    /// The terminal's width, or 80 when it cannot be read.
+    static func screenColumns() -> Int {
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
+        return Int(size.ws_col)
+    }
+
     /// The terminal's height, or 24 when it cannot be read.
     static func screenRows() -> Int {
         var size = winsize()

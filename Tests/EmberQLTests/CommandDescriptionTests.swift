@@ -40,7 +40,7 @@ import Testing
     /// One command of every case, so a new case without a description fails here.
     static let oneOfEach: [String] = [
         "get", "ls", "tree", "set /a 1", "update /a {}", "push /a", "remove /a", "increment /a", "transaction /a f",
-        "priority /a 1", "export", "import /a f", "watch", "unwatch all", "watches", "trace on all", "inspect", "view", "keepsynced /a on", "offline",
+        "priority /a 1", "export", "import /a f", "watch", "unwatch all", "watches", "trace on all", "inspect", "view", "tour", "keepsynced /a on", "offline",
         "online", "drop", "status", "ondisconnect /a cancel", "cd", "pwd", "client a", "clients", "as a pwd",
         "server clock skew 1", "server latency 1", "server timeout 1", "auth", "rules", "explain", "sleep 1", "lua", "run f", "plugins", "help", "timing", "pager off", "output", "history",
         "clear", "exit",
@@ -58,7 +58,7 @@ import Testing
         for source in Self.oneOfEach {
             switch try parsed(source) {
             case .get, .ls, .tree, .set, .update, .push, .remove, .increment, .transaction, .priority, .export, .import,
-                .watch, .unwatch, .watches, .trace, .inspect, .view, .keepSynced, .offline, .online, .drop, .status, .onDisconnect, .cd, .pwd,
+                .watch, .unwatch, .watches, .trace, .inspect, .view, .tour, .keepSynced, .offline, .online, .drop, .status, .onDisconnect, .cd, .pwd,
                 .client, .clients, .as, .serverClockSkew, .serverLatency, .serverTimeout, .auth, .rules, .explain, .sleep, .lua, .run, .plugins, .help, .timing, .pager, .output,
                 .history, .clear, .exit:
                 covered.insert(source)
@@ -67,6 +67,6 @@ import Testing
             }
         }
         #expect(covered.count == Self.oneOfEach.count)
-        #expect(CommandDescription.builtins.count == 44)
+        #expect(CommandDescription.builtins.count == 45)
     }
 }

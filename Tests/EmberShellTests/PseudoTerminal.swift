@@ -20,8 +20,8 @@ final class PseudoTerminal {
         dlsym(nil, name).map { unsafeBitCast($0, to: type) }
     }
 
-    /// Opens a pair; `nil` when the system has no pseudo-terminals.
-    init?() {
+    /// Opens a pair, `columns` wide; `nil` when the system has no pseudo-terminals.
+    init?(columns: UInt16 = 100) {
         guard let openpt = Self.function("posix_openpt", as: OpenFunction.self),
             let grantpt = Self.function("grantpt", as: SetupFunction.self),
             let unlockpt = Self.function("unlockpt", as: SetupFunction.self),
@@ -41,7 +41,7 @@ final class PseudoTerminal {
         self.master = master
         self.terminal = terminal
         self.name = String(cString: name)
-        var size = winsize(ws_row: 24, ws_col: 100, ws_xpixel: 0, ws_ypixel: 0)
+        var size = winsize(ws_row: 24, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
         _ = ioctl(master, UInt(TIOCSWINSZ), &size)
     }
 

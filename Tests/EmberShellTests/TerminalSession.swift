@@ -18,8 +18,8 @@ final class TerminalSession {
     private static let setSessionFlag: Int16 = 0x80
 
     /// Starts `executable` with `arguments` at a new terminal, with `environment`.
-    init(executable: String, arguments: [String], environment: [String: String]) throws {
-        guard let terminal = PseudoTerminal() else { throw TranscriptError("no pseudo-terminal available") }
+    init(executable: String, arguments: [String], environment: [String: String], columns: UInt16 = 100) throws {
+        guard let terminal = PseudoTerminal(columns: columns) else { throw TranscriptError("no pseudo-terminal available") }
         self.terminal = terminal
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
