@@ -69,6 +69,8 @@ enum ViewerPage {
     <div id="clients"></div>
     <h2>Protocol <span class="null">(→ to the server, ← from it)</span></h2>
     <pre id="timeline"></pre>
+    <h2>Rules <span class="null">(each check: the decision and the rule that made it)</span></h2>
+    <pre id="decisions"></pre>
   </div>
   <div class="panel">
     <h2>Query</h2>
@@ -402,6 +404,17 @@ function appendMessages(messages) {
   while (timeline.childNodes.length > 300) timeline.firstChild.remove();
   if (messages.length) timeline.scrollTop = timeline.scrollHeight;
 }
+function renderDecisions(checks) {
+  const box = document.getElementById("decisions");
+  box.replaceChildren();
+  if (!checks.length) { box.textContent = "no rules check yet (the rules are open, or nothing was checked)"; return; }
+  for (const check of checks.slice().reverse()) {
+    const line = document.createElement("div");
+    line.className = check.allowed ? "" : "error";
+    line.textContent = check.client + ": " + check.decision + (check.explanation.length ? "\n    " + check.explanation.join("\n    ") : "");
+    box.append(line);
+  }
+}
 (function pollSession() {
   let since = 0;
   async function tick() {
@@ -413,6 +426,7 @@ function appendMessages(messages) {
         document.getElementById("session").hidden = false;
         renderClients(report.clients);
         appendMessages(report.messages);
+        renderDecisions(report.rules || []);
         since = report.next;
       }
     } catch (_) {}

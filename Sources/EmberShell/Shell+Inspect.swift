@@ -114,12 +114,8 @@ extension Shell {
             ("writes", .array(inspection.writes.map { write in
                 var fields: [(key: String, value: JSONValue)] = [("id", .int(Int64(write.id))), ("path", .string(write.path.description))]
                 switch write.change {
-                case .set(let node):
-                    fields.append(("operation", .string("set")))
-                    fields.append(("value", node.jsonValue(.export)))
-                case .update(let changes):
-                    fields.append(("operation", .string("update")))
-                    fields.append(("value", .object(changes.map { (String($0.path.description.dropFirst()), $0.node.jsonValue(.export)) })))
+                case .set(let node): fields += Self.writeFields(.put(write.path, node))
+                case .update(let changes): fields += Self.writeFields(.merge(write.path, changes))
                 }
                 fields.append(("state", .string(write.state.rawValue)))
                 return .object(fields)
@@ -141,12 +137,8 @@ extension Shell {
             ("onDisconnect", .array(inspection.onDisconnects.map { operation in
                 var fields: [(key: String, value: JSONValue)] = [("path", .string(operation.path.description))]
                 switch operation.operation {
-                case .set(let node):
-                    fields.append(("operation", .string("set")))
-                    fields.append(("value", node.jsonValue(.export)))
-                case .update(let changes):
-                    fields.append(("operation", .string("update")))
-                    fields.append(("value", .object(changes.map { (String($0.path.description.dropFirst()), $0.node.jsonValue(.export)) })))
+                case .set(let node): fields += Self.writeFields(.put(operation.path, node))
+                case .update(let changes): fields += Self.writeFields(.merge(operation.path, changes))
                 case .cancel:
                     fields.append(("operation", .string("cancel")))
                 }
@@ -161,6 +153,15 @@ extension Shell {
                 ])
             } ?? .null),
         ])
+    }
+
+    /// A write's operation and value, as `inspect --json` gives them.
+    private static func writeFields(_ write: OnDisconnectOperation) -> [(key: String, value: JSONValue)] {
+        switch write {
+        case .put(_, let node): [("operation", .string("set")), ("value", node.jsonValue(.export))]
+        case .merge(_, let changes):
+            [("operation", .string("update")), ("value", .object(changes.map { (String($0.path.description.dropFirst()), $0.node.jsonValue(.export)) }))]
+        }
     }
 
     /// A server connection's user, in a few words.

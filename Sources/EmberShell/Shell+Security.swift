@@ -148,7 +148,8 @@ extension Shell {
         case .open:
             return try putInForce(.open, from: nil, at: nil)
         case .trace(let on):
-            ember.onRuleCheck = on ? { [unowned self] name, check in printRuleCheck(check, client: name) } : nil
+            tracesRules = on
+            watchRuleChecks()
             return .done(on ? "rules trace on: every rules check prints as it happens" : "rules trace off")
         case .coverage:
             return coverage(of: server)
@@ -329,6 +330,32 @@ extension Shell {
     }
 
     /// Who a check was made for: the uid, or `nobody` (not signed in).
+    /// Hears the server's rules checks while `rules trace` prints them or the viewer shows
+    /// them (the server reports checks only while someone listens).
+    func watchRuleChecks() {
+        guard tracesRules || viewer != nil else {
+            ember.onRuleCheck = nil
+            return
+        }
+        ember.onRuleCheck = { [unowned self] name, check in
+            if viewer != nil {
+                ruleLog.append((name, check))
+                if ruleLog.count > 200 { ruleLog.removeFirst() }
+            }
+            if tracesRules { printRuleCheck(check, client: name) }
+        }
+    }
+
+    /// A rules check as the viewer lists it: who, the decision, and the rule that made it.
+    func ruleCheckJSON(_ check: RuleCheck, client: ClientName) -> JSONValue {
+        let who = Self.who(check.request.auth)
+        let explanation = check.decisions.flatMap { $0.explanation(as: who) }
+        return .object([
+            ("client", .string(client.rawValue)), ("allowed", .bool(check.allowed)),
+            ("decision", .string(explanation.first ?? "")), ("explanation", .array(explanation.dropFirst().map(JSONValue.string))),
+        ])
+    }
+
     private static func who(_ auth: JSONValue?) -> String {
         if case .string(let uid)? = auth?["uid"] { return uid }
         return auth == nil ? "nobody (auth == null)" : auth!.serialized()

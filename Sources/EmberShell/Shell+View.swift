@@ -44,6 +44,7 @@ extension Shell {
         let url = "http://127.0.0.1:\(number)/"
         viewer = ViewerService(task: task, url: url)
         watchProtocolMessages()
+        watchRuleChecks()
         return viewerResult(url, started: true)
     }
 
@@ -68,6 +69,7 @@ extension Shell {
         self.viewer = nil
         viewer.task.cancel()
         watchProtocolMessages()
+        watchRuleChecks()
     }
 
     /// What the viewer's session panel shows (engine thread): every client's inspection, as
@@ -82,8 +84,10 @@ extension Shell {
                 ("summary", .string(ProtocolSummary(client: entry.client.rawValue, direction: entry.direction, text: entry.text).text)),
             ])
         }
+        let requests = ruleLog.suffix(50).map { client, check in ruleCheckJSON(check, client: client) }
         return JSONValue.object([
             ("clients", .array(clients)), ("messages", .array(messages)), ("next", .int(Int64(next))),
+            ("rules", .array(Array(requests))),
         ]).serialized()
     }
 }

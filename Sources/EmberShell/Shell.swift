@@ -1,3 +1,4 @@
+import DequeModule
 import EmberClient
 import EmberCore
 import EmberEngine
@@ -7,6 +8,7 @@ import EmberNetwork
 import EmberQL
 import EmberRules
 import EmberStorage
+import EmberServer
 import EmberSync
 import EmberWire
 import Glibc
@@ -91,6 +93,10 @@ public final class Shell {
     var tracedClients: TracedClients?
     /// The guided tour, while it runs.
     var tour: Tour?
+    /// Whether `rules trace` prints every rules check.
+    var tracesRules = false
+    /// The rules checks the viewer lists (the last 200, kept while it runs).
+    var ruleLog: Deque<(ClientName, RuleCheck)> = []
     /// The data viewer `view` serves, while it runs.
     var viewer: ViewerService?
     /// The protocol messages the viewer shows as a timeline (the last ``ViewerService/kept``).

@@ -8,7 +8,7 @@ import Testing
 /// `.build/test-output/viewer-session.png`.
 @Suite(.serialized)
 struct ShellViewTests {
-    @Test("view prints an address on 127.0.0.1 whose page shows the data, the clients' caches and queues, and the protocol timeline")
+    @Test("view prints an address on 127.0.0.1 whose page shows the data, the clients' caches and queues, and the protocol timeline, and the rules' decisions")
     func viewAtThePrompt() throws {
         let harness = try BrowserHarness.prepared.get()
         let home = try TemporaryDirectory.make("ember-view").path
@@ -32,6 +32,13 @@ struct ShellViewTests {
         session.type("offline\r")
         session.type("set /chat/m2 'queued'\r")
         #expect(session.waitFor("queued (offline)"), "\(session.screen)")
+        let rules = home + "/rules.json"
+        try #"{"rules": {".read": true, "chat": {".write": true}, "locked": {".write": false}}}"#.write(toFile: rules, atomically: true, encoding: .utf8)
+        session.type("client main\r")
+        session.type("rules load \(rules)\r")
+        #expect(session.waitFor("loaded"), "\(session.screen)")
+        session.type("set /locked 1\r")
+        #expect(session.waitFor("permission denied"), "\(session.screen)")
 
         let output = PythonEnvironment.packageRoot.appendingPathComponent(".build/test-output")
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)

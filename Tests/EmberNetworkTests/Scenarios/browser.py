@@ -15,6 +15,7 @@ import contextlib
 import http.server
 import json
 import threading
+import time
 
 from playwright.sync_api import sync_playwright
 
@@ -150,3 +151,17 @@ class Page:
 def dumps(value):
     """`value` as compact JSON, for messages."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def wait_until(condition, seconds):
+    """Polls `condition` until it holds (True) or `seconds` pass (False); an exception counts as
+    not yet. For pages whose Content-Security-Policy forbids Playwright's string predicates."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if condition():
+                return True
+        except Exception:
+            pass
+        time.sleep(0.02)
+    return False

@@ -22,17 +22,6 @@ def rest(method, path, value=None):
         return json.loads(response.read() or b"null")
 
 
-def wait_until(condition, seconds):
-    """Polls `condition` (the page's CSP forbids Playwright's string predicates, which eval)."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            if condition():
-                return True
-        except Exception:
-            pass
-        time.sleep(0.02)
-    return False
 
 
 def fail(message, page):
@@ -79,7 +68,7 @@ with browser.launch() as chromium:
         time.sleep(0.05)
     if rest("GET", "/live") != "edited in the page":
         fail(f"the edit did not reach the server: /live is {rest('GET', '/live')!r}", page)
-    if not wait_until(lambda: tab.inner_text('[data-path="/live"] .value') == '"edited in the page"', 2):
+    if not browser.wait_until(lambda: tab.inner_text('[data-path="/live"] .value') == '"edited in the page"', 2):
         fail("the page does not show the edited value", page)
 
     # A child added and one deleted in the page.
@@ -112,14 +101,14 @@ with browser.launch() as chromium:
 
     # A change inside the open location flashes in place.
     rest("PUT", "/big/k000001", -1)
-    if not wait_until(lambda: tab.inner_text('[data-path="/big/k000001"] .value') == "-1", 1):
+    if not browser.wait_until(lambda: tab.inner_text('[data-path="/big/k000001"] .value') == "-1", 1):
         fail("a change inside the open location did not show within a second", page)
 
     # The query box.
     tab.fill("#query-path", "/users")
     tab.fill("#query-params", 'orderBy="born"&limitToLast=1')
     tab.click("#query-run")
-    if not wait_until(lambda: "Alan" in tab.inner_text("#query-result"), 2):
+    if not browser.wait_until(lambda: "Alan" in tab.inner_text("#query-result"), 2):
         fail(f"the query box shows {tab.inner_text('#query-result')!r}", page)
     if "Ada" in tab.inner_text("#query-result"):
         fail("the query box did not apply the query", page)

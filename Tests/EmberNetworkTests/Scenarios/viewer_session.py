@@ -10,16 +10,6 @@ import browser
 address, screenshot = sys.argv[1], sys.argv[2]
 
 
-def wait_until(condition, seconds):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            if condition():
-                return True
-        except Exception:
-            pass
-        time.sleep(0.05)
-    return False
 
 
 with browser.launch() as chromium:
@@ -32,9 +22,11 @@ with browser.launch() as chromium:
         "bob's view differs from the server": lambda: "≠ server" in tab.inner_text('[data-client="bob"]'),
         "the put in the timeline": lambda: "→ main #" in tab.inner_text("#timeline") and "p /chat/m1" in tab.inner_text("#timeline"),
         "the update bob got": lambda: "← bob d /chat" in tab.inner_text("#timeline"),
+        "the rules' refusal and its rule": lambda: "denied write /locked" in tab.inner_text("#decisions")
+        and ".write" in tab.inner_text("#decisions"),
     }
     for name, check in checks.items():
-        if not wait_until(check, 5):
+        if not browser.wait_until(check, 5):
             print(f"FAILED: {name} is not shown")
             print("clients:", tab.inner_text("#clients") if tab.query_selector("#clients") else "-")
             print("timeline:", tab.inner_text("#timeline") if tab.query_selector("#timeline") else "-")
