@@ -29,6 +29,11 @@ public final class ServedDatabase: @unchecked Sendable {
     /// session's clients and the protocol messages after number N), run on the engine's thread;
     /// `nil` for `ember serve`, which has no session.
     public nonisolated(unsafe) var sessionReport: ((Int) -> String)?
+    /// The last rules checks of every connection, for the viewer of `ember serve` (engine
+    /// thread): kept from its first request on (the server reports checks only while someone
+    /// listens, so a server nobody views pays nothing).
+    private var ruleChecks: [RuleCheck] = []
+    private var keepsRuleChecks = false
     /// Revokes sign-ins whose tokens expire (made on the engine's thread).
     private var expiryWatch: TokenExpiryWatch?
     /// Push ids for REST `POST`s.
@@ -81,6 +86,33 @@ public final class ServedDatabase: @unchecked Sendable {
             expiryWatch = watch
             ember.engine.add(watch)
         }
+    }
+
+    /// What `/.ember/session.json` answers for `ember serve` (engine thread): no clients, no
+    /// messages, and the last rules checks of every connection with the decision and the rule
+    /// that made it (as `explain` words it). The first request starts keeping them.
+    func rulesReport() -> String {
+        // A shell's database (its local socket) has the shell's own hook on the server's checks.
+        guard case .ownThread = runner else {
+            return #"{"clients":[],"messages":[],"next":0,"rules":[]}"#
+        }
+        if !keepsRuleChecks {
+            keepsRuleChecks = true
+            ember.server.onRuleCheck = { [weak self] check in
+                guard let self else { return }
+                ruleChecks.append(check)
+                if ruleChecks.count > 100 { ruleChecks.removeFirst(ruleChecks.count - 100) }
+            }
+        }
+        let rules = ruleChecks.suffix(50).map { check -> JSONValue in
+            let who: String = if case .string(let uid)? = check.request.auth?["uid"] { uid } else if check.request.auth == nil { "nobody (auth == null)" } else { check.request.auth!.serialized() }
+            let explanation = check.decisions.flatMap { $0.explanation(as: who) }
+            return .object([
+                ("client", .string(check.connection.description)), ("allowed", .bool(check.allowed)),
+                ("decision", .string(explanation.first ?? "")), ("explanation", .array(explanation.dropFirst().map(JSONValue.string))),
+            ])
+        }
+        return JSONValue.object([("clients", .array([])), ("messages", .array([])), ("next", .int(0)), ("rules", .array(rules))]).serialized()
     }
 
     /// Runs `body` on the engine's thread, in order with all other work.

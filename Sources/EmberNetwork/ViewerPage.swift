@@ -65,10 +65,12 @@ enum ViewerPage {
 </section>
 <section>
   <div class="panel" id="session" hidden>
+    <div id="shell-part" hidden>
     <h2>Clients <span class="null">(this shell session's: cache, pending writes, listens)</span></h2>
     <div id="clients"></div>
     <h2>Protocol <span class="null">(→ to the server, ← from it)</span></h2>
     <pre id="timeline"></pre>
+    </div>
     <h2>Rules <span class="null">(each check: the decision and the rule that made it)</span></h2>
     <pre id="decisions"></pre>
   </div>
@@ -424,6 +426,7 @@ function renderDecisions(checks) {
       if (response.ok) {
         const report = await response.json();
         document.getElementById("session").hidden = false;
+        document.getElementById("shell-part").hidden = report.clients.length === 0;
         renderClients(report.clients);
         appendMessages(report.messages);
         renderDecisions(report.rules || []);

@@ -85,4 +85,35 @@ struct ViewerPageTests {
 
                 """, "\(result.output) \(result.error)")
     }
+
+    @Test("the viewer of ember serve lists the rules' decisions of every connection's requests, with the rule that made each")
+    func rulesDecisions() throws {
+        let directory = try TemporaryDirectory.make("ember-viewer-rules")
+        defer { TemporaryDirectory.remove(directory) }
+        let rules = directory.appendingPathComponent("rules.json")
+        try Data(#"{"rules": {".read": true, "locked": {".write": "newData.val() > 5"}}}"#.utf8).write(to: rules)
+        let server = try ServeProcess(["--quiet", "--rules", rules.path])
+        defer { server.stop() }
+        let script = """
+            import json, sys, urllib.request, urllib.error
+            base = sys.argv[1]
+            def session():
+                return json.loads(urllib.request.urlopen(base + "/.ember/session.json?auth=owner", timeout=30).read())
+            print("before", len(session()["rules"]))
+            try:
+                urllib.request.urlopen(urllib.request.Request(base + "/locked.json", data=b"1", method="PUT"), timeout=30)
+            except urllib.error.HTTPError as error:
+                print("write", error.code)
+            checks = session()["rules"]
+            print("after", len(checks), checks[-1]["allowed"], checks[-1]["decision"].split(":")[0])
+            try:
+                urllib.request.urlopen(base + "/.ember/session.json", timeout=30)
+            except urllib.error.HTTPError as error:
+                print("unsigned", error.code)
+            """
+        let result = ChildProcess.run(["/usr/bin/python3", "-c", script, server.url], timeout: 60)
+        #expect(
+            result.output == "before 0\nwrite 401\nafter 1 False denied write /locked as nobody (auth == null)\nunsigned 401\n",
+            "\(result.output) \(result.error)")
+    }
 }
