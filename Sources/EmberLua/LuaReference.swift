@@ -23,6 +23,11 @@ public enum LuaReference {
         /// ...and exactly what it prints.
         public let output: String
 
+        /// The first sentence of what it does (what `help lua` shows beside the signature).
+        public var firstSentence: String {
+            summary.split(separator: ".", maxSplits: 1).first.map { String($0) + "." } ?? summary
+        }
+
         /// How a binding is reached.
         public enum Kind: Sendable {
             /// `object:name(...)`.
@@ -332,12 +337,4 @@ public enum LuaReference {
         return text
     }
 
-    /// The lines `help lua` lays out in two columns: each entry's signature and the first
-    /// sentence of what it does.
-    public static var helpLines: [(String, String)] {
-        entries.map { entry in
-            let sentence = entry.summary.split(separator: ".", maxSplits: 1).first.map { String($0) + "." } ?? entry.summary
-            return (entry.signature, sentence)
-        }
-    }
 }

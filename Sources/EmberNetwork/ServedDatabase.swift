@@ -105,8 +105,7 @@ public final class ServedDatabase: @unchecked Sendable {
             }
         }
         let rules = ruleChecks.suffix(50).map { check -> JSONValue in
-            let who: String = if case .string(let uid)? = check.request.auth?["uid"] { uid } else if check.request.auth == nil { "nobody (auth == null)" } else { check.request.auth!.serialized() }
-            let explanation = check.decisions.flatMap { $0.explanation(as: who) }
+            let explanation = check.decisions.flatMap { $0.explanation(as: check.who) }
             return .object([
                 ("client", .string(check.connection.description)), ("allowed", .bool(check.allowed)),
                 ("decision", .string(explanation.first ?? "")), ("explanation", .array(explanation.dropFirst().map(JSONValue.string))),

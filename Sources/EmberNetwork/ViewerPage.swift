@@ -241,52 +241,27 @@ class TreeNode {
     this.stream = stream;
     let first = true;
     stream.addEventListener("put", (event) => {
-      const { path, data } = JSON.parse(event.data);
-      this.change(path, data, false, !first);
+      this.change(JSON.parse(event.data).data, false, !first);
       first = false;
       document.getElementById("status").textContent = "live";
     });
     stream.addEventListener("patch", (event) => {
-      const { path, data } = JSON.parse(event.data);
-      this.change(path, data, true, true);
+      this.change(JSON.parse(event.data).data, true, true);
     });
     stream.addEventListener("cancel", (event) => log("listen at " + this.path + " cancelled: " + event.data, true));
     stream.onerror = () => { document.getElementById("status").textContent = "reconnecting…"; };
   }
-  change(path, data, merge, flash) {
-    const parts = path.split("/").filter(Boolean);
-    if (parts.length === 0) {
-      if (merge) {
-        // A patch names the children that changed, at any depth: each flashes.
-        for (const [key, value] of Object.entries(data)) this.setChild(key, value, flash, true);
-      } else {
-        const value = isObject(data) ? data : {};
-        for (const key of [...this.children.keys()]) if (!(key in value)) this.setChild(key, null, flash);
-        for (const [key, child] of Object.entries(value)) this.setChild(key, child, flash);
-        if (!isObject(data) && this.key !== null) this.show(data, flash);
-      }
-      this.layout();
-      return;
-    }
-    // A change below a child: the child's value is patched in place.
-    const key = parts[0];
-    const child = this.children.get(key);
-    let value = child ? structuredClone(child.value) : {};
-    if (!isObject(value)) value = {};
-    let target = value;
-    for (const part of parts.slice(1, -1)) {
-      if (!isObject(target[part])) target[part] = {};
-      target = target[part];
-    }
-    if (parts.length === 1) {
-      value = merge ? Object.assign(isObject(value) ? value : {}, data) : data;
+  // A shallow stream's events are all at the location: its children (put), or those that
+  // changed (patch, each flashing).
+  change(data, merge, flash) {
+    if (merge) {
+      for (const [key, value] of Object.entries(data)) this.setChild(key, value, flash, true);
     } else {
-      const last = parts[parts.length - 1];
-      if (merge) target[last] = Object.assign(isObject(target[last]) ? target[last] : {}, data);
-      else if (data === null) delete target[last];
-      else target[last] = data;
+      const value = isObject(data) ? data : {};
+      for (const key of [...this.children.keys()]) if (!(key in value)) this.setChild(key, null, flash);
+      for (const [key, child] of Object.entries(value)) this.setChild(key, child, flash);
+      if (!isObject(data) && this.key !== null) this.show(data, flash);
     }
-    this.setChild(key, value, flash);
     this.layout();
   }
   setChild(key, value, flash, changed) {
@@ -385,7 +360,6 @@ function renderClients(clients) {
     for (const transaction of client.transactions) lines.push("transaction " + transaction.path + "  " + transaction.state + ", " + transaction.attempts + " attempts");
     for (const operation of client.onDisconnect) lines.push("onDisconnect " + operation.operation + " " + operation.path + "  " + operation.state);
     const title = document.createElement("div");
-    title.innerHTML = "";
     const name = document.createElement("span");
     name.className = "name";
     name.textContent = client.client;

@@ -25,6 +25,13 @@ public final class RuleCheck: Sendable {
     /// Whether the operation was allowed.
     public var allowed: Bool { refused == nil }
 
+    /// Whom the check was for, as `explain` says it: the uid, `nobody (auth == null)`, or the
+    /// auth object.
+    public var who: String {
+        if case .string(let uid)? = request.auth?["uid"] { return uid }
+        return request.auth.map { $0.serialized() } ?? "nobody (auth == null)"
+    }
+
     /// The decisions: one for a read, one per path checked for a write (ending at the first
     /// denial), evaluated again from the kept request.
     public var decisions: [AccessDecision] { ruleset.decide(request) }

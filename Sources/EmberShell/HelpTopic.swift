@@ -52,10 +52,7 @@ struct HelpTopic {
         summary: "scripting: db, references, queries, listeners, transactions",
         paragraphs: [LuaReference.overview]
             + LuaReference.groups.map { group in
-                group.entries.map { entry in
-                    let sentence = entry.summary.split(separator: ".", maxSplits: 1).first.map { String($0) + "." } ?? entry.summary
-                    return "\(entry.signature)\t\(sentence)"
-                }.joined(separator: "\n")
+                group.entries.map { "\($0.signature)\t\($0.firstSentence)" }.joined(separator: "\n")
             }
             + [
                 LuaReference.closing,

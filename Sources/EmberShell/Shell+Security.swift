@@ -264,7 +264,7 @@ extension Shell {
     /// Prints one rules check as it happens (`rules trace on`), evaluated again with every
     /// sub-expression traced.
     func printRuleCheck(_ check: RuleCheck, client: ClientName) {
-        let who = Self.who(check.request.auth)
+        let who = check.who
         let decisions = check.traced()
         if isJSON {
             output.writeEvent(JSONValue.object([("rules", Self.json(decisions, client: client, who: who))]).serialized() + "\n")
@@ -291,7 +291,7 @@ extension Shell {
                 : "nothing \(name) did in this session was checked by the rules yet"
             return .report(text: why, json: .object([("client", .string(name.rawValue)), ("checked", .bool(false))]))
         }
-        let who = Self.who(check.request.auth)
+        let who = check.who
         let decisions = check.traced()
         let lines = decisions.flatMap { decision in
             let explanation = decision.explanation(as: who)
@@ -348,17 +348,12 @@ extension Shell {
 
     /// A rules check as the viewer lists it: who, the decision, and the rule that made it.
     func ruleCheckJSON(_ check: RuleCheck, client: ClientName) -> JSONValue {
-        let who = Self.who(check.request.auth)
-        let explanation = check.decisions.flatMap { $0.explanation(as: who) }
+        let who = check.who
+        let explanation = check.decisions.flatMap { $0.explanation(as: check.who) }
         return .object([
             ("client", .string(client.rawValue)), ("allowed", .bool(check.allowed)),
             ("decision", .string(explanation.first ?? "")), ("explanation", .array(explanation.dropFirst().map(JSONValue.string))),
         ])
-    }
-
-    private static func who(_ auth: JSONValue?) -> String {
-        if case .string(let uid)? = auth?["uid"] { return uid }
-        return auth == nil ? "nobody (auth == null)" : auth!.serialized()
     }
 
     private static func json(_ decisions: [AccessDecision], client: ClientName, who: String) -> JSONValue {

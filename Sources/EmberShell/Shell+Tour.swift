@@ -65,11 +65,13 @@ extension Shell {
         try? rules.write(toFile: directory + "/rules.json", atomically: true, encoding: .utf8)
     }
 
+    /// The tour's text wrapped to the terminal's width (24 to 100 columns).
+    private var tourLayout: HelpLayout { HelpLayout(width: max(24, min(100, TerminalOutput.screenColumns()))) }
+
     /// A lesson as the learner reads it, wrapped to the terminal's width.
     private func lessonText(_ index: Int) -> String {
         let lesson = TourLesson.all[index]
-        let width = max(24, min(100, TerminalOutput.screenColumns()))
-        let layout = HelpLayout(width: width)
+        let layout = tourLayout
         var lines = [style.bold("tour \(index + 1)/\(TourLesson.all.count): \(lesson.title)")]
         lines += layout.paragraph(lesson.explanation)
         lines.append("try:")
@@ -123,8 +125,7 @@ extension Shell {
             let typed = typedSource.split(whereSeparator: \.isWhitespace).joined(separator: " ")
             let expected = tries(of: lesson) + (state.lesson > 0 ? tries(of: TourLesson.all[state.lesson - 1]) : [])
             if !expected.contains(typed) {
-                let layout = HelpLayout(width: max(24, min(100, TerminalOutput.screenColumns())))
-                output.writeEvent(layout.paragraph("tour \(state.lesson + 1): not yet — \(lesson.hint)").map(style.dim).joined(separator: "\n") + "\n")
+                output.writeEvent(tourLayout.paragraph("tour \(state.lesson + 1): not yet — \(lesson.hint)").map(style.dim).joined(separator: "\n") + "\n")
             }
             return
         }
@@ -134,8 +135,7 @@ extension Shell {
             text += "\n" + lessonText(state.lesson + 1) + "\n"
         } else {
             tour = nil
-            let layout = HelpLayout(width: max(24, min(100, TerminalOutput.screenColumns())))
-            text += layout.paragraph(
+            text += tourLayout.paragraph(
                 "That was the last lesson: you have seen every message and event a write, a listen, an offline queue, a transaction and an onDisconnect cause. help lists every command; view shows it all in a browser."
             ).joined(separator: "\n") + "\n"
         }

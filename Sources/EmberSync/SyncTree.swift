@@ -152,14 +152,14 @@ public struct SyncTree<Provider: ListenProvider> {
             queryToTag[query] = tag
             tagToQuery[tag] = query
         }
-        // The initial events show what the client knows: a store's data, pending writes over
-        // the server's, or the server's alone.
-        let origin: EventOrigin = serverCache == nil && stored != nil
-            ? .cache : pendingWrites.hasVisibleWrite(overlapping: path) ? .local : .server
-        let events = Self.labelled(
-            syncPoint.addRegistration(
-                registration, for: query, writes: WriteTreeRef(path: path, tree: pendingWrites), serverCache: initialServerCache),
-            origin)
+        var events = syncPoint.addRegistration(
+            registration, for: query, writes: WriteTreeRef(path: path, tree: pendingWrites), serverCache: initialServerCache)
+        if !events.isEmpty {
+            // The initial events show what the client knows: a store's data, pending writes
+            // over the server's, or the server's alone.
+            let fromStore = serverCache == nil && stored != nil
+            events = Self.labelled(events, fromStore ? .cache : pendingWrites.hasVisibleWrite(overlapping: path) ? .local : .server)
+        }
         syncPoints.modify(at: path) { $0.value = syncPoint }
         if !viewExists && !foundAncestorDefaultView {
             startListen(for: query)
