@@ -1,4 +1,5 @@
 import EmberCore
+import EmberServer
 import EmberWire
 import Synchronization
 
@@ -55,17 +56,17 @@ final class EventStream: Sendable {
         continuation.yield(text)
     }
 
-    /// Takes a message the server sent for the stream's connection (engine thread).
-    func take(_ message: ServerMessage) {
+    /// Takes what the stream's listen heard (engine thread).
+    func take(_ message: ServerListenEvent) {
         if let shallow {
             takeShallow(message, reading: shallow)
             return
         }
         switch message {
-        case .dataUpdate(let path, let data, _):
+        case .data(let path, let data):
             started.store(true, ordering: .relaxed)
             event("put", path: path, data: { writer in writer.write(data, format: self.format) })
-        case .mergeUpdate(let path, let changes, _):
+        case .merge(let path, let changes):
             started.store(true, ordering: .relaxed)
             event("patch", path: path) { writer in RealtimeCodec.writeChanges(changes, format: self.format, to: &writer) }
         default:
@@ -79,7 +80,7 @@ final class EventStream: Sendable {
     /// below them. The first `put` is the children; a change anywhere below a child is a `patch`
     /// of the location with that child's new shallow value (null when it is gone), read from
     /// the server's data.
-    private func takeShallow(_ message: ServerMessage, reading read: (Path) -> Node) {
+    private func takeShallow(_ message: ServerListenEvent, reading read: (Path) -> Node) {
         func shallowValue(_ node: Node, to writer: inout JSONWriter) {
             if node.isEmpty {
                 writer.append(raw: "null")
@@ -102,7 +103,7 @@ final class EventStream: Sendable {
             }
         }
         switch message {
-        case .dataUpdate(let path, let data, _):
+        case .data(let path, let data):
             started.store(true, ordering: .relaxed)
             guard let relative = location.relative(to: path), let key = relative.front else {
                 // The location itself: its children, shallow.
@@ -131,7 +132,7 @@ final class EventStream: Sendable {
             } else {
                 patch([key])
             }
-        case .mergeUpdate(let path, let changes, _):
+        case .merge(let path, let changes):
             started.store(true, ordering: .relaxed)
             if let relative = location.relative(to: path), let key = relative.front {
                 patch([key])
@@ -147,16 +148,16 @@ final class EventStream: Sendable {
 
     /// The events every stream shares: the listen's answer (a stream whose data is null gets
     /// its first `put` then), its cancellation, and the end of the credential.
-    private func takeAnswer(_ message: ServerMessage) {
+    private func takeAnswer(_ message: ServerListenEvent) {
         switch message {
-        case .ack(2, .ok):
+        case .answered(.ok):
             if !started.load(ordering: .relaxed) {
                 started.store(true, ordering: .relaxed)
                 event("put", path: location) { writer in writer.append(raw: "null") }
             }
-        case .ack(2, .failed(let error)), .listenRevoked(_, _, let error):
+        case .answered(.failed(let error)), .revoked(let error):
             cancel(error)
-        case .authRevoked:
+        case .signedOut:
             yield("event: auth_revoked\ndata: credential is no longer valid\n\n")
             continuation.finish()
         default:

@@ -87,12 +87,12 @@ enum RESTIdentity: Sendable, Equatable {
         }
     }
 
-    /// The request that signs a connection in as this identity (numbered 1), if any.
-    var signIn: ClientMessage? {
+    /// How a connection signs in as this identity, if it does.
+    var signIn: ServerSignIn? {
         switch self {
         case .anonymous: nil
-        case .user(let token): .auth(requestID: 1, token: token.text)
-        case .admin(let override): .adminAuth(requestID: 1, credential: AdminCredential.ownerWord, override: override)
+        case .user(let token): .user(token: token.text)
+        case .admin(let override): .admin(credential: AdminCredential.ownerWord, override: override)
         }
     }
 }

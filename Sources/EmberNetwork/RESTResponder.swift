@@ -191,9 +191,9 @@ struct RESTResponder: HTTPResponder {
         // A limit of 0 reads nothing, but the rules still decide whether it may.
         let params = try Self.queryParams(query)
         let limit = try Self.timeout(query["timeout"])
-        let message = ClientMessage.get(requestID: 2, query: QuerySpec(path: path, params: params ?? .default))
+        let read = QuerySpec(path: path, params: params ?? .default)
         let signIn = identity.signIn
-        guard let answer = await Deadline.race(milliseconds: limit, { await database.answer(message, signingIn: signIn) }) else {
+        guard let answer = await Deadline.race(milliseconds: limit, { await database.get(read, signingIn: signIn) }) else {
             throw NetworkError(.badRequest, "The read took longer than the specified timeout (\(query["timeout"] ?? "")).")
         }
         let data = try Self.data(of: answer)
@@ -258,27 +258,29 @@ struct RESTResponder: HTTPResponder {
             // `Reference.set_if_unchanged` takes the new ETag from the answer's headers and, on
             // 412, the value from its body): what a read gives. A client that may not read the
             // location is refused before anything is stored, not after.
-            _ = try Self.data(of: await database.answer(.get(requestID: 2, query: .default(at: path)), signingIn: identity.signIn))
+            _ = try Self.data(of: await database.get(.default(at: path), signingIn: identity.signIn))
         }
         var pushed: String?
-        let message: ClientMessage
+        /// What the request writes: a value at a path (with the hash it expects there), or a
+        /// merge.
+        enum Write { case put(Node, Path, hash: String?), merge([WireChange]) }
+        let write: Write
         do throws(DatabaseError) {
             switch method {
             case .put:
-                message = .put(requestID: 2, path: path, data: try Node(json: body ?? .null, at: path), hash: expectedHash)
+                write = .put(try Node(json: body ?? .null, at: path), path, hash: expectedHash)
             case .delete:
-                message = .put(requestID: 2, path: path, data: .empty, hash: expectedHash)
+                write = .put(.empty, path, hash: expectedHash)
             case .post:
                 guard ifMatch == nil else { throw .other(code: ErrorCode.invalidArgument, message: "if-match is taken by PUT and DELETE only") }
                 let name = database.nextPushID()
                 pushed = name
                 let target = path.child(ChildKey(unchecked: name))
-                message = .put(requestID: 2, path: target, data: try Node(json: body ?? .null, at: target), hash: nil)
+                write = .put(try Node(json: body ?? .null, at: target), target, hash: nil)
             default:
                 guard ifMatch == nil else { throw .other(code: ErrorCode.invalidArgument, message: "if-match is taken by PUT and DELETE only") }
                 // Overlapping paths are refused by the server, as for every merge.
-                let changes = try WireChange.changes(parsing: body, at: path)
-                message = .merge(requestID: 2, path: path, changes: changes)
+                write = .merge(try WireChange.changes(parsing: body, at: path))
             }
         } catch {
             if method != .patch, let key = error.invalidKey, let position = Self.position(ofKey: key, in: text) {
@@ -289,23 +291,27 @@ struct RESTResponder: HTTPResponder {
             }
             throw NetworkError(error)
         }
-        let answer = await database.answer(message, signingIn: identity.signIn)
+        let status: AckStatus =
+            switch write {
+            case .put(let node, let target, let hash): await database.put(node, at: target, hash: hash, signingIn: identity.signIn)
+            case .merge(let changes): await database.merge(changes, at: path, signingIn: identity.signIn)
+            }
         var headers = HTTPFields()
-        switch answer {
-        case .ack(_, .failed(let error)) where error.code == ErrorCode.dataStale:
+        switch status {
+        case .failed(let error) where error.code == ErrorCode.dataStale:
             // 412 with the value there now and its ETag (the Admin SDK reads both).
-            let current = try Self.data(of: await database.answer(.get(requestID: 2, query: .default(at: path)), signingIn: identity.signIn))
+            let current = try Self.data(of: await database.get(.default(at: path), signingIn: identity.signIn))
             headers[.eTag] = Self.etag(of: current)
             return Response(
                 status: .preconditionFailed, headers: headers.withCORS.with(.contentType, "application/json; charset=utf-8"),
                 body: ResponseBody(byteBuffer: ByteBuffer(string: current.jsonString())))
-        case .ack(_, .failed(let error)):
+        case .failed(let error):
             throw NetworkError(error)
-        default:
+        case .ok:
             break
         }
         if ifMatch != nil || request.headers[.firebaseETag] == "true" {
-            let written = try Self.data(of: await database.answer(.get(requestID: 2, query: .default(at: path)), signingIn: identity.signIn))
+            let written = try Self.data(of: await database.get(.default(at: path), signingIn: identity.signIn))
             headers[.eTag] = Self.etag(of: written)
         }
         if query["print"] == "silent" { return Response(status: .noContent, headers: headers.withCORS) }
@@ -371,8 +377,8 @@ struct RESTResponder: HTTPResponder {
         guard let number = connections.open(close: { events.finish() }) else {
             throw NetworkError(.unavailable, "this server is stopping")
         }
-        let handle = database.listen(QuerySpec(path: path, params: params), signingIn: identity.signIn) { message in
-            events.take(message)
+        let handle = database.listen(QuerySpec(path: path, params: params), signingIn: identity.signIn) { event in
+            events.take(event)
         }
         // On a namespace that does not exist yet, the stream ends when it is created: the
         // client's EventSource connects again and reads the namespace's data.
@@ -498,11 +504,10 @@ struct RESTResponder: HTTPResponder {
     }
 
     /// The data of a get's answer, or the error it carries.
-    static func data(of answer: ServerMessage) throws(NetworkError) -> Node {
+    static func data(of answer: Result<Node, DatabaseError>) throws(NetworkError) -> Node {
         switch answer {
-        case .getResult(_, .data(let node)): return node
-        case .getResult(_, .failed(let error)), .ack(_, .failed(let error)): throw NetworkError(error)
-        default: throw NetworkError(.unavailable, "the server did not answer")
+        case .success(let node): return node
+        case .failure(let error): throw NetworkError(error)
         }
     }
 

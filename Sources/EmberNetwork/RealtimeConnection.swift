@@ -3,7 +3,8 @@ import EmberServer
 import EmberWire
 
 /// The server's end of one WebSocket speaking the realtime protocol v5: messages from the
-/// server are encoded (``RealtimeOutbox``) and queued on the connection's ``OutboundFrames``,
+/// server are only encoded (``RealtimeOutbox``; an answer carries its own payload,
+/// ``AckPayload``) and queued on the connection's ``OutboundFrames``,
 /// which the outbox writes to the channel at the end of the engine's tick; messages decoded on
 /// the channel's event loop (``RealtimeFrameHandler``) are handed to the server.
 ///
@@ -20,9 +21,6 @@ final class RealtimeConnection: Transport, @unchecked Sendable {
     /// The host the client reached (the hello's `h`) and the session's id (`s`).
     private let host: String
     private let session: String
-    /// What the `ok` of a pending request carries when it is not `""`: listens get `{}`, auth
-    /// requests the user and expiry.
-    private var okPayloads: [Int: RealtimeCodec.OKPayload] = [:]
     /// The administrator's credential on this address: a `gauth` with it reaches the server as
     /// the emulator's `owner` (what the server takes); any other is refused here.
     private let admin: AdminCredential
@@ -56,16 +54,11 @@ final class RealtimeConnection: Transport, @unchecked Sendable {
     // MARK: Transport (the server's side)
 
     func send(_ message: ServerMessage) {
-        if let trace {
-            let payload = if case .ack(let requestID, .ok) = message { okPayloads[requestID] ?? .emptyString } else { RealtimeCodec.OKPayload.emptyString }
-            trace(.toClient, RealtimeCodec.encode(message, okPayload: payload))
-        }
+        trace?(.toClient, RealtimeCodec.encode(message))
         switch message {
         case .handshake(let serverTime):
             push(RealtimeCodec.hello(serverTime: serverTime, host: host, session: session))
-        case .ack(let requestID, _):
-            outbound.push(outbox.frames(for: message, okPayload: okPayloads.removeValue(forKey: requestID) ?? .emptyString), answering: true)
-        case .getResult:
+        case .ack, .getResult:
             outbound.push(outbox.frames(for: message), answering: true)
         default:
             outbound.push(outbox.frames(for: message))
@@ -87,14 +80,7 @@ final class RealtimeConnection: Transport, @unchecked Sendable {
         if reconnecting { return }
         switch frame {
         case .request(var message):
-            switch message {
-            case .listen(let requestID, _, _, _):
-                okPayloads[requestID] = .emptyObject
-            case .auth(let requestID, let text):
-                if let token = try? AuthToken(parsing: text) {
-                    okPayloads[requestID] = .auth(token.auth, expires: token.expiresAt / 1000)
-                }
-            case .adminAuth(let requestID, let credential, let override):
+            if case .adminAuth(let requestID, let credential, let override) = message {
                 guard admin.accepts(credential) else {
                     // As the server refuses a credential it does not take.
                     push(RealtimeCodec.encode(.ack(requestID: requestID, status: .failed(Server.refusedAdminCredential))))
@@ -106,17 +92,11 @@ final class RealtimeConnection: Transport, @unchecked Sendable {
                     return
                 }
                 message = .adminAuth(requestID: requestID, credential: AdminCredential.ownerWord, override: override)
-                switch override {
-                case .variable(let auth): okPayloads[requestID] = .auth(auth, expires: nil)
-                case .none, .unauthenticated: okPayloads[requestID] = .auth(nil, expires: nil)
-                }
-            default:
-                break
             }
             trace?(.toServer, RealtimeClientSession.text(of: message, speaksEmber: true))
             onEvent?(.received(message))
         case .acknowledgeOnly(let requestID):
-            push(RealtimeCodec.encode(.ack(requestID: requestID, status: .ok)))
+            push(RealtimeCodec.encode(.ack(requestID: requestID, status: .ok())))
         case .ping:
             push(RealtimeCodec.pong)
         case .ignored:

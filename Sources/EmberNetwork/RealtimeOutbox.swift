@@ -53,7 +53,7 @@ final class RealtimeOutbox: TickParticipant {
     /// for a run of connections that get the same one.
     /// - Complexity: O(n) in the size of the message; O(1) for a repeated update whose data is
     ///   the same node (``Node``'s equality compares storage identity first).
-    func frames(for message: ServerMessage, okPayload: RealtimeCodec.OKPayload = .emptyString) -> [ByteBuffer] {
+    func frames(for message: ServerMessage) -> [ByteBuffer] {
         switch message {
         case .dataUpdate, .mergeUpdate:
             if let lastUpdate, lastUpdate.message == message { return lastUpdate.frames }
@@ -61,7 +61,7 @@ final class RealtimeOutbox: TickParticipant {
             lastUpdate = (message, frames)
             return frames
         default:
-            return Self.frames(RealtimeCodec.encode(message, okPayload: okPayload))
+            return Self.frames(RealtimeCodec.encode(message))
         }
     }
 

@@ -196,70 +196,62 @@ public final class ServedDatabase: @unchecked Sendable {
 
     // MARK: Requests on connections of their own
 
-    /// Sends `message` (numbered 2) to the server on a connection of its own, signed in as
-    /// `auth` says first (numbered 1), and returns the server's answer to it: an `ack`, or a
-    /// `getResult` for a get. A refused sign-in is returned as the answer. The connection is
-    /// closed after (it has no onDisconnect operations).
-    func answer(_ message: ClientMessage, signingIn auth: ClientMessage?) async -> ServerMessage {
+    /// Reads `query` once, on a connection of its own signed in as `signIn` says (a
+    /// ``ServerClient``).
+    func get(_ query: QuerySpec, signingIn signIn: ServerSignIn?) async -> Result<Node, DatabaseError> {
+        await request(signingIn: signIn) { client, answer in client.get(query, then: answer) }
+    }
+
+    /// Replaces the value at `path` (`hash`: only if the value there has it), on a connection
+    /// of its own signed in as `signIn` says.
+    func put(_ node: Node, at path: Path, hash: String?, signingIn signIn: ServerSignIn?) async -> AckStatus {
+        await request(signingIn: signIn) { client, answer in client.put(node, at: path, hash: hash, then: answer) }
+    }
+
+    /// Sets several paths below `path` at once, on a connection of its own signed in as
+    /// `signIn` says.
+    func merge(_ changes: [WireChange], at path: Path, signingIn signIn: ServerSignIn?) async -> AckStatus {
+        await request(signingIn: signIn) { client, answer in client.merge(changes, at: path, then: answer) }
+    }
+
+    /// Runs one request of a ``ServerClient`` made for it on the engine's thread, and closes
+    /// the client's connection once it is answered.
+    private func request<Answer: Sendable>(
+        signingIn signIn: ServerSignIn?, _ body: @escaping @Sendable (ServerClient, @escaping (Answer) -> Void) -> Void
+    ) async -> Answer {
         await withCheckedContinuation { continuation in
             schedule { [self] in
-                let server = ember.server
                 let engine = ember.engine
-                let connection = LocalConnection()
-                let id = server.accept(connection)
+                let client = ServerClient(server: ember.server, signingIn: signIn, later: { engine.post($0) })
                 var answered = false
-                connection.onMessage = { reply in
+                body(client) { answer in
                     guard !answered else { return }
-                    switch reply {
-                    case .ack(1, .failed(let error)) where auth != nil:
-                        answered = true
-                        continuation.resume(returning: .ack(requestID: 2, status: .failed(error)))
-                        engine.post { server.close(id) }
-                    case .ack(1, .ok) where auth != nil:
-                        // Not from inside the server's own sending: after it.
-                        engine.post { connection.deliver(message) }
-                    case .ack(2, _), .getResult(2, _):
-                        answered = true
-                        continuation.resume(returning: reply)
-                        engine.post { server.close(id) }
-                    default:
-                        break
-                    }
+                    answered = true
+                    continuation.resume(returning: answer)
+                    engine.post { client.close() }
                 }
-                connection.deliver(auth ?? message)
             }
         }
     }
 
-    /// Listens to `query` on a connection of its own, signed in as `auth` says, and hands every
-    /// message the server sends for it to `onMessage` (on the engine thread), the listen's
-    /// answer among them. ``EventStreamHandle/close()`` ends it.
     /// The server's data at `path`, on the engine's thread only (a stream's listen callback):
     /// what a shallow stream reads of a child that changed below.
     func valueOnEngineThread(at path: Path) -> Node {
         ember.server.value(at: path)
     }
 
+    /// Listens to `query` on a connection of its own (a ``ServerClient``), signed in as
+    /// `signIn` says, and hands its answer and every update to `onEvent` (on the engine
+    /// thread). ``EventStreamHandle/close()`` ends it.
     func listen(
-        _ query: QuerySpec, signingIn auth: ClientMessage?, onMessage: @escaping @Sendable (ServerMessage) -> Void
+        _ query: QuerySpec, signingIn signIn: ServerSignIn?, onEvent: @escaping @Sendable (ServerListenEvent) -> Void
     ) -> EventStreamHandle {
         let handle = EventStreamHandle(database: self)
         schedule { [self] in
-            let server = ember.server
             let engine = ember.engine
-            let connection = LocalConnection()
-            let id = server.accept(connection)
-            handle.connection = id
-            let listen = ClientMessage.listen(requestID: 2, query: query, tag: query.loadsAllData ? nil : 1, hash: "")
-            connection.onMessage = { reply in
-                switch reply {
-                case .handshake: break
-                case .ack(1, .failed(let error)) where auth != nil: onMessage(.ack(requestID: 2, status: .failed(error)))
-                case .ack(1, .ok) where auth != nil: engine.post { connection.deliver(listen) }
-                default: onMessage(reply)
-                }
-            }
-            connection.deliver(auth ?? listen)
+            let client = ServerClient(server: ember.server, signingIn: signIn, later: { engine.post($0) })
+            handle.client = client
+            client.listen(query, onEvent: onEvent)
         }
         return handle
     }
@@ -269,8 +261,8 @@ public final class ServedDatabase: @unchecked Sendable {
 /// An event stream's server connection, closed when the stream ends.
 final class EventStreamHandle: @unchecked Sendable {
     private let database: ServedDatabase
-    /// Set on the engine thread when the connection is accepted; read there only.
-    var connection: ConnectionID?
+    /// Set on the engine thread when the connection is opened; used there only.
+    var client: ServerClient?
 
     init(database: ServedDatabase) {
         self.database = database
@@ -278,10 +270,10 @@ final class EventStreamHandle: @unchecked Sendable {
 
     /// Closes the connection (its listen ends).
     func close() {
-        database.submit { [self] access in
-            guard let connection else { return }
-            self.connection = nil
-            access.server.close(connection)
+        database.submit { [self] _ in
+            guard let client else { return }
+            self.client = nil
+            client.close()
         }
     }
 }

@@ -2,11 +2,11 @@ import EmberCore
 import EmberRules
 import EmberWire
 
-/// The server's side of one client connection: its transport, user, listens and onDisconnect
-/// queue.
-final class ServerConnection {
+/// What the server's core knows of one client connection: its user, listens and onDisconnect
+/// queue. A value in ``ServerCore``'s table; the transport it speaks through is the host's
+/// (``Server``).
+struct ServerConnection {
     let id: ConnectionID
-    let transport: any Transport<ServerMessage, ClientMessage>
     /// Who the connection acts as (not signed in until an `auth` request says otherwise).
     var auth: ConnectionAuth = .none
     /// The last rules check made for the connection's requests (what `explain` explains).
@@ -15,12 +15,7 @@ final class ServerConnection {
     /// The operations to run when the connection ends, in the order registered.
     var onDisconnect: [OnDisconnectOperation] = []
 
-    init(id: ConnectionID, transport: any Transport<ServerMessage, ClientMessage>) {
+    init(id: ConnectionID) {
         self.id = id
-        self.transport = transport
-    }
-
-    func send(_ message: ServerMessage) {
-        transport.send(message)
     }
 }

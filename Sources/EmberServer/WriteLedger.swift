@@ -39,7 +39,7 @@ struct WriteLedger {
     /// - Complexity: O(1) on average.
     func answer(for key: WriteKey) -> AckStatus? {
         guard let writer = writers[key.writer], key.sequence <= writer.watermark else { return nil }
-        return writer.refusals[key.sequence].map(AckStatus.failed) ?? .ok
+        return writer.refusals[key.sequence].map(AckStatus.failed) ?? .ok()
     }
 
     /// Records the answer to a new write.

@@ -88,7 +88,7 @@ public struct RealtimeClientSession: Sendable {
         case .get(let id, let query):
             expectations[id] = .data(query.path)
         case .resume(let id, _, _) where !speaksEmber:
-            return .answer(.ack(requestID: id, status: .ok))
+            return .answer(.ack(requestID: id, status: .ok()))
         default:
             break
         }
@@ -354,7 +354,7 @@ public struct RealtimeClientSession: Sendable {
         }
         switch expectation {
         case .acknowledgement, .listen:
-            return [.message(.ack(requestID: requestID, status: .ok))]
+            return [.message(.ack(requestID: requestID, status: .ok(Self.okPayload(payload))))]
         case .data(let path):
             do throws(DatabaseError) {
                 return [.message(.getResult(requestID: requestID, result: .data(try Node(json: payload ?? .null, at: path))))]
@@ -362,6 +362,17 @@ public struct RealtimeClientSession: Sendable {
                 return [.message(.getResult(requestID: requestID, result: .failed(error)))]
             }
         }
+    }
+
+    /// What an `ok` answer's `d` carries (``AckPayload``): `{}` for a listen, the user and
+    /// expiry for a sign-in, nothing otherwise.
+    private static func okPayload(_ payload: JSONValue?) -> AckPayload {
+        guard case .object(let members)? = payload else { return .none }
+        if members.isEmpty { return .listening }
+        guard let auth = payload?["auth"] else { return .none }
+        var expires: Int64?
+        if case .int(let seconds)? = payload?["expires"] { expires = seconds }
+        return .signedIn(auth: auth == .null ? nil : auth, expires: expires)
     }
 
     /// The error an answer names: Firebase's codes map to Ember's errors of the same code.

@@ -258,23 +258,12 @@ public enum RealtimeCodec {
 
     // MARK: Server → client
 
-    /// What the `d` of an `ok` answer carries, which depends on the request answered.
-    public enum OKPayload: Sendable, Equatable {
-        /// `{}`: what a listen's `ok` carries (Android reads it as an object).
-        case emptyObject
-        /// `""`: the answer to a write, an unlisten, stats.
-        case emptyString
-        /// `{"auth": …, "expires": …}`: the answer to `auth`/`gauth`.
-        case auth(JSONValue?, expires: Int64?)
-    }
-
     /// `message` as the text of one protocol message.
     /// - Parameters:
-    ///   - okPayload: the `d` of an `ok` answer (see ``OKPayload``).
     ///   - revokedQuery: for a revoked filtered listen, the query object its client sent (the
     ///     client finds the listen by it; ``QueryParams/wireObject`` when not given).
     /// - Complexity: O(n) in the size of the data carried.
-    public static func encode(_ message: ServerMessage, okPayload: OKPayload = .emptyString, revokedQuery: JSONValue? = nil) -> String {
+    public static func encode(_ message: ServerMessage, revokedQuery: JSONValue? = nil) -> String {
         // Room for the usual frame (an answer, a small update) from the start.
         var writer = JSONWriter(capacity: 128)
         switch message {
@@ -285,12 +274,12 @@ public enum RealtimeCodec {
             writer.append(raw: String(requestID))
             writer.append(raw: #","b":"#)
             switch status {
-            case .ok:
+            case .ok(let payload):
                 writer.append(raw: #"{"s":"ok","d":"#)
-                switch okPayload {
-                case .emptyObject: writer.append(raw: "{}")
-                case .emptyString: writer.append(raw: #""""#)
-                case .auth(let auth, let expires):
+                switch payload {
+                case .listening: writer.append(raw: "{}")
+                case .none: writer.append(raw: #""""#)
+                case .signedIn(let auth, let expires):
                     writer.append(raw: #"{"auth":"#)
                     writer.write(auth ?? .null)
                     writer.append(raw: #","expires":"#)

@@ -60,7 +60,7 @@ struct TransactionQueueTests {
             id: id, path: "a/b/c", update: { _ in .abort }, visibility: .visible, completion: { _ in },
             keepSynced: RegistrationID(9), writeID: WriteID(9)))
         #expect(queue.nextBatchRoot() == nil)
-        _ = queue.answered(requestID: 7, status: .ok)
+        _ = queue.answered(requestID: 7, status: .ok())
         #expect(queue.nextBatchRoot() == "a/b/c")
     }
 
@@ -87,13 +87,13 @@ struct TransactionQueueTests {
     func okAnswer() {
         var (queue, _) = queue(["a/b", "a"])
         queue.sent(batchAt: "a", put: put("a", 1), requestID: 7)
-        #expect(describe(queue.answered(requestID: 7, status: .ok)) == [
+        #expect(describe(queue.answered(requestID: 7, status: .ok())) == [
             "finish 1 committed=true 0 attempts=1 write=confirmed",
             "finish 2 committed=true 1 attempts=1 write=confirmed",
         ])
         #expect(queue.count == 0)
         // An answer for a request no transaction carries does nothing.
-        #expect(queue.answered(requestID: 7, status: .ok).isEmpty)
+        #expect(queue.answered(requestID: 7, status: .ok()).isEmpty)
     }
 
     @Test("datastale sends the batch back to waiting and re-runs it after the others finished; the 25th gives up")
@@ -149,9 +149,9 @@ struct TransactionQueueTests {
         #expect(queue.nextBatchRoot() == nil, "a put in doubt holds back what overlaps it")
         queue.resent(put("a", 2), requestID: 10)
         #expect(queue.putsInDoubt() == [put("b", 5)])
-        #expect(describe(queue.answered(requestID: 10, status: .ok)).count == 2)
+        #expect(describe(queue.answered(requestID: 10, status: .ok())).count == 2)
         // An answer on the old request number means nothing now.
-        #expect(queue.answered(requestID: 1, status: .ok).isEmpty)
+        #expect(queue.answered(requestID: 1, status: .ok()).isEmpty)
     }
 
     @Test("an abort or an invalid value finishes the run, with the attempts counted and no write to acknowledge")

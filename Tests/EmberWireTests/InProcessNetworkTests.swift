@@ -115,7 +115,7 @@ struct InProcessNetworkTests {
         let link = network.connect()
         var acks = 0
         link.server.onEvent = { event in
-            if case .received(let message) = event { link.server.send(.ack(requestID: message.requestID, status: .ok)) }
+            if case .received(let message) = event { link.server.send(.ack(requestID: message.requestID, status: .ok())) }
         }
         link.client.onEvent = { event in
             if case .received(.ack(let id, _)) = event {

@@ -34,7 +34,7 @@ struct RealtimeClientSessionTests {
             sent(firebase.send(.merge(requestID: 2, path: "a", changes: [WireChange("b/c", Node(.int(1))), WireChange("d", .empty)])))
                 == #"{"t":"d","d":{"r":2,"a":"m","b":{"p":"/a","d":{"b/c":1,"d":null}}}}"#)
         #expect(sent(firebase.send(.listen(requestID: 3, query: .default(at: "a"), tag: nil, hash: ""))) == #"{"t":"d","d":{"r":3,"a":"q","b":{"p":"/a","h":""}}}"#)
-        #expect(firebase.send(.resume(requestID: 4, client: "c", writers: ["w": 1])) == .answer(.ack(requestID: 4, status: .ok)))
+        #expect(firebase.send(.resume(requestID: 4, client: "c", writers: ["w": 1])) == .answer(.ack(requestID: 4, status: .ok())))
         #expect(sent(firebase.send(.adminAuth(requestID: 5, credential: "owner", override: .none))) == #"{"t":"d","d":{"r":5,"a":"gauth","b":{"cred":"owner"}}}"#)
         #expect(sent(firebase.send(.onDisconnectCancel(requestID: 6, path: "p"))) == #"{"t":"d","d":{"r":6,"a":"oc","b":{"p":"/p"}}}"#)
 

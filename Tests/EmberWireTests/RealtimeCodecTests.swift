@@ -123,8 +123,14 @@ struct RealtimeCodecTests {
 
     @Test("server messages in Firebase's shapes: data before ok, {} for a listen's ok, Permission denied, pushes without a leading slash")
     func encodesMessages() {
-        #expect(RealtimeCodec.encode(.ack(requestID: 2, status: .ok), okPayload: .emptyObject) == #"{"t":"d","d":{"r":2,"b":{"s":"ok","d":{}}}}"#)
-        #expect(RealtimeCodec.encode(.ack(requestID: 3, status: .ok)) == #"{"t":"d","d":{"r":3,"b":{"s":"ok","d":""}}}"#)
+        #expect(RealtimeCodec.encode(.ack(requestID: 2, status: .ok(.listening))) == #"{"t":"d","d":{"r":2,"b":{"s":"ok","d":{}}}}"#)
+        #expect(RealtimeCodec.encode(.ack(requestID: 3, status: .ok())) == #"{"t":"d","d":{"r":3,"b":{"s":"ok","d":""}}}"#)
+        #expect(
+            RealtimeCodec.encode(.ack(requestID: 5, status: .ok(.signedIn(auth: .object([("uid", .string("bob"))]), expires: 1_900_000_000))))
+                == #"{"t":"d","d":{"r":5,"b":{"s":"ok","d":{"auth":{"uid":"bob"},"expires":1900000000}}}}"#)
+        #expect(
+            RealtimeCodec.encode(.ack(requestID: 6, status: .ok(.signedIn(auth: nil, expires: nil))))
+                == #"{"t":"d","d":{"r":6,"b":{"s":"ok","d":{"auth":null,"expires":null}}}}"#)
         #expect(
             RealtimeCodec.encode(.ack(requestID: 4, status: .failed(.permissionDenied(at: "a"))))
                 == #"{"t":"d","d":{"r":4,"b":{"s":"permission_denied","d":"Permission denied"}}}"#)
