@@ -50,6 +50,12 @@ public final class Ember {
         return nil
     }
 
+    /// What a shell or script may do to the embedded server (`nil`: the server is in another
+    /// process): the one way they reach it.
+    public var administration: ServerAdministration? {
+        embeddedServer.map { ServerAdministration(server: $0, ember: self) }
+    }
+
     /// The server in another process, when the clients connect to one.
     public var remoteServer: (any RemoteServer)? {
         if case .remote(let remote) = backend { return remote }

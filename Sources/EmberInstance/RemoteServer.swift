@@ -11,6 +11,10 @@ public protocol RemoteServer: AnyObject {
     /// Where the server is, as the user should read it (`ws://127.0.0.1:9000/?ns=demo`).
     var url: String { get }
 
+    /// Called with what the user should hear about the connections (a server that cannot be
+    /// reached, a redirect, a server going away), on the engine's thread.
+    var onNotice: ((String) -> Void)? { get set }
+
     /// Opens a connection for one client. Its events arrive on `engine`'s thread, in order.
     func connect(on engine: Engine) -> any RemoteConnection
 

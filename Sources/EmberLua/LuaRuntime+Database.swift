@@ -157,7 +157,7 @@ extension LuaRuntime {
                 // ember.rules(): the rules document in force (nil: the open rules);
                 // ember.rules(text): compiles text and puts it in force.
                 let ember = call.runtime.ember
-                guard let server = ember.embeddedServer else {
+                guard let server = ember.administration else {
                     guard let remote = ember.remoteServer else {
                         throw call.failure(code: ErrorCode.needsEmbeddedServer, "ember.rules needs a server")
                     }
@@ -175,7 +175,7 @@ extension LuaRuntime {
                     throw call.failure(code: error.code, error.message)
                 }
                 do throws(StoreError) {
-                    try ember.setRules(rules)
+                    try server.setRules(rules)
                 } catch {
                     throw call.failure(code: error.code, error.message)
                 }

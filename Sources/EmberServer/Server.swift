@@ -80,6 +80,8 @@ public final class Server {
     public let store: ServerStore?
     /// What the current tick owes, while a store is attached.
     private var tick = ServerTick()
+    /// The buffer of the core's actions, kept from one step to the next without a store.
+    private var spareActions: [ServerAction] = []
     /// The last commit that failed, if any: the writes of its tick were refused.
     public private(set) var lastStoreError: StoreError?
     /// Called with each failed commit (after its tick was undone).
@@ -188,8 +190,8 @@ public final class Server {
     /// Serves a new connection: sends the handshake and handles what arrives.
     @discardableResult
     public func accept(_ transport: any Transport<ServerMessage, ClientMessage>) -> ConnectionID {
-        var actions: [ServerAction] = []
-        let id = core.openConnection(into: &actions)
+        // The transport is known before the handshake is sent.
+        let id = core.nextConnectionID
         transports[id] = transport
         transport.onEvent = { [unowned self] event in
             switch event {
@@ -197,7 +199,7 @@ public final class Server {
             case .closed: connectionEnded(id)
             }
         }
-        perform(actions)
+        step { core, actions in _ = core.openConnection(into: &actions) }
         return id
     }
 
@@ -210,15 +212,11 @@ public final class Server {
 
     private func connectionEnded(_ id: ConnectionID) {
         guard transports.removeValue(forKey: id) != nil else { return }
-        var actions: [ServerAction] = []
-        core.connectionEnded(id, into: &actions)
-        perform(actions)
+        step { core, actions in core.connectionEnded(id, into: &actions) }
     }
 
     private func handle(_ message: ClientMessage, from id: ConnectionID) {
-        var actions: [ServerAction] = []
-        core.handle(message, from: id, into: &actions)
-        perform(actions)
+        step { core, actions in core.handle(message, from: id, into: &actions) }
     }
 
     // MARK: Rules
@@ -239,10 +237,7 @@ public final class Server {
                 try? store.dropIndex(index)
             }
         }
-        var actions: [ServerAction] = []
-        let revoked = core.setRules(rules, into: &actions)
-        perform(actions)
-        return revoked
+        return step { core, actions in core.setRules(rules, into: &actions) }
     }
 
     /// Revokes the sign-in of every connection whose token has expired, as its next request
@@ -251,9 +246,7 @@ public final class Server {
     /// that sends nothing (a listener kept alive by keep-alives) is revoked at its token's
     /// expiry, not at its next request. Sets ``nextTokenExpiry`` anew.
     public func revokeExpiredTokens() {
-        var actions: [ServerAction] = []
-        core.revokeExpiredTokens(into: &actions)
-        perform(actions)
+        step { core, actions in core.revokeExpiredTokens(into: &actions) }
     }
 
     /// Whether the rules refuse `auth` every write at and below `path`, whatever is written
@@ -265,19 +258,55 @@ public final class Server {
 
     // MARK: Actions
 
-    /// Does what the core asked: each message is sent now, or held for the end of the tick
-    /// when a store is attached; each change is marked in the store (kept with the tick's
-    /// commit); each rules check is reported.
+    /// Runs one step of the core and does what it asked. With a store, the core appends its
+    /// actions straight to the tick's (nothing is copied): the messages wait there for the
+    /// commit, and the rest is done at once (``performHeld(from:)``). Without one, into a buffer
+    /// kept for the next step, each message sent at once (``perform(_:)``).
+    private func step<Answer, Failure: Error>(
+        _ body: (inout ServerCore, inout [ServerAction]) throws(Failure) -> Answer
+    ) throws(Failure) -> Answer {
+        if store != nil {
+            let start = tick.held.count
+            defer { performHeld(from: start) }
+            return try body(&core, &tick.held)
+        }
+        // A step started by one of this step's messages (a transport that answers at once)
+        // finds the buffer taken and makes its own.
+        var actions = spareActions
+        spareActions = []
+        defer {
+            perform(actions)
+            actions.removeAll(keepingCapacity: true)
+            if actions.capacity > spareActions.capacity { spareActions = actions }
+        }
+        return try body(&core, &actions)
+    }
+
+    /// Does what the core asked, without a store: each message is sent now; each rules check is
+    /// reported.
     private func perform(_ actions: [ServerAction]) {
-        for action in actions {
-            switch action {
+        // By index, so that each action is lent to `deliver`, not copied.
+        for index in actions.indices {
+            switch actions[index] {
+            case .update, .writeAnswer, .getAnswer, .send: deliver(actions[index])
+            case .ruleChecked(let check): onRuleCheck?(check)
+            case .changed, .recordLedger, .recordAnswer: break
+            }
+        }
+    }
+
+    /// Does what the core asked of the tick's actions from `start` on, with a store: the
+    /// messages stay held for the commit; each change is marked in the store and each ledger
+    /// entry kept for it; each rules check is reported.
+    private func performHeld(from start: Int) {
+        var index = start
+        while index < tick.held.count {
+            switch tick.held[index] {
             case .update, .writeAnswer, .getAnswer, .send:
-                if store == nil { deliver(action) } else { tick.held.append(action) }
+                break
             case .changed(let path):
-                if let store {
-                    tick.wrote = true
-                    store.markChanged(path)
-                }
+                tick.wrote = true
+                store?.markChanged(path)
             case .recordLedger(let changes):
                 store?.recordLedger(changes)
             case .recordAnswer(let key, let failure):
@@ -285,6 +314,7 @@ public final class Server {
             case .ruleChecked(let check):
                 onRuleCheck?(check)
             }
+            index += 1
         }
     }
 
@@ -390,18 +420,14 @@ public final class Server {
     /// - Parameter hash: when given, the write happens only if the current value has this hash.
     /// - Throws: `invalid_*` errors for bad data, `datastale` when the hash no longer matches.
     public func put(_ node: Node, at path: Path, hash: String?) throws(DatabaseError) {
-        var actions: [ServerAction] = []
-        defer { perform(actions) }
-        try core.put(node, at: path, hash: hash, as: .admin, by: nil, into: &actions)
+        try step { (core, actions) throws(DatabaseError) in try core.put(node, at: path, hash: hash, as: .admin, by: nil, into: &actions) }
     }
 
     /// Sets several paths below `path` at once, as an administrator: all land or none.
     /// - Throws: as ``put(_:at:hash:)``, and `invalid_value` when one changed path is an
     ///   ancestor of another.
     public func merge(_ changes: [WireChange], at path: Path) throws(DatabaseError) {
-        var actions: [ServerAction] = []
-        defer { perform(actions) }
-        try core.merge(changes, at: path, as: .admin, by: nil, into: &actions)
+        try step { (core, actions) throws(DatabaseError) in try core.merge(changes, at: path, as: .admin, by: nil, into: &actions) }
     }
 
     // MARK: Importing
@@ -442,9 +468,7 @@ public final class Server {
         }
         tree.forget(touching: path)
         core.indexes.drop(touching: path)
-        var actions: [ServerAction] = []
-        core.refreshListens(touching: path, into: &actions)
-        perform(actions)
+        step { core, actions in core.refreshListens(touching: path, into: &actions) }
         endTick()
         return rows
     }

@@ -29,12 +29,4 @@ enum ServerAction {
     case recordAnswer(key: String, failure: DatabaseError?)
     /// A rules check was made for a connection (what `rules trace` and the viewer list).
     case ruleChecked(RuleCheck)
-
-    /// Whether the action is a message owed to a connection (held until the commit).
-    var isMessage: Bool {
-        switch self {
-        case .update, .writeAnswer, .getAnswer, .send: true
-        case .changed, .recordLedger, .recordAnswer, .ruleChecked: false
-        }
-    }
 }

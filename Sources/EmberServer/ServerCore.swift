@@ -61,6 +61,9 @@ struct ServerCore {
 
     // MARK: Connections
 
+    /// The id the next connection opened gets.
+    var nextConnectionID: ConnectionID { ConnectionID(nextConnection) }
+
     /// Opens a connection: its handshake is owed.
     /// - Complexity: O(1).
     mutating func openConnection(into actions: inout [ServerAction]) -> ConnectionID {
@@ -91,8 +94,7 @@ struct ServerCore {
 
     /// Handles one request of the connection `id`.
     mutating func handle(_ message: ClientMessage, from id: ConnectionID, into actions: inout [ServerAction]) {
-        guard connections[id] != nil else { return }
-        let auth = currentAuth(of: id, revoking: true, into: &actions)
+        guard let auth = currentAuth(of: id, revoking: true, into: &actions) else { return }
         switch message {
         case .listen(let requestID, let query, let tag, let hash):
             if let error = denial(.read(query.path, RuleQuery(query.params)), as: auth, by: id, at: serverTime, into: &actions) {
@@ -263,10 +265,11 @@ struct ServerCore {
         nextTokenExpiry = next
     }
 
-    /// The connection's user now: a token that has expired is revoked first (`expired_token`
-    /// is sent when `revoking`, and the listens no longer allowed are revoked).
-    private mutating func currentAuth(of id: ConnectionID, revoking: Bool, into actions: inout [ServerAction]) -> ConnectionAuth {
-        guard let auth = connections[id]?.auth else { return .none }
+    /// The connection's user now (`nil`: the connection is not open): a token that has expired
+    /// is revoked first (`expired_token` is sent when `revoking`, and the listens no longer
+    /// allowed are revoked).
+    private mutating func currentAuth(of id: ConnectionID, revoking: Bool, into actions: inout [ServerAction]) -> ConnectionAuth? {
+        guard let auth = connections[id]?.auth else { return nil }
         guard case .user(let token) = auth, token.isExpired(at: serverTime) else { return auth }
         connections[id]?.auth = .none
         if revoking {
@@ -274,7 +277,7 @@ struct ServerCore {
                 code: ErrorCode.expiredToken, message: "the token of \(token.uid) has expired"))))
             revokeListens(of: id, into: &actions)
         }
-        return .none
+        return ConnectionAuth.none
     }
 
     /// Revokes the connection's listens that the rules do not allow its user now.

@@ -12,7 +12,9 @@ import EmberWire
 struct ServerTick {
     /// Whether the tick wrote.
     var wrote = false
-    /// The messages owed (``ServerAction/isMessage``), in the order they were made.
+    /// The core's actions since the last commit, in the order they were made: the messages
+    /// owed wait here for the commit; the others were done when
+    /// they were made and are passed over.
     var held: [ServerAction] = []
     /// Whether anything waits for the end of the tick.
     var isEmpty: Bool { !wrote && held.isEmpty }

@@ -69,7 +69,7 @@ public final class Repl {
     ///   fail; scripts and `-c` do).
     public func run() -> Int32 {
         var entry: String?
-        while !shell.exitRequested {
+        while !shell.state.exitRequested {
             shell.engine.runDue()
             editor.prompt = entry == nil ? (luaMode ? "lua> " : shell.prompt) : continuationPrompt
             atMainPrompt = entry == nil && !luaMode
@@ -117,26 +117,26 @@ public final class Repl {
                 if text.trimmingCharacters(in: .whitespaces).isEmpty { continue }
                 remember(text)
                 let terminal = shell.output as? TerminalOutput
-                terminal?.beginCommand(paging: shell.pagerEnabled)
-                shell.holdsTiming = true
+                terminal?.beginCommand(paging: shell.state.pagerEnabled)
+                shell.state.holdsTiming = true
                 _ = luaMode ? shell.executeLua(text) : shell.execute(text)
                 terminal?.endCommand()
-                shell.holdsTiming = false
-                if let line = shell.heldTiming {
-                    shell.heldTiming = nil
+                shell.state.holdsTiming = false
+                if let line = shell.state.heldTiming {
+                    shell.state.heldTiming = nil
                     shell.output.writeError(line)
                 }
                 // a Ctrl-C typed while the entry ran was the entry's: it must not also clear the
                 // next prompt (an extra ^C and a second prompt)
                 shell.engine.clearInterrupt()
-                if shell.luaModeRequested {
-                    shell.luaModeRequested = false
+                if shell.state.luaModeRequested {
+                    shell.state.luaModeRequested = false
                     luaMode = true
                     editor.write("Lua mode: each line is a Lua chunk; .q or Ctrl-D returns to commands, exit leaves\n")
                 }
             }
         }
-        return shell.exitStatus
+        return shell.state.exitStatus
     }
 
     /// The prompt for the next line of an unfinished entry, as wide as the main prompt.

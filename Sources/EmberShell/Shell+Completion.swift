@@ -50,7 +50,7 @@ extension Shell {
     /// locally (its cache and pending writes), else read from the server through the client.
     func pathCompletions(_ partial: String) -> LineCompletion {
         let (directory, name) = Self.splitAtLastSlash(partial)
-        guard let parent = try? PathExpression(directory, at: .start).resolved(against: location) else {
+        guard let parent = try? PathExpression(directory, at: .start).resolved(against: state.location) else {
             return LineCompletion(partial: partial, candidates: [])
         }
         var keys: [(String, Bool)] = []
@@ -68,7 +68,7 @@ extension Shell {
     /// directory (issue 37: root paths were offered), from the first 1,000 children.
     func childPathCompletions(_ partial: String, under location: String) -> LineCompletion {
         let (directory, name) = Self.splitAtLastSlash(partial)
-        guard let parent = try? PathExpression(location, at: .start).resolved(against: self.location),
+        guard let parent = try? PathExpression(location, at: .start).resolved(against: self.state.location),
             let below = try? Path(validating: directory.isEmpty ? "/" : directory)
         else { return LineCompletion(partial: partial, candidates: []) }
         let known = database.cachedValue(at: parent).flatMap { $0.isEmpty ? nil : $0 } ?? serverValue(at: parent)

@@ -47,7 +47,7 @@ extension Shell {
                 total + (database.cachedValue(at: path)?.jsonValue(.export).serialized().utf8.count ?? 0)
             }
         }
-        let listeners = watches.values.filter { $0.client == database.name }.count
+        let listeners = state.watches.values.filter { $0.client == database.name }.count
         let json = JSONValue.object([
                 ("client", .string(database.name.rawValue)),
                 ("connected", .bool(database.connectionState.isConnected)),
@@ -57,7 +57,7 @@ extension Shell {
                 ("cacheBytes", .int(Int64(cacheBytes))),
                 ("database", .string(databaseDescription)),
                 ("auth", identityJSON(database)),
-                ("rules", .string(ember.embeddedServer.map { $0.rules.isOpen ? "open" : "loaded" } ?? "remote")),
+                ("rules", .string(ember.administration.map { $0.rules.isOpen ? "open" : "loaded" } ?? "remote")),
                 ("server", .string(ember.remoteServer?.url ?? "embedded")),
                 ("serverCache", serverCacheJSON),
                 ("storeError", database.lastStoreError.map { .string($0.message) } ?? .null),
@@ -66,10 +66,10 @@ extension Shell {
                     .object([("code", .string(notice.code)), ("message", .string(notice.description))])
                 })),
             ])
-        let state = database.connectionState
+        let connection = database.connectionState
         let rows: [(String, String)] = [
             ("client", database.name.rawValue),
-            ("connection", state.isConnected ? style.ok(state.description) : style.warning(state.description)),
+            ("connection", connection.isConnected ? style.ok(connection.description) : style.warning(connection.description)),
             ("server time offset", "\(database.serverTimeOffset) ms"),
             ("pending writes", "\(database.pendingWriteCount)"),
             ("listeners", "\(listeners)"),
@@ -96,7 +96,7 @@ extension Shell {
     /// What the embedded server keeps of its store in memory, for `status` (nothing for a
     /// server in memory or in another process).
     private var serverCacheRow: [(String, String)] {
-        guard let server = ember.embeddedServer else { return [] }
+        guard let server = ember.administration else { return [] }
         let use = server.cacheUse
         guard use.isPaged else { return [] }
         return [(
@@ -107,7 +107,7 @@ extension Shell {
     }
 
     private var serverCacheJSON: JSONValue {
-        guard let server = ember.embeddedServer, server.cacheUse.isPaged else { return .null }
+        guard let server = ember.administration, server.cacheUse.isPaged else { return .null }
         let use = server.cacheUse
         return .object([
             ("bytes", .int(Int64(use.bytes))), ("capacity", .int(Int64(server.cacheSize))), ("locations", .int(Int64(use.regions))),
@@ -117,7 +117,7 @@ extension Shell {
 
     /// Which rules are in force, for `status`.
     var rulesDescription: String {
-        guard let rules = ember.embeddedServer?.rules else { return "kept by the server (rules are loaded where it runs)" }
+        guard let rules = ember.administration?.rules else { return "kept by the server (rules are loaded where it runs)" }
         if rules.isOpen { return style.warning("open: everyone may read and write (rules load FILE sets rules)") }
         return "\(rules.entries.count) \(rules.entries.count == 1 ? "rule" : "rules") loaded (rules show prints them)"
     }
@@ -137,10 +137,10 @@ extension Shell {
         }
     }
 
-    /// The embedded server, for a command that acts on it.
+    /// The administration of the embedded server, for a command that acts on it.
     /// - Throws: `needs_embedded_server` when the server is in another process.
-    func embeddedServer(for command: String) throws(ShellError) -> Server {
-        guard let server = ember.embeddedServer else {
+    func administration(for command: String) throws(ShellError) -> ServerAdministration {
+        guard let server = ember.administration else {
             throw .command(
                 ErrorCode.needsEmbeddedServer,
                 "\(command) needs an embedded server: this session's clients are connected to \(ember.remoteServer?.url ?? "another process")")
@@ -190,8 +190,8 @@ extension Shell {
     }
 
     func changeLocation(_ expression: PathExpression) throws(ShellError) -> CommandResult {
-        location = expression.text.isEmpty ? .root : try resolve(expression)
-        return .location(location, shown: false)
+        state.location = expression.text.isEmpty ? .root : try resolve(expression)
+        return .location(state.location, shown: false)
     }
 
     /// Whether a client named `name` exists: open now, or kept in the database directory.
@@ -212,7 +212,7 @@ extension Shell {
             throw .database(error, at: name.position)
         }
         let isNew = !existing
-        currentClient = client.name
+        state.currentClient = client.name
         waitForConnection(of: client)
         var json: [(key: String, value: JSONValue)] = [("client", .string(client.name.rawValue)), ("created", .bool(isNew))]
         var text = "client \(client.name)" + (isNew ? " (new)" : "") + ": \(client.connectionState)"
@@ -232,10 +232,10 @@ extension Shell {
         let json = JSONValue.array(names.map { name in
                 let client = ember.client(name)
                 return .object([
-                    ("client", .string(name.rawValue)), ("current", .bool(name == currentClient)),
+                    ("client", .string(name.rawValue)), ("current", .bool(name == state.currentClient)),
                     ("state", .string(client.connectionState.description)),
                     ("pendingWrites", .int(Int64(client.pendingWriteCount))),
-                    ("listeners", .int(Int64(watches.values.filter { $0.client == name }.count))),
+                    ("listeners", .int(Int64(state.watches.values.filter { $0.client == name }.count))),
                     ("uid", client.authState.token.map { .string($0.uid) } ?? .null),
                     ("writesHeld", .bool(client.writesHeld)),
                 ])
@@ -252,12 +252,12 @@ extension Shell {
         let lines = names.enumerated().map { index, name in
             let client = ember.client(name)
             let who = identityWidth == 0 ? "" : "  " + padded(identity(identities[index]), to: identityWidth)
-            let marker = name == currentClient ? "* " : "  "
-            let state = client.connectionState
+            let marker = name == state.currentClient ? "* " : "  "
+            let connection = client.connectionState
             let pending = client.pendingWriteCount
-            let listeners = watches.values.filter { $0.client == name }.count
-            let stateText = padded(state.description, to: stateWidth)
-            return marker + padded(name.rawValue, to: nameWidth) + "  " + (state.isConnected ? style.ok(stateText) : style.warning(stateText))
+            let listeners = state.watches.values.filter { $0.client == name }.count
+            let stateText = padded(connection.description, to: stateWidth)
+            return marker + padded(name.rawValue, to: nameWidth) + "  " + (connection.isConnected ? style.ok(stateText) : style.warning(stateText))
                 + (identities[index].holdsWrites ? style.warning(who) : who)
                 + style.dim("  \(pending) pending, \(listeners) \(listeners == 1 ? "watch" : "watches")")
         }
@@ -279,9 +279,9 @@ extension Shell {
                 "client \(client.name) (new): \(client.connectionState)",
                 json: .object([("client", .string(client.name.rawValue)), ("created", .bool(true))]))
         }
-        let previous = clientOverride
-        clientOverride = client.name
-        defer { clientOverride = previous }
+        let previous = state.clientOverride
+        state.clientOverride = client.name
+        defer { state.clientOverride = previous }
         return try run(command)
     }
 
@@ -293,7 +293,7 @@ extension Shell {
     }
 
     func setClockSkew(_ milliseconds: Int64) throws(ShellError) -> CommandResult {
-        try embeddedServer(for: "server clock skew").clockSkew = milliseconds
+        try administration(for: "server clock skew").clockSkew = milliseconds
         return .done("the server's clock runs \(milliseconds) ms ahead (clients learn it when they next connect: offline, then online)")
     }
 
@@ -303,13 +303,13 @@ extension Shell {
     }
 
     func setDisconnectTimeout(_ milliseconds: Int64) throws(ShellError) -> CommandResult {
-        _ = try embeddedServer(for: "timeout")
+        _ = try administration(for: "timeout")
         ember.disconnectTimeout = milliseconds
         return .done("the server notices a dropped connection after \(milliseconds) ms (connections opened from now on)")
     }
 
     func setLatency(_ milliseconds: Int64) throws(ShellError) -> CommandResult {
-        _ = try embeddedServer(for: "latency")
+        _ = try administration(for: "latency")
         ember.latency = milliseconds
         return .done("every message now takes \(milliseconds) ms each way")
     }

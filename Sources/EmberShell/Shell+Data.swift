@@ -28,7 +28,7 @@ extension Shell {
             throw .database(error, at: position)
         }
         var waiting = answer.isFilled ? nil : waitingStatus(of: database)
-        if waiting == nil, !answer.isFilled, acknowledgementWait == .interactive, !database.connectionState.isConnected {
+        if waiting == nil, !answer.isFilled, state.acknowledgementWait == .interactive, !database.connectionState.isConnected {
             // At the prompt a write made while the connection is down does not hold the
             // prompt: it is queued, and the prompt shows the state.
             waiting = .queued(database.connectionState, keeping: queueKeeping(of: database))
@@ -48,7 +48,7 @@ extension Shell {
             }
             return waiting
         }
-        switch acknowledgementWait {
+        switch state.acknowledgementWait {
         case .interactive, .unbounded:
             try wait(for: answer, interrupted: interrupted)
         case .bounded(let milliseconds):

@@ -17,8 +17,8 @@ extension Shell {
     /// rows as they are read (``exportStreaming(_:to:from:)``), not built in memory.
     func export(_ expression: PathExpression, to file: Word?) throws(ShellError) -> CommandResult {
         let path = try resolve(expression)
-        if let file, database.pendingWriteCount == 0, let (server, connection) = storeServer(),
-            server.exportsStreaming(at: path, by: connection)
+        if let file, database.pendingWriteCount == 0, let server = storeServer(),
+            server.exportsStreaming(at: path, for: database.name)
         {
             return try exportStreaming(path, to: file, from: server)
         }
@@ -38,7 +38,7 @@ extension Shell {
     }
 
     /// Writes the data at `path` into `file` from the server's store, a chunk at a time.
-    private func exportStreaming(_ path: Path, to file: Word, from server: Server) throws(ShellError) -> CommandResult {
+    private func exportStreaming(_ path: Path, to file: Word, from server: ServerAdministration) throws(ShellError) -> CommandResult {
         let target = FileAccess.expandingHome(file.text)
         var bytes = 0
         do {
@@ -68,7 +68,7 @@ extension Shell {
     func importFile(_ given: Word, to expression: PathExpression) throws(ShellError) -> CommandResult {
         let path = try resolve(expression)
         let file = Word(FileAccess.expandingHome(given.text), at: given.position)
-        if let (server, connection) = storeServer(), server.importsStreaming(at: path, by: connection) {
+        if let server = storeServer(), server.importsStreaming(at: path, for: database.name) {
             if let result = try importStreaming(file, at: path, into: server) { return result }
         }
         let text: String
@@ -103,21 +103,19 @@ extension Shell {
             status, detail: status == .acknowledged ? detail : detail + ";", fields: [("children", .int(Int64(count)))]))
     }
 
-    /// The embedded server and the current client's connection to it, while that client is
-    /// connected: what an import or export may stream through, in the server's store.
-    private func storeServer() -> (Server, ConnectionID)? {
-        guard let server = ember.embeddedServer, database.connectionState.isConnected,
-            let connection = ember.connectionID(of: database.name)
-        else { return nil }
-        return (server, connection)
+    /// The embedded server's administration, while the current client is connected: what an
+    /// import or export may stream through, in the server's store.
+    private func storeServer() -> ServerAdministration? {
+        guard let server = ember.administration, database.connectionState.isConnected else { return nil }
+        return server
     }
 
-    /// Streams `file` into the server's store at `path` (``Server/importStreaming(at:_:)``),
+    /// Streams `file` into the server's store at `path` (``ServerAdministration/importStreaming(at:producing:checkpoint:)``),
     /// drawing the share read on a terminal. Ctrl-C, bad JSON or data a write would refuse
     /// leave the old data.
     /// - Returns: the report, or `nil` when the file needs a whole import (`.value` or `.sv`
     ///   on its large objects: ``ExportReader/Unsupported``); nothing was written then.
-    private func importStreaming(_ file: Word, at path: Path, into server: Server) throws(ShellError) -> CommandResult? {
+    private func importStreaming(_ file: Word, at path: Path, into server: ServerAdministration) throws(ShellError) -> CommandResult? {
         let source: ExportFile
         do {
             source = try ExportFile(path: file.text)
@@ -171,13 +169,13 @@ extension Shell {
 
     /// Draws `status` on stderr, over the previous one, when stderr is a terminal.
     func drawStatus(_ status: String) {
-        guard showsProgress && !runningForScript else { return }
+        guard state.showsProgress && !state.runningForScript else { return }
         output.writeError("\r\u{1B}[K" + status)
     }
 
     /// Erases what ``drawStatus(_:)`` drew.
     func clearStatus() {
-        guard showsProgress && !runningForScript else { return }
+        guard state.showsProgress && !state.runningForScript else { return }
         output.writeError("\r\u{1B}[K")
     }
 }

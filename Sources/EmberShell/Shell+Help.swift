@@ -89,21 +89,21 @@ extension Shell {
     }
 
     func setTiming(_ on: Bool?) -> CommandResult {
-        if let on { timing = on }
-        return .report(text: "timing is \(timing ? "on" : "off")", json: .object([("timing", .bool(timing))]))
+        if let on { state.timing = on }
+        return .report(text: "timing is \(state.timing ? "on" : "off")", json: .object([("timing", .bool(state.timing))]))
     }
 
     func setPager(_ on: Bool?) -> CommandResult {
-        if let on { pagerEnabled = on }
-        return .report(text: "pager is \(pagerEnabled ? "on" : "off")", json: .object([("pager", .bool(pagerEnabled))]))
+        if let on { state.pagerEnabled = on }
+        return .report(text: "pager is \(state.pagerEnabled ? "on" : "off")", json: .object([("pager", .bool(state.pagerEnabled))]))
     }
 
     func setOutput(_ mode: OutputMode?) -> CommandResult {
         if let mode {
-            outputMode = mode
+            state.outputMode = mode
             style.colored = colorAllowed && mode != .json
         }
-        return .report(text: "output is \(outputMode.rawValue)", json: .object([("output", .string(outputMode.rawValue))]))
+        return .report(text: "output is \(state.outputMode.rawValue)", json: .object([("output", .string(state.outputMode.rawValue))]))
     }
 
     func showHistory() -> CommandResult {

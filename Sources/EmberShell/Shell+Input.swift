@@ -23,7 +23,7 @@ extension Shell {
             }
             entry = nil
             if !execute(text, from: file.map { InputOrigin(file: $0, line: entryStart) }) { return false }
-            if exitRequested { return true }
+            if state.exitRequested { return true }
         }
         if let entry {
             // the input ended inside an entry: run it to report what is missing

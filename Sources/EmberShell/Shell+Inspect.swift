@@ -19,17 +19,17 @@ extension Shell {
                 throw .command(ErrorCode.unknownClient, "no client \(name) (clients lists them)", at: word.position)
             }
         } else {
-            name = clientOverride ?? currentClient
+            name = state.clientOverride ?? state.currentClient
         }
         let inspection = ember.client(name).inspect()
-        let server = ember.serverInspection(of: name)
+        let server = ember.administration?.inspection(of: name)
         return .report(text: inspectionText(inspection, server: server), json: inspectionJSON(inspection, server: server))
     }
 
     /// Whether the server's data for `view`'s query is the view's (`nil`: not known here, or the
     /// view is not complete).
     private func matchesServer(_ view: ClientInspection.View) -> Node?? {
-        guard view.isComplete, let serverData = ember.serverData(for: view.query) else { return nil }
+        guard view.isComplete, let serverData = ember.administration?.data(for: view.query) else { return nil }
         return serverData == view.data ? .some(nil) : .some(serverData)
     }
 
@@ -79,7 +79,7 @@ extension Shell {
             lines.append(style.bold("server, \(server.connection)") + " (\(Self.describe(server.auth)))")
             lines.append("  listens: " + (server.listens.isEmpty ? style.dim("none") : server.listens.map(\.description).joined(separator: ", ")))
             lines.append("  onDisconnect: " + (server.onDisconnect.isEmpty ? style.dim("none") : server.onDisconnect.map(describeWrite).joined(separator: "; ")))
-        } else if ember.embeddedServer == nil {
+        } else if ember.administration == nil {
             lines.append(style.dim("the server is in another process: its side is not shown here"))
         } else {
             lines.append(style.dim("the server holds no connection of \(inspection.client) (offline)"))
@@ -89,7 +89,7 @@ extension Shell {
 
     /// What `inspect NAME --json` gives for the client `name`.
     func inspectionJSON(of name: ClientName) -> JSONValue {
-        inspectionJSON(ember.client(name).inspect(), server: ember.serverInspection(of: name))
+        inspectionJSON(ember.client(name).inspect(), server: ember.administration?.inspection(of: name))
     }
 
     private func inspectionJSON(_ inspection: ClientInspection, server: ServerConnectionInspection?) -> JSONValue {

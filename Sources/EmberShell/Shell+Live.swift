@@ -16,30 +16,30 @@ extension Shell {
     func watch(_ expression: PathExpression, _ queryExpression: QueryExpression, events: [EventType]) throws(ShellError) -> CommandResult {
         let path = try resolve(expression)
         let events = events.isEmpty ? Self.defaultWatchEvents : events
-        let id = nextWatchID
-        nextWatchID += 1
+        let id = state.nextWatchID
+        state.nextWatchID += 1
         let query = makeQuery(path, queryExpression)
-        let client = clientOverride ?? currentClient
+        let client = state.clientOverride ?? state.currentClient
         // The initial events come as the listener is added: held until the watch's own line
         // has printed.
-        holdingWatches.insert(id)
+        state.holdingWatches.insert(id)
         let handle = query.observe(Set(events)) { [weak self] event in
             self?.printEvent(event, watch: id)
         }
-        watches[id] = Watch(id: id, client: client, path: path, query: queryExpression.text, events: events, handle: handle)
+        state.watches[id] = Watch(id: id, client: client, path: path, query: queryExpression.text, events: events, handle: handle)
         return .watching(id: id, path: path, query: queryExpression.text, events: events)
     }
 
     /// Prints one event of watch `id` as it happens, or holds it while the command that
     /// started the watch has not shown its result.
     func printEvent(_ event: ListenerEvent, watch id: Int) {
-        if case .cancelled = event { watches[id] = nil }
-        if tour != nil, case .data(let type, let snapshot, _) = event {
-            tour?.events.append(.init(watch: id, type: type, path: snapshot.path, origin: snapshot.origin ?? .server))
+        if case .cancelled = event { state.watches[id] = nil }
+        if state.tour != nil, case .data(let type, let snapshot, _) = event {
+            state.tour?.events.append(.init(watch: id, type: type, path: snapshot.path, origin: snapshot.origin ?? .server))
         }
         let text = renderer.event(event, watch: id)
-        if holdingWatches.contains(id) {
-            heldEvents.append(text)
+        if state.holdingWatches.contains(id) {
+            state.heldEvents.append(text)
         } else {
             output.writeEvent(text)
         }
@@ -54,13 +54,13 @@ extension Shell {
     /// says how many events were not printed. The interrupt stays pending, as after any stopped
     /// output.
     func releaseHeldEvents() {
-        let started = holdingWatches.sorted()
-        holdingWatches.removeAll()
-        let held = heldEvents
-        heldEvents.removeAll()
+        let started = state.holdingWatches.sorted()
+        state.holdingWatches.removeAll()
+        let held = state.heldEvents
+        state.heldEvents.removeAll()
         for (index, text) in held.enumerated() {
             guard !InterruptSignal.isPending else {
-                let removed = started.compactMap { watches[$0] }
+                let removed = started.compactMap { state.watches[$0] }
                 for watch in removed { stop(watch) }
                 let names = removed.map { "[\($0.id)]" }.joined(separator: ", ")
                 let what = removed.isEmpty ? "" : removed.count == 1 ? "; watch \(names) removed" : "; watches \(names) removed"
@@ -74,11 +74,11 @@ extension Shell {
     func unwatch(_ target: UnwatchTarget) throws(ShellError) -> CommandResult {
         switch target {
         case .all:
-            let removed = watches.values.sorted { $0.id < $1.id }
+            let removed = state.watches.values.sorted { $0.id < $1.id }
             for watch in removed { stop(watch) }
             return .done(removed.isEmpty ? "no watches" : "removed \(removed.count) \(removed.count == 1 ? "watch" : "watches")")
         case .id(let id):
-            guard let watch = watches[id] else {
+            guard let watch = state.watches[id] else {
                 throw .command(ErrorCode.unknownWatch, "no watch \(id) (see watches)")
             }
             stop(watch)
@@ -89,11 +89,11 @@ extension Shell {
     /// Removes a watch's listener.
     func stop(_ watch: Watch) {
         ember.client(watch.client).removeObserver(watch.handle)
-        watches[watch.id] = nil
+        state.watches[watch.id] = nil
     }
 
     func listWatches() -> CommandResult {
-        let all = watches.values.sorted { $0.id < $1.id }
+        let all = state.watches.values.sorted { $0.id < $1.id }
         let json = JSONValue.array(all.map { watch in
             .object([
                 ("watch", .int(Int64(watch.id))), ("client", .string(watch.client.rawValue)),

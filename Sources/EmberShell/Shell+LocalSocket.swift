@@ -17,7 +17,7 @@ extension Shell {
     ///   run starts it without waiting and says nothing.
     @discardableResult
     public func serveLocalSocket(waiting: Bool = true) -> String? {
-        guard localSocket == nil, ember.embeddedServer != nil, case .directory(let directory, _) = ember.persistence else { return nil }
+        guard localSocket == nil, ember.administration != nil, case .directory(let directory, _) = ember.persistence else { return nil }
         let database = ServedDatabase(namespace: "default", owner: ember)
         let listening = DispatchSemaphore(value: 0)
         let ended = DispatchSemaphore(value: 0)
@@ -58,7 +58,7 @@ extension Shell {
     /// refused. What they ask is answered whenever this run's engine runs (while a command or
     /// a script waits, as every write does).
     public func serveLocalSocketWhenLong() {
-        guard ember.embeddedServer != nil, case .directory = ember.persistence else { return }
+        guard ember.administration != nil, case .directory = ember.persistence else { return }
         waitsForLocalClients = true
         localSocketDue = engine.now + Self.localSocketDelay
         engine.schedule(after: Self.localSocketDelay) { [weak self] in

@@ -12,10 +12,10 @@ extension Shell: LuaHost {
     /// when it has none). Its events print as they happen; notes for people do not. A failure
     /// keeps the command's code (`syntax_error`, `invalid_path`...) and message.
     public func execute(command: String) throws(LuaHostError) -> JSONValue {
-        let wasRunningForScript = runningForScript
-        runningForScript = true
+        let wasRunningForScript = state.runningForScript
+        state.runningForScript = true
         defer {
-            runningForScript = wasRunningForScript
+            state.runningForScript = wasRunningForScript
             releaseHeldEvents()
         }
         do throws(ShellError) {
@@ -29,8 +29,8 @@ extension Shell: LuaHost {
 
     /// `ember.exit(status)`: the run ends with `status` once the script has stopped.
     public func requestExit(status: Int32) {
-        exitRequested = true
-        exitStatus = status
+        state.exitRequested = true
+        state.exitStatus = status
     }
 
     /// Adds a plugin command to the registry (replacing one of the same name).

@@ -11,8 +11,8 @@ extension Shell {
     ///   may be missing), so that a command-line run can stop with exit status 1.
     @discardableResult
     public func reportNotices() -> Bool {
-        let notices = ember.notices.dropFirst(reportedNotices)
-        reportedNotices = ember.notices.count
+        let notices = ember.notices.dropFirst(state.reportedNotices)
+        state.reportedNotices = ember.notices.count
         var succeeded = true
         for notice in notices {
             if notice.isFailure {

@@ -91,7 +91,7 @@ extension Shell {
 
     func runLua(_ code: Word?) throws(ShellError) -> CommandResult {
         guard let code else {
-            luaModeRequested = true
+            state.luaModeRequested = true
             return .nothing
         }
         return try runChunk(code.text, name: "=lua")

@@ -118,13 +118,13 @@ extension Shell {
 
     /// `rules show | load FILE | open | trace on|off | coverage`.
     func rules(_ action: RulesAction) throws(ShellError) -> CommandResult {
-        if ember.embeddedServer == nil, let remote = ember.remoteServer {
+        if ember.administration == nil, let remote = ember.remoteServer {
             switch action {
             case .show, .load, .open: return try remoteRules(action, on: remote)
             case .trace, .coverage: break
             }
         }
-        let server = try embeddedServer(for: "rules")
+        let server = try administration(for: "rules")
         switch action {
         case .show:
             let rules = server.rules
@@ -148,7 +148,7 @@ extension Shell {
         case .open:
             return try putInForce(.open, from: nil, at: nil)
         case .trace(let on):
-            tracesRules = on
+            state.tracesRules = on
             watchRuleChecks()
             return .done(on ? "rules trace on: every rules check prints as it happens" : "rules trace off")
         case .coverage:
@@ -238,9 +238,10 @@ extension Shell {
 
     /// Puts `rules` in force and says what that did.
     private func putInForce(_ rules: Ruleset, from file: String?, at position: SourcePosition?) throws(ShellError) -> CommandResult {
+        let server = try administration(for: "rules load")
         let revoked: Int
-        do {
-            revoked = try ember.setRules(rules)
+        do throws(StoreError) {
+            revoked = try server.setRules(rules)
         } catch {
             throw .command(error.code, "\(error.message); the rules in force are unchanged", at: position)
         }
@@ -253,7 +254,7 @@ extension Shell {
         }
         if revoked > 0 { text += "; \(revoked) \(revoked == 1 ? "listen" : "listens") no longer allowed, cancelled" }
         if case .directory = ember.persistence {
-            text += ember.embeddedServer?.store?.isReadOnly == true ? " (not saved: the database is read-only)" : " (saved with the database)"
+            text += ember.administration?.savesRules == false ? " (not saved: the database is read-only)" : " (saved with the database)"
         }
         return .report(text: text, json: .object([
             ("ok", .bool(true)), ("open", .bool(rules.isOpen)), ("rules", .int(Int64(rules.entries.count))),
@@ -283,8 +284,8 @@ extension Shell {
     /// sub-expression traced.
     func explain() throws(ShellError) -> CommandResult {
         let name = database.name
-        let server = try embeddedServer(for: "explain")
-        guard let check = ember.lastRuleCheck(of: name) else {
+        let server = try administration(for: "explain")
+        guard let check = server.lastRuleCheck(of: name) else {
             let why =
                 server.rules.isOpen
                 ? "the rules are open: everything \(name) does is allowed without a check (rules load FILE sets rules)"
@@ -301,7 +302,7 @@ extension Shell {
     }
 
     /// `rules coverage`: each rule with how often it was evaluated and how it came out.
-    private func coverage(of server: Server) -> CommandResult {
+    private func coverage(of server: ServerAdministration) -> CommandResult {
         let report = server.coverage.report(for: server.rules)
         let json = JSONValue.array(report.map { entry, counts in
             .object([
@@ -333,16 +334,16 @@ extension Shell {
     /// Hears the server's rules checks while `rules trace` prints them or the viewer shows
     /// them (the server reports checks only while someone listens).
     func watchRuleChecks() {
-        guard tracesRules || viewer != nil else {
+        guard state.tracesRules || viewer != nil else {
             ember.onRuleCheck = nil
             return
         }
         ember.onRuleCheck = { [unowned self] name, check in
             if viewer != nil {
-                ruleLog.append((name, check))
-                if ruleLog.count > 200 { ruleLog.removeFirst() }
+                state.ruleLog.append((name, check))
+                if state.ruleLog.count > 200 { state.ruleLog.removeFirst() }
             }
-            if tracesRules { printRuleCheck(check, client: name) }
+            if state.tracesRules { printRuleCheck(check, client: name) }
         }
     }
 

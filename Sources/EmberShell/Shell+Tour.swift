@@ -2,26 +2,27 @@ import EmberClient
 import EmberCore
 import EmberInstance
 import EmberQL
+import EmberRules
 import Foundation
 
 /// `tour`: eight lessons that explain the realtime model, ask the learner to type something,
 /// and go on when what happened (the data, the events) shows it done.
 extension Shell {
     func tour(_ action: TourAction) throws(ShellError) -> CommandResult {
-        guard ember.embeddedServer != nil else {
+        guard ember.administration != nil else {
             throw .command(ErrorCode.needsEmbeddedServer, "the tour needs the server embedded: run it in ember --memory or ember --db DIR")
         }
         let count = TourLesson.all.count
         switch action {
         case .stop:
             guard tour != nil else { return .done("no tour in progress") }
-            tour = nil
+            state.tour = nil
             return .done("tour stopped (tour resumes it from the start, tour N at lesson N)")
         case .show:
-            if let tour { return .report(text: lessonText(tour.lesson), json: lessonJSON(tour.lesson)) }
+            if let tour = state.tour { return .report(text: lessonText(tour.lesson), json: lessonJSON(tour.lesson)) }
             return startLesson(0)
         case .next:
-            let next = (tour?.lesson ?? -1) + 1
+            let next = (state.tour?.lesson ?? -1) + 1
             guard next < count else { throw .command(ErrorCode.invalidArgument, "that was the last lesson (tour 1 starts again)") }
             return startLesson(next)
         case .lesson(let number):
@@ -31,17 +32,17 @@ extension Shell {
     }
 
     private func startLesson(_ index: Int) -> CommandResult {
-        let directory = tour?.directory ?? Self.tourDirectory()
-        var state = tour ?? Tour(lesson: index, directory: directory)
-        state.begin(index, serverData: tourServerData)
-        tour = state
+        let directory = state.tour?.directory ?? Self.tourDirectory()
+        var progress = state.tour ?? Tour(lesson: index, directory: directory)
+        progress.begin(index, serverData: tourServerData)
+        state.tour = progress
         if TourLesson.all[index].topic == "rules" { writeTourRules(in: directory) }
         return .report(text: lessonText(index), json: lessonJSON(index))
     }
 
     /// The server's data at `path`.
     private func tourServerData(_ path: Path) -> Node {
-        ember.serverData(for: .default(at: path)) ?? .empty
+        ember.administration?.data(for: .default(at: path)) ?? .empty
     }
 
     /// A directory of the tour's own (the rules file of the last lesson).
@@ -82,7 +83,7 @@ extension Shell {
     }
 
     private func tries(of lesson: TourLesson) -> [String] {
-        lesson.tries.map { $0.replacingOccurrences(of: "RULES", with: (tour?.directory ?? "DIR") + "/rules.json") }
+        lesson.tries.map { $0.replacingOccurrences(of: "RULES", with: (state.tour?.directory ?? "DIR") + "/rules.json") }
     }
 
     private func lessonJSON(_ index: Int) -> JSONValue {
@@ -96,45 +97,45 @@ extension Shell {
     /// After each command while the tour runs: notes what the command did, and checks the
     /// lesson; done, the next lesson starts; not yet, a hint.
     func tourAfter(_ command: Command?, source typedSource: String, failure: String?) {
-        guard var state = tour else { return }
+        guard var progress = state.tour else { return }
         switch command {
         case .tour?, .help?, .exit?: return
         default: break
         }
         if let failure {
-            state.errors.append(failure)
-            if failure == ErrorCode.permissionDenied && state.usersAtDenial == nil {
-                state.usersAtDenial = tourServerData(Path(unchecked: "users"))
+            progress.errors.append(failure)
+            if failure == ErrorCode.permissionDenied && progress.usersAtDenial == nil {
+                progress.usersAtDenial = tourServerData(Path(unchecked: "users"))
             }
         }
-        if tracedClients != nil { state.traced = true }
+        if state.tracedClients != nil { progress.traced = true }
         let clients = ember.clientNames.map { ember.client($0) }
-        if clients.contains(where: { !$0.connectionState.isConnected && $0.pendingWriteCount > 0 }) { state.queuedOffline = true }
-        state.presenceSeen.formUnion(tourServerData(TourLesson.presenceRoot).children.map(\.key))
-        tour = state
-        let lesson = TourLesson.all[state.lesson]
+        if clients.contains(where: { !$0.connectionState.isConnected && $0.pendingWriteCount > 0 }) { progress.queuedOffline = true }
+        progress.presenceSeen.formUnion(tourServerData(TourLesson.presenceRoot).children.map(\.key))
+        state.tour = progress
+        let lesson = TourLesson.all[progress.lesson]
         let observation = TourObservation(
-            serverData: { [unowned self] in tourServerData($0) }, baseline: state.baseline,
-            watches: watches.values.sorted { $0.id < $1.id }, events: state.events, errors: state.errors, traced: state.traced,
-            queuedOffline: state.queuedOffline,
+            serverData: { [unowned self] in tourServerData($0) }, baseline: progress.baseline,
+            watches: state.watches.values.sorted { $0.id < $1.id }, events: progress.events, errors: progress.errors, traced: progress.traced,
+            queuedOffline: progress.queuedOffline,
             allSettled: clients.allSatisfy { $0.connectionState.isConnected && $0.pendingWriteCount == 0 },
-            rulesOpen: ember.rulesAreOpen ?? true, presenceSeen: state.presenceSeen, usersAtDenial: state.usersAtDenial)
+            rulesOpen: ember.administration?.rules.isOpen ?? true, presenceSeen: progress.presenceSeen, usersAtDenial: progress.usersAtDenial)
         guard let what = lesson.check(observation) else {
             // A step this lesson (or the one just done) asks for needs no word; anything else
             // gets a hint.
             let typed = typedSource.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-            let expected = tries(of: lesson) + (state.lesson > 0 ? tries(of: TourLesson.all[state.lesson - 1]) : [])
+            let expected = tries(of: lesson) + (progress.lesson > 0 ? tries(of: TourLesson.all[progress.lesson - 1]) : [])
             if !expected.contains(typed) {
-                output.writeEvent(tourLayout.paragraph("tour \(state.lesson + 1): not yet — \(lesson.hint)").map(style.dim).joined(separator: "\n") + "\n")
+                output.writeEvent(tourLayout.paragraph("tour \(progress.lesson + 1): not yet — \(lesson.hint)").map(style.dim).joined(separator: "\n") + "\n")
             }
             return
         }
-        var text = style.ok("✓ lesson \(state.lesson + 1) done: \(what)") + "\n"
-        if state.lesson + 1 < TourLesson.all.count {
-            _ = startLesson(state.lesson + 1)
-            text += "\n" + lessonText(state.lesson + 1) + "\n"
+        var text = style.ok("✓ lesson \(progress.lesson + 1) done: \(what)") + "\n"
+        if progress.lesson + 1 < TourLesson.all.count {
+            _ = startLesson(progress.lesson + 1)
+            text += "\n" + lessonText(progress.lesson + 1) + "\n"
         } else {
-            tour = nil
+            state.tour = nil
             text += tourLayout.paragraph(
                 "That was the last lesson: you have seen every message and event a write, a listen, an offline queue, a transaction and an onDisconnect cause. help lists every command; view shows it all in a browser."
             ).joined(separator: "\n") + "\n"

@@ -12,13 +12,13 @@ extension Shell {
         case .show:
             break
         case .off:
-            tracedClients = nil
+            state.tracedClients = nil
         case .on(let scope):
             switch scope {
             case .all:
-                tracedClients = .all
+                state.tracedClients = .all
             case .currentClient:
-                tracedClients = adding(clientOverride ?? currentClient)
+                state.tracedClients = adding(state.clientOverride ?? state.currentClient)
             case .client(let word):
                 let name: ClientName
                 do {
@@ -26,19 +26,19 @@ extension Shell {
                 } catch {
                     throw .database(error, at: word.position)
                 }
-                tracedClients = adding(name)
+                state.tracedClients = adding(name)
             }
         }
         watchProtocolMessages()
         let json = JSONValue.object([
-            ("trace", tracedClients.map { traced -> JSONValue in
+            ("trace", state.tracedClients.map { traced -> JSONValue in
                 switch traced {
                 case .all: .string("all")
                 case .clients(let clients): .array(clients.map(\.rawValue).sorted().map(JSONValue.string))
                 }
             } ?? .bool(false)),
         ])
-        guard let tracedClients else { return .report(text: "trace is off", json: json) }
+        guard let tracedClients = state.tracedClients else { return .report(text: "trace is off", json: json) }
         return .report(
             text: "tracing the protocol messages of \(tracedClients.description): → to the server, ← from it (trace off stops)",
             json: json)
@@ -46,7 +46,7 @@ extension Shell {
 
     /// The traced clients with `client` added.
     private func adding(_ client: ClientName) -> TracedClients {
-        switch tracedClients {
+        switch state.tracedClients {
         case .all: .all
         case .clients(let clients): .clients(clients.union([client]))
         case nil: .clients([client])
@@ -56,7 +56,7 @@ extension Shell {
     /// Hears the protocol's messages while `trace` prints them or the viewer shows them, and
     /// only then (an embedded client's messages are encoded only for them).
     func watchProtocolMessages() {
-        guard tracedClients != nil || viewer != nil else {
+        guard state.tracedClients != nil || viewer != nil else {
             ember.onProtocolMessage = nil
             return
         }
@@ -67,8 +67,8 @@ extension Shell {
 
     /// One message: kept for the viewer, printed if its client is traced.
     func protocolMessage(client: ClientName, direction: ProtocolDirection, text: String) {
-        if viewer != nil { protocolLog.append(client: client, direction: direction, text: text, at: ember.clock.now()) }
-        guard let tracedClients, tracedClients.includes(client) else { return }
+        if viewer != nil { state.protocolLog.append(client: client, direction: direction, text: text, at: ember.clock.now()) }
+        guard let tracedClients = state.tracedClients, tracedClients.includes(client) else { return }
         let summary = ProtocolSummary(client: client.rawValue, direction: direction, text: text)
         if renderer.mode == .json {
             output.writeEvent(

@@ -18,12 +18,12 @@ extension Shell {
     ///   returns `true`.
     func finishWrites(waiting mayWait: Bool = true) -> Bool {
         if ember.remoteServer == nil, case .memory = ember.persistence { return true }
-        let interactive = acknowledgementWait == .interactive
+        let interactive = state.acknowledgementWait == .interactive
         func unsent(_ database: Database) -> Int { database.pendingWriteCount + database.runningTransactionCount }
         let databases = ember.clientNames.map { ember.client($0) }
         if !interactive && mayWait {
             let waiting = { databases.contains { $0.connectionState != .offline && unsent($0) > 0 } }
-            switch acknowledgementWait {
+            switch state.acknowledgementWait {
             case .bounded(let milliseconds):
                 _ = engine.wait(until: { !waiting() }, deadline: engine.now + milliseconds)
             case .unbounded:

@@ -18,7 +18,7 @@ extension Shell {
             }
             return .report(text: "the server's viewer: \(url) (open it in a browser)", json: .object([("url", .string(url))]))
         }
-        guard ember.embeddedServer != nil else { throw .command(ErrorCode.needsEmbeddedServer, "view needs a server") }
+        guard ember.administration != nil else { throw .command(ErrorCode.needsEmbeddedServer, "view needs a server") }
         let database = ServedDatabase(namespace: "default", owner: ember)
         database.sessionReport = { [weak self] since in self?.sessionReport(since: since) ?? "{}" }
         let listening = DispatchSemaphore(value: 0)
@@ -76,7 +76,7 @@ extension Shell {
     /// `inspect --json` gives it, and the protocol messages after number `since`.
     func sessionReport(since: Int) -> String {
         let clients = ember.clientNames.map { name in inspectionJSON(of: name) }
-        let (entries, next) = protocolLog.after(since)
+        let (entries, next) = state.protocolLog.after(since)
         let messages = entries.map { entry in
             JSONValue.object([
                 ("number", .int(Int64(entry.number))), ("client", .string(entry.client.rawValue)),
@@ -84,7 +84,7 @@ extension Shell {
                 ("summary", .string(ProtocolSummary(client: entry.client.rawValue, direction: entry.direction, text: entry.text).text)),
             ])
         }
-        let requests = ruleLog.suffix(50).map { client, check in ruleCheckJSON(check, client: client) }
+        let requests = state.ruleLog.suffix(50).map { client, check in ruleCheckJSON(check, client: client) }
         return JSONValue.object([
             ("clients", .array(clients)), ("messages", .array(messages)), ("next", .int(Int64(next))),
             ("rules", .array(Array(requests))),

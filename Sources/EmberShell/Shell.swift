@@ -49,74 +49,25 @@ public final class Shell {
 
     /// Where results, errors and events go.
     public let output: any ShellOutput
-    /// The client commands run as (`client NAME` switches).
-    public internal(set) var currentClient: ClientName = .main
-    /// The location relative paths start from (`cd`).
-    public internal(set) var location: Path = .root
-    /// How results print.
-    public var outputMode: OutputMode
-    /// Whether each command's duration is printed.
-    public var timing = false
-    /// Whether the duration waits in ``heldTiming`` for the REPL to print it after the result
-    /// (issue 37: `timing on` printed the time before a result held for the pager).
-    public var holdsTiming = false
-    /// The duration line of the last command, while ``holdsTiming``.
-    public var heldTiming: String?
-    /// Whether long results go through the pager at a terminal (`pager on|off`).
-    public var pagerEnabled = true
-    /// How long a write waits for its acknowledgement: ``ShellSession`` sets it for scripts
-    /// (`--ack-timeout`) and for the prompt; until the answer otherwise.
-    public var acknowledgementWait = AcknowledgementWait.unbounded
+    /// Where the session is and how it shows things: the current client and location, the
+    /// output settings, the watches, the traces and the tour (``SessionState``).
+    public var state: SessionState
     /// The styles of pretty output.
     public internal(set) var style: TextStyle
     /// Asks the user a yes/no question (the REPL sets it; without it nothing is asked).
     public var confirm: ((String) -> Bool)?
     /// The entries of the REPL's history, for `history` (the REPL sets it).
     public var historyEntries: (() -> [String])?
-    /// Whether `exit` was run.
-    public internal(set) var exitRequested = false
-    /// The status the run ends with once ``exitRequested``: 0 for `exit`, `n` for `ember.exit(n)`.
-    public internal(set) var exitStatus: Int32 = 0
-    /// Whether stderr is a terminal (progress bars are drawn only then).
-    public var showsProgress = false
-    /// The session's watches, by number.
-    var watches: [Int: Watch] = [:]
-    /// The number the next watch gets.
-    var nextWatchID = 1
     /// The Lua runtime, created on first use.
     var luaRuntime: LuaRuntime?
     /// The session's Lua globals, for completion in Lua mode.
     var luaGlobals: LuaTableReference?
-    /// Whether the shell is inside a command that was started as another client (`as`).
-    var clientOverride: ClientName?
-    /// Whose protocol messages `trace` prints (`nil`: nobody's).
-    var tracedClients: TracedClients?
-    /// The guided tour, while it runs.
-    var tour: Tour?
-    /// Whether `rules trace` prints every rules check.
-    var tracesRules = false
-    /// The rules checks the viewer lists (the last 200, kept while it runs).
-    var ruleLog: Deque<(ClientName, RuleCheck)> = []
     /// The data viewer `view` serves, while it runs.
     var viewer: ViewerService?
-    /// The protocol messages the viewer shows as a timeline (the last ``ViewerService/kept``).
-    var protocolLog = ProtocolLog()
     /// Whether pretty output may be coloured (a terminal, no `NO_COLOR`, no `--no-color`).
     let colorAllowed: Bool
-    /// Whether `lua` alone asked for Lua mode (the REPL switches its prompt to `lua>`).
-    public var luaModeRequested = false
     /// The commands plugins added, by name.
     public internal(set) var pluginCommands: [PluginCommand] = []
-    /// How many of the instance's notices have been printed.
-    var reportedNotices = 0
-    /// Whether a command runs for `ember.exec`: its result goes to the script, and notes for
-    /// people (progress, waiting, a client created) are not printed.
-    var runningForScript = false
-    /// Events of watches started by the running command, held until the command's result (the
-    /// watch's own line) has printed.
-    var heldEvents: [String] = []
-    /// The watches whose events are held.
-    var holdingWatches: Set<Int> = []
 
     /// Opens the session's instance as `options` say (a database directory, or memory), with
     /// `clock` and `random` for the engine (tests inject a manual clock and seeded randomness).
@@ -127,7 +78,7 @@ public final class Shell {
     ) throws(ShellError) {
         self.options = options
         self.output = output
-        outputMode = options.jsonOutput ? .json : .pretty
+        state = SessionState(outputMode: options.jsonOutput ? .json : .pretty)
         colorAllowed = colored
         style = TextStyle(colored: colored && !options.jsonOutput)
         let rules: Ruleset?
@@ -187,7 +138,7 @@ public final class Shell {
         } else {
             ember = Ember(clock: clock, random: random, rules: rules ?? .open, observesInterruptSignal: true)
         }
-        if let remote = ember.remoteServer as? WebSocketRemote {
+        if let remote = ember.remoteServer {
             remote.onNotice = { [unowned self] text in note(text, json: .object([("notice", .string(text))])) }
         }
         _ = database
@@ -241,22 +192,22 @@ public final class Shell {
     /// The database of the client commands run as now; created (and connecting, unless the
     /// session starts clients offline) on first use.
     public var database: Database {
-        ember.client(clientOverride ?? currentClient, startOffline: options.startsOffline)
+        ember.client(state.clientOverride ?? state.currentClient, startOffline: options.startsOffline)
     }
 
     /// The formatter for values.
     var formatter: ValueFormatter { ValueFormatter(style: style) }
 
     /// Whether machine output is on.
-    var isJSON: Bool { outputMode == .json }
+    var isJSON: Bool { state.outputMode == .json }
 
     /// The prompt: `client:/location> `, with who the client is signed in as (`[alice]`,
     /// `[alice expired]`) and the connection's state when it is not connected: `(offline)`,
     /// `(disconnected)` or `(connecting)`; the REPL draws it again when that changes.
     public var prompt: String {
-        let state = database.connectionState
-        let marker = state == .connected ? "" : "(\(state))"
-        return "\(currentClient)\(identityMark)\(marker):\(location)> "
+        let connection = database.connectionState
+        let marker = connection == .connected ? "" : "(\(connection))"
+        return "\(state.currentClient)\(identityMark)\(marker):\(state.location)> "
     }
 
     // MARK: Running commands
@@ -269,10 +220,10 @@ public final class Shell {
     public func execute(_ source: String, from origin: InputOrigin? = nil) -> Bool {
         let started = ember.clock.now()
         defer {
-            if timing && !isJSON {
+            if state.timing && !isJSON {
                 let line = style.dim("time: \(ember.clock.now() - started) ms") + "\n"
                 // At the prompt the result may still be held for the pager: the time follows it.
-                if holdsTiming { heldTiming = line } else { output.writeError(line) }
+                if state.holdsTiming { state.heldTiming = line } else { output.writeError(line) }
             }
         }
         var command: Command?
@@ -320,7 +271,7 @@ public final class Shell {
     /// document on stderr.
     public func report(_ error: ShellError, source: String? = nil, from origin: InputOrigin? = nil) {
         // `ember.exit(n)` stops the script with an error that is not one.
-        if exitRequested, case .lua(let lua) = error, lua.code == ErrorCode.exit { return }
+        if state.exitRequested, case .lua(let lua) = error, lua.code == ErrorCode.exit { return }
         output.writeError(explained(error).rendered(source: source, json: isJSON, style: style, origin: origin) + "\n")
     }
 
@@ -334,62 +285,13 @@ public final class Shell {
         return .lua(LuaError(.memory, message: "\(lua.message) (\(limit))", traceback: lua.traceback, code: lua.code))
     }
 
-    /// Runs a compiled command and returns its result (nothing is printed but live events).
+    /// Runs a compiled command and returns its result (nothing is printed but live events):
+    /// its family's executor runs it (``CommandFamily``).
     func run(_ command: Command) throws(ShellError) -> CommandResult {
-        switch command {
-        case .get(let path, let query): return try get(path, query)
-        case .ls(let path, let query): return try list(path, query)
-        case .tree(let path, let depth): return try tree(path, depth: depth)
-        case .set(let path, let value, let priority): return try set(path, value, priority: priority)
-        case .update(let path, let value): return try update(path, value)
-        case .push(let path, let value): return try push(path, value)
-        case .remove(let path, let confirmed): return try remove(path, confirmed: confirmed)
-        case .increment(let path, let amount): return try increment(path, by: amount)
-        case .transaction(let path, let function): return try transaction(path, function: function)
-        case .priority(let path, let priority): return try setPriority(path, priority)
-        case .export(let path, let file): return try export(path, to: file)
-        case .import(let path, let file): return try importFile(file, to: path)
-        case .watch(let path, let query, let events): return try watch(path, query, events: events)
-        case .unwatch(let target): return try unwatch(target)
-        case .watches: return listWatches()
-        case .keepSynced(let path, let on): return try keepSynced(path, on)
-        case .offline: return goOffline()
-        case .online: return goOnline()
-        case .drop: return drop()
-        case .status: return status()
-        case .onDisconnect(let path, let action): return try onDisconnect(path, action)
-        case .cd(let path): return try changeLocation(path)
-        case .pwd: return .location(location, shown: true)
-        case .client(let name, let auth): return try switchClient(name, auth: auth)
-        case .clients: return listClients()
-        case .as(let name, let inner): return try runAs(name, inner)
-        case .serverClockSkew(let milliseconds): return try setClockSkew(milliseconds)
-        case .serverLatency(let milliseconds): return try setLatency(milliseconds)
-        case .serverTimeout(let milliseconds): return try setDisconnectTimeout(milliseconds)
-        case .auth(let action): return try authenticate(action)
-        case .rules(let action): return try rules(action)
-        case .explain: return try explain()
-        case .lua(let code): return try runLua(code)
-        case .run(let file, let arguments): return try runScript(file, arguments: arguments)
-        case .plugins: return listPlugins()
-        case .help(let topic): return try help(topic)
-        case .timing(let on): return setTiming(on)
-        case .trace(let action): return try trace(action)
-        case .inspect(let client): return try inspect(client)
-        case .view: return try view()
-        case .tour(let action): return try tour(action)
-        case .pager(let on): return setPager(on)
-        case .output(let mode): return setOutput(mode)
-        case .sleep(let milliseconds):
-            try sleep(milliseconds)
-            return .nothing
-        case .history: return showHistory()
-        case .clear: return .control(style.colored ? "\u{1B}[H\u{1B}[2J" : "")
-        case .exit:
-            exitRequested = true
-            return .nothing
-        case .plugin(let name, let arguments): return try runPluginCommand(name, arguments: arguments)
+        guard let (_, action) = Self.action(for: command) else {
+            throw .command(ErrorCode.internalError, "no family of commands runs \(command)")
         }
+        return try action(self)
     }
 
     // MARK: Shared helpers
@@ -397,7 +299,7 @@ public final class Shell {
     /// The absolute path `expression` names from the current location.
     func resolve(_ expression: PathExpression) throws(ShellError) -> Path {
         do {
-            return try expression.resolved(against: location)
+            return try expression.resolved(against: state.location)
         } catch {
             throw .syntax(error)
         }
@@ -434,12 +336,12 @@ public final class Shell {
     }
 
     /// The renderer of the session's output mode and styles.
-    var renderer: ResultRenderer { ResultRenderer(mode: outputMode, style: style) }
+    var renderer: ResultRenderer { ResultRenderer(mode: state.outputMode, style: style) }
 
     /// Says something about the command on stderr, so that stdout holds only the result: a
     /// dim line of text, or `json` in JSON mode; nothing for `ember.exec`.
     func note(_ text: String, json: JSONValue) {
-        guard !runningForScript else { return }
+        guard !state.runningForScript else { return }
         output.writeError(isJSON ? json.serialized() + "\n" : style.dim(text) + "\n")
     }
 
@@ -447,7 +349,7 @@ public final class Shell {
     /// only: not in JSON, not for `ember.exec`. It prints as it happens, as events do (the
     /// pager holds results only).
     func progress(_ line: String) {
-        guard !isJSON && !runningForScript else { return }
+        guard !isJSON && !state.runningForScript else { return }
         output.writeEvent(line + "\n")
     }
 

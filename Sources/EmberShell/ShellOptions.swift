@@ -1,5 +1,5 @@
 import EmberNetwork
-import EmberServer
+import EmberInstance
 import EmberStorage
 import Glibc
 
@@ -33,7 +33,7 @@ public struct ShellOptions: Sendable, Hashable {
     public var durability: Durability = .normal
     /// How many bytes of stored rows the embedded server keeps in memory (`--cache-size`, or
     /// `EMBER_CACHE_SIZE`).
-    public var serverCacheSize: Int = Server.defaultCacheSize
+    public var serverCacheSize: Int = PersistenceSettings.standard.serverCacheSize
     /// Whether results are printed as one JSON document per line (`--json`).
     public var jsonOutput = false
     /// Whether colour was turned off on the command line (`--no-color`).
@@ -107,7 +107,7 @@ public struct ShellOptions: Sendable, Hashable {
     public static func serverCacheSize(option: String?, environment: [String: String]) throws(ShellUsageError) -> Int {
         if let option { return try byteSize(option) }
         if let variable = environment["EMBER_CACHE_SIZE"], !variable.isEmpty { return try byteSize(variable, source: "EMBER_CACHE_SIZE") }
-        return Server.defaultCacheSize
+        return PersistenceSettings.standard.serverCacheSize
     }
 
     /// The names `--durability` accepts.

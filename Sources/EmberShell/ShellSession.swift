@@ -46,7 +46,7 @@ public enum ShellSession {
             output.writeError(error.rendered(source: nil, json: options.jsonOutput, style: TextStyle(colored: false)) + "\n")
             return 1
         }
-        shell.showsProgress = isatty(STDERR_FILENO) == 1
+        shell.state.showsProgress = isatty(STDERR_FILENO) == 1
         let status = run(shell, options: options, output: output, environment: environment, inputIsTerminal: inputIsTerminal)
         // Writes a script left unacknowledged, or lost with a queue in memory, fail it.
         let writesKept = shell.finishWrites(waiting: status == 0)
@@ -65,7 +65,7 @@ public enum ShellSession {
 
         // -c and -e in the order given, then -f, then SCRIPT; the first failure stops the run.
         // A script's write waits for its acknowledgement at most --ack-timeout.
-        shell.acknowledgementWait = options.acknowledgementTimeout.map { .bounded(milliseconds: $0) } ?? .unbounded
+        shell.state.acknowledgementWait = options.acknowledgementTimeout.map { .bounded(milliseconds: $0) } ?? .unbounded
         // Other processes on the directory are let in while this run goes on.
         if options.runsBatchOnly || !inputIsTerminal { shell.serveLocalSocketWhenLong() }
         for input in options.inputs {
@@ -74,29 +74,29 @@ public enum ShellSession {
             case .lua(let chunk): shell.executeLua(chunk, asStatement: true)
             }
             // `exit` (`quit`, `\\q`) and `ember.exit(n)` end the run: nothing after them runs.
-            if shell.exitRequested { return shell.exitStatus }
+            if shell.state.exitRequested { return shell.state.exitStatus }
             if !succeeded { return 1 }
         }
         if let file = options.file {
             let succeeded = shell.runFile(file)
-            if shell.exitRequested { return shell.exitStatus }
+            if shell.state.exitRequested { return shell.state.exitStatus }
             if !succeeded { return 1 }
         }
         if let script = options.script {
             let succeeded = shell.runFile(script, arguments: options.scriptArguments)
-            if shell.exitRequested { return shell.exitStatus }
+            if shell.state.exitRequested { return shell.state.exitStatus }
             if !succeeded { return 1 }
         }
-        if shell.exitRequested || options.runsBatchOnly { return shell.exitStatus }
+        if shell.state.exitRequested || options.runsBatchOnly { return shell.state.exitStatus }
 
         guard inputIsTerminal else {
             let lines = AnySequence { AnyIterator { Swift.readLine(strippingNewline: true) } }
             let succeeded = shell.runLines(lines)
-            if shell.exitRequested { return shell.exitStatus }
+            if shell.state.exitRequested { return shell.state.exitStatus }
             return succeeded ? 0 : 1
         }
         setlocale(LC_CTYPE, "")
-        shell.acknowledgementWait = .interactive
+        shell.state.acknowledgementWait = .interactive
         let editor: LineEditor
         do {
             editor = try LineEditor()
