@@ -1,19 +1,40 @@
+import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
 
 /// One HTTP/1.1 request to a ``RemoteAddress`` (TCP, TLS or a local socket), for what the
-/// realtime protocol does not carry: the rules (`/.settings/rules.json`).
+/// realtime protocol does not carry: the rules (`/.settings/rules.json`); or to an `http`/`https`
+/// URL (``get(_:timeout:)``): the keys that sign ID tokens (``TokenVerifier``).
 ///
 /// On SwiftNIO's HTTP/1.1 client codec, like ``WebSocketDialer``, for the same reason: the
 /// local socket of a second terminal is a Unix domain socket, which Foundation's `URLSession`
-/// cannot reach, and one path serves both.
+/// cannot reach, and one path serves both. Deliberately not `URLSession` for the keys either:
+/// FoundationNetworking links libcurl and some 25 libraries more into `ember`, which every run
+/// loaded (and looked symbols up through) before its first answer.
 enum RemoteHTTP {
     /// What the server answered.
     struct Response: Sendable {
         let status: Int
+        let headers: HTTPHeaders
         let body: String
+    }
+
+    /// `GET url` (`http` or `https`, whose certificate is verified), answered whole.
+    /// - Throws: ``NetworkError`` for a URL of another scheme; what SwiftNIO throws when the
+    ///   server cannot be reached (after `timeout`), or the connection ends before the answer is
+    ///   whole.
+    static func get(_ url: URL, timeout: TimeAmount = .seconds(10)) async throws -> Response {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty else {
+            throw NetworkError(.badRequest, "\(url.absoluteString) is not an http or https URL")
+        }
+        let tls = scheme == "https"
+        let port = url.port ?? (tls ? 443 : 80)
+        var target = url.path.isEmpty ? "/" : url.path
+        if let query = url.query { target += "?" + query }
+        let hostHeader = url.port.map { "\(host):\($0)" } ?? host
+        return try await exchange(.GET, target, body: nil, endpoint: .tcp(host: host, port: port, tls: tls), host: hostHeader, credential: nil, timeout: timeout)
     }
 
     /// Sends `method path` (with `ns=` added) with `body` and `Authorization: Bearer
@@ -23,9 +44,20 @@ enum RemoteHTTP {
     static func send(
         _ method: HTTPMethod, _ path: String, body: String?, to address: RemoteAddress, credential: String?, timeout: TimeAmount = .seconds(10)
     ) async throws -> Response {
+        var target = path
+        if let namespace = address.namespace { target += (target.contains("?") ? "&" : "?") + "ns=" + namespace }
+        return try await exchange(
+            method, target, body: body, endpoint: address.endpoint, host: address.hostHeader, credential: credential, timeout: timeout)
+    }
+
+    /// Sends one request to `endpoint` and reads its answer whole.
+    private static func exchange(
+        _ method: HTTPMethod, _ target: String, body: String?, endpoint: RemoteAddress.Endpoint, host hostHeader: String, credential: String?,
+        timeout: TimeAmount
+    ) async throws -> Response {
         let bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connectTimeout(timeout)
         let channel: NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>
-        switch address.endpoint {
+        switch endpoint {
         case .tcp(let host, let port, let tls):
             let context = try tls ? NIOSSLContext(configuration: .makeClientConfiguration()) : nil
             channel = try await bootstrap.connect(host: host, port: port) { channel in
@@ -41,10 +73,8 @@ enum RemoteHTTP {
                 channel.eventLoop.makeCompletedFuture { try wrap(channel) }
             }
         }
-        var target = path
-        if let namespace = address.namespace { target += (target.contains("?") ? "&" : "?") + "ns=" + namespace }
         var headers = HTTPHeaders()
-        headers.add(name: "Host", value: address.hostHeader)
+        headers.add(name: "Host", value: hostHeader)
         headers.add(name: "User-Agent", value: "ember")
         headers.add(name: "Connection", value: "close")
         if let credential { headers.add(name: "Authorization", value: "Bearer " + credential) }
@@ -65,12 +95,15 @@ enum RemoteHTTP {
                 writeFailure = error
             }
             var status = 0
+            var answerHeaders = HTTPHeaders()
             var received = ByteBuffer()
             for try await part in inbound {
                 switch part {
-                case .head(let head): status = Int(head.status.code)
+                case .head(let head):
+                    status = Int(head.status.code)
+                    answerHeaders = head.headers
                 case .body(var chunk): received.writeBuffer(&chunk)
-                case .end: return Response(status: status, body: String(buffer: received))
+                case .end: return Response(status: status, headers: answerHeaders, body: String(buffer: received))
                 }
             }
             throw writeFailure ?? ChannelError.eof

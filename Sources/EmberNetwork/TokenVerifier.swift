@@ -2,14 +2,12 @@ import Crypto
 import EmberCore
 import EmberWire
 import Foundation
+import NIOCore
+import NIOHTTP1
 import SwiftASN1
 import Synchronization
 import X509
 import _CryptoExtras
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Verifies signed Firebase ID tokens as Firebase's servers do, for `ember serve --project ID`:
 /// an RS256 signature by one of Google's keys (or the keys given with `--certs`), the project as
@@ -192,15 +190,14 @@ public final class TokenVerifier: Sendable {
     private func fetch() async {
         guard case .url(let url) = source else { return }
         let now = clock.now()
-        var request = URLRequest(url: url)
-        request.timeoutInterval = 10
         do {
-            let (data, response) = try await URLSession.shared.data(for: request)
-            if let http = response as? HTTPURLResponse, http.statusCode != 200 {
-                throw KeyError(message: "\(url.absoluteString) answered \(http.statusCode)")
+            // On SwiftNIO (RemoteHTTP), not URLSession: see RemoteHTTP for why.
+            let response = try await RemoteHTTP.get(url, timeout: .seconds(10))
+            if response.status != 200 {
+                throw KeyError(message: "\(url.absoluteString) answered \(response.status)")
             }
-            let keys = try Self.keys(from: data)
-            let maxAge = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Cache-Control").flatMap(Self.maxAge) ?? 3600
+            let keys = try Self.keys(from: Data(response.body.utf8))
+            let maxAge = response.headers.first(name: "Cache-Control").flatMap(Self.maxAge) ?? 3600
             cache.withLock { cache in
                 cache.keys = keys
                 cache.fetched = now
@@ -210,7 +207,7 @@ public final class TokenVerifier: Sendable {
         } catch let error as KeyError {
             cache.withLock { $0.fetched = now; $0.failure = error.message }
         } catch {
-            cache.withLock { $0.fetched = now; $0.failure = "\(url.absoluteString): \(error.localizedDescription)" }
+            cache.withLock { $0.fetched = now; $0.failure = "\(url.absoluteString): \(error)" }
         }
     }
 

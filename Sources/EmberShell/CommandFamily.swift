@@ -16,10 +16,12 @@ protocol CommandFamily {
 
 extension Shell {
     /// Every family of commands, in the order they are asked.
-    static let commandFamilies: [any CommandFamily.Type] = [
-        DataCommands.self, LiveCommands.self, ClientCommands.self, RulesCommands.self, TeachingCommands.self,
-        ScriptingCommands.self, SessionCommands.self,
-    ]
+    static var commandFamilies: [any CommandFamily.Type] {
+        [
+            DataCommands.self, LiveCommands.self, ClientCommands.self, RulesCommands.self, TeachingCommands.self,
+            ScriptingCommands.self, SessionCommands.self,
+        ]
+    }
 
     /// The family that runs `command`, and how.
     static func action(for command: Command) -> (family: any CommandFamily.Type, action: CommandAction)? {

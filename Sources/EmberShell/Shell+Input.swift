@@ -64,7 +64,7 @@ extension Shell {
     public func runFile(_ path: String, arguments: [String] = []) -> Bool {
         if path.hasSuffix(".lua") {
             do {
-                try runScript(Word(path, at: .start), arguments: arguments.map { Word($0, at: .start) })
+                _ = try runScript(Word(path, at: .start), arguments: arguments.map { Word($0, at: .start) })
                 return true
             } catch {
                 report(error)

@@ -350,7 +350,7 @@ extension Shell {
     /// A rules check as the viewer lists it: who, the decision, and the rule that made it.
     func ruleCheckJSON(_ check: RuleCheck, client: ClientName) -> JSONValue {
         let who = check.who
-        let explanation = check.decisions.flatMap { $0.explanation(as: check.who) }
+        let explanation = check.decisions.flatMap { $0.explanation(as: who) }
         return .object([
             ("client", .string(client.rawValue)), ("allowed", .bool(check.allowed)),
             ("decision", .string(explanation.first ?? "")), ("explanation", .array(explanation.dropFirst().map(JSONValue.string))),

@@ -15,7 +15,7 @@ extension Shell {
         let count = TourLesson.all.count
         switch action {
         case .stop:
-            guard tour != nil else { return .done("no tour in progress") }
+            guard state.tour != nil else { return .done("no tour in progress") }
             state.tour = nil
             return .done("tour stopped (tour resumes it from the start, tour N at lesson N)")
         case .show:

@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -21,6 +22,52 @@ struct RemoteHTTPTests {
             context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: "ok")))), promise: nil)
             context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }
         }
+    }
+
+    /// Answers every request with its own target and Host in the body, and a Cache-Control.
+    private final class Echo: ChannelInboundHandler, @unchecked Sendable {
+        typealias InboundIn = HTTPServerRequestPart
+        typealias OutboundOut = HTTPServerResponsePart
+        private var target = ""
+        private var host = ""
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            switch unwrapInboundIn(data) {
+            case .head(let head):
+                target = head.uri
+                host = head.headers.first(name: "Host") ?? ""
+            case .body:
+                break
+            case .end:
+                let text = "\(target) \(host)"
+                let head = HTTPResponseHead(
+                    version: .http1_1, status: .ok,
+                    headers: ["Content-Length": String(text.utf8.count), "Connection": "close", "Cache-Control": "public, max-age=19000"])
+                context.write(wrapOutboundOut(.head(head)), promise: nil)
+                context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: text)))), promise: nil)
+                context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }
+            }
+        }
+    }
+
+    @Test("a GET of an http URL sends its path, query and host, and returns the answer's status, headers and body; other schemes are refused")
+    func getsURLs() async throws {
+        let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+                    try channel.pipeline.syncOperations.addHandler(Echo())
+                }
+            }
+            .bind(host: "127.0.0.1", port: 0).get()
+        defer { server.close(promise: nil) }
+        let port = try #require(server.localAddress?.port)
+        let url = try #require(URL(string: "http://127.0.0.1:\(port)/robot/v1/keys?alt=json"))
+        let response = try await RemoteHTTP.get(url)
+        #expect(response.status == 200)
+        #expect(response.body == "/robot/v1/keys?alt=json 127.0.0.1:\(port)")
+        #expect(response.headers.first(name: "Cache-Control") == "public, max-age=19000")
+        await #expect(throws: NetworkError.self) { try await RemoteHTTP.get(try #require(URL(string: "ftp://127.0.0.1/keys"))) }
     }
 
     @Test("a request whose answer comes, and the connection closes, as soon as its body is whole gets that answer (it failed with I/O on closed channel)")

@@ -1,3 +1,4 @@
+import EmberCore
 import EmberQL
 @testable import EmberShell
 import Testing
@@ -28,5 +29,22 @@ struct CommandFamilyTests {
     func pluginCommands() {
         let command = Command.plugin(Word("hello", at: .start), arguments: nil)
         #expect(Shell.action(for: command)?.family.name == "scripting")
+    }
+
+    @Test("the session's state belongs to it: tour stop with no tour says so; a tour started stops; cd moves the location")
+    func sessionState() throws {
+        let (shell, output) = try makeTestShell()
+        defer { shell.close() }
+        #expect(shell.execute("tour stop"))
+        #expect(output.take().contains("no tour in progress"))
+        #expect(shell.execute("tour"))
+        #expect(shell.state.tour != nil)
+        _ = output.take()
+        #expect(shell.execute("tour stop"))
+        #expect(output.take().contains("tour stopped"))
+        #expect(shell.state.tour == nil)
+        #expect(shell.execute("cd /dinos"))
+        #expect(shell.state.location == "dinos")
+        #expect(shell.prompt.hasSuffix(":/dinos> "))
     }
 }
