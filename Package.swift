@@ -213,9 +213,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "EmberInstanceTests",
+            dependencies: ["EmberEngine", "EmberCore", "EmberWire", "EmberInstance", "EmberTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "EmberServerTests",
             dependencies: ["EmberEngine", 
-                "EmberCore", "EmberWire", "EmberStorage", "EmberRules", "EmberServer", "EmberTestSupport",
+                "EmberCore", "EmberWire", "EmberStorage", "EmberRules", "EmberServer", "EmberInstance", "EmberTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings

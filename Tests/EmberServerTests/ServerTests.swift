@@ -1,5 +1,6 @@
 import EmberEngine
 import EmberCore
+import EmberInstance
 import EmberRules
 @testable import EmberServer
 import EmberTestSupport

@@ -1,4 +1,5 @@
 import EmberCore
+import EmberInstance
 import EmberEngine
 import EmberRules
 @testable import EmberServer

@@ -1,5 +1,6 @@
 import EmberEngine
 import EmberCore
+import EmberInstance
 import EmberServer
 import EmberStorage
 import EmberTestSupport

@@ -1,3 +1,7 @@
+import EmberCore
+import EmberEngine
+import EmberWire
+
 /// One end of an in-process connection: a ``Transport`` whose messages travel through an
 /// ``InProcessNetwork``.
 ///

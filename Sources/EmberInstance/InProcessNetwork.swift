@@ -1,5 +1,6 @@
 import EmberCore
 import EmberEngine
+import EmberWire
 
 /// Joins clients to the server inside one process the way a network would: every message is
 /// queued on the ``Engine`` and arrives later, in order, when the engine runs.

@@ -1,3 +1,7 @@
+import EmberCore
+import EmberEngine
+import EmberWire
+
 /// One connection between a client and the server through an ``InProcessNetwork``.
 ///
 /// Messages travel in order in each direction, each taking `latency` milliseconds. The
