@@ -285,12 +285,19 @@ public final class Server {
     /// Does what the core asked, without a store: each message is sent now; each rules check is
     /// reported.
     private func perform(_ actions: [ServerAction]) {
-        // By index, so that each action is lent to `deliver`, not copied.
+        // By index, each action read once (its parts bound), not copied whole and passed on.
         for index in actions.indices {
             switch actions[index] {
-            case .update, .writeAnswer, .getAnswer, .send: deliver(actions[index])
-            case .ruleChecked(let check): onRuleCheck?(check)
-            case .changed, .recordLedger, .recordAnswer: break
+            case .update(let id, let message), .send(let id, let message):
+                transports[id]?.send(message)
+            case .writeAnswer(let id, let requestID, let status, _):
+                transports[id]?.send(.ack(requestID: requestID, status: status))
+            case .getAnswer(let id, let requestID, _, let result):
+                transports[id]?.send(.getResult(requestID: requestID, result: result))
+            case .ruleChecked(let check):
+                onRuleCheck?(check)
+            case .changed, .recordLedger, .recordAnswer:
+                break
             }
         }
     }
