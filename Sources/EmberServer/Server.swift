@@ -285,7 +285,14 @@ public final class Server {
     /// Does what the core asked, without a store: each message is sent now; each rules check is
     /// reported.
     private func perform(_ actions: [ServerAction]) {
-        // By index, each action read once (its parts bound), not copied whole and passed on.
+        send(actions, reportingChecks: true)
+    }
+
+    /// Sends each message of `actions`, in order, to its connection's transport if it is still
+    /// open, and reports the rules checks among them when `reportingChecks` (held actions had
+    /// theirs reported when they were made). By index, each action read once: its parts are
+    /// bound where they are sent, not the whole action copied and passed on.
+    private func send(_ actions: [ServerAction], reportingChecks: Bool) {
         for index in actions.indices {
             switch actions[index] {
             case .update(let id, let message), .send(let id, let message):
@@ -295,7 +302,7 @@ public final class Server {
             case .getAnswer(let id, let requestID, _, let result):
                 transports[id]?.send(.getResult(requestID: requestID, result: result))
             case .ruleChecked(let check):
-                onRuleCheck?(check)
+                if reportingChecks { onRuleCheck?(check) }
             case .changed, .recordLedger, .recordAnswer:
                 break
             }
@@ -322,20 +329,6 @@ public final class Server {
                 onRuleCheck?(check)
             }
             index += 1
-        }
-    }
-
-    /// Sends a message of the core's to its connection's transport, if it is still open.
-    private func deliver(_ action: ServerAction) {
-        switch action {
-        case .update(let id, let message), .send(let id, let message):
-            transports[id]?.send(message)
-        case .writeAnswer(let id, let requestID, let status, _):
-            transports[id]?.send(.ack(requestID: requestID, status: status))
-        case .getAnswer(let id, let requestID, _, let result):
-            transports[id]?.send(.getResult(requestID: requestID, result: result))
-        case .changed, .recordLedger, .recordAnswer, .ruleChecked:
-            break
         }
     }
 
@@ -367,21 +360,22 @@ public final class Server {
             if let committed { tree.restore(committed) }
             var actions: [ServerAction] = []
             core.undo(ended.held, treeRestored: committed != nil, because: error, into: &actions)
-            // Nothing of the undo is held: its messages go now, its refusals to the store.
+            // Nothing of the undo is held: its refusals go to the store, its messages now.
             for action in actions {
                 switch action {
                 case .recordLedger(let changes): store.recordLedger(changes)
                 case .recordAnswer(let key, let failure): store.recordAnswer(key, failure: failure)
-                default: deliver(action)
+                default: break
                 }
             }
+            send(actions, reportingChecks: false)
             // The refusals are kept with the next commit; try to make them durable now.
             try? store.commitLedger()
             lastStoreError = error
             onStoreError?(error)
             return
         }
-        for held in ended.held { deliver(held) }
+        send(ended.held, reportingChecks: false)
         evictIfNeeded()
     }
 
