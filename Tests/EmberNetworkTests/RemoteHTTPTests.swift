@@ -50,16 +50,21 @@ struct RemoteHTTPTests {
         }
     }
 
-    @Test("a GET of an http URL sends its path, query and host, and returns the answer's status, headers and body; other schemes are refused")
-    func getsURLs() async throws {
-        let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+    /// An HTTP/1.1 server on 127.0.0.1 (a free port) whose connections each get a new `handler`.
+    private static func serve(_ handler: @escaping @Sendable () -> any ChannelHandler) async throws -> any Channel {
+        try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-                    try channel.pipeline.syncOperations.addHandler(Echo())
+                    try channel.pipeline.syncOperations.addHandler(handler())
                 }
             }
             .bind(host: "127.0.0.1", port: 0).get()
+    }
+
+    @Test("a GET of an http URL sends its path, query and host, and returns the answer's status, headers and body; other schemes are refused")
+    func getsURLs() async throws {
+        let server = try await Self.serve { Echo() }
         defer { server.close(promise: nil) }
         let port = try #require(server.localAddress?.port)
         let url = try #require(URL(string: "http://127.0.0.1:\(port)/robot/v1/keys?alt=json"))
@@ -72,14 +77,7 @@ struct RemoteHTTPTests {
 
     @Test("a request whose answer comes, and the connection closes, as soon as its body is whole gets that answer (it failed with I/O on closed channel)")
     func answerBeforeTheRequestsEnd() async throws {
-        let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-                    try channel.pipeline.syncOperations.addHandler(AnswerAndClose())
-                }
-            }
-            .bind(host: "127.0.0.1", port: 0).get()
+        let server = try await Self.serve { AnswerAndClose() }
         defer { server.close(promise: nil) }
         let port = try #require(server.localAddress?.port)
         let address = try RemoteAddress(parsing: "ws://127.0.0.1:\(port)/?ns=demo")
