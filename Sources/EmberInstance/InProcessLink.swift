@@ -31,15 +31,19 @@ public final class InProcessLink {
     public var latency: Int64
     /// How long the server takes to notice a silent drop, in milliseconds.
     public var silentDropTimeout: Int64
-    /// Called with each message as it arrives at the other end, just before it is delivered
-    /// (what `trace` shows); `nil`: nothing is called.
+    /// Called with each message as the client sees it cross (what `trace` shows): a client's
+    /// message when the client sends it, the server's when it reaches the client, just before
+    /// it is delivered; `nil`: nothing is called. The client's view, as a client of a server in
+    /// another process reports it (``RemoteConnection``) and as the Web SDK's log shows it: its
+    /// `set` sends the write before it raises the local events (firebase-js-sdk
+    /// `Repo.ts` `repoSetWithPriority`: `server_.put`, then `eventQueueRaiseEventsForChangedPath`).
     public var onCrossing: ((Crossing) -> Void)?
 
-    /// A message arriving at one end.
+    /// A message crossing the connection.
     public enum Crossing {
-        /// A client's message reaching the server.
+        /// A client's message, sent to the server.
         case toServer(ClientMessage)
-        /// The server's message reaching the client.
+        /// The server's message, reaching the client.
         case toClient(ServerMessage)
     }
 
@@ -55,8 +59,8 @@ public final class InProcessLink {
         // The handlers hold the link strongly: an end in use keeps its link alive. ``end(_:)``
         // breaks the cycle once both ends know the connection is over.
         client.sendHandler = { [self] message in
+            if state == .open { onCrossing?(.toServer(message)) }
             carry(after: &lastArrivalAtServer) { [self] in
-                onCrossing?(.toServer(message))
                 server.receive(.received(message))
             }
         }
