@@ -212,16 +212,6 @@ public final class Ember {
             connection: id, auth: server.auth(of: id), listens: server.listens(of: id), onDisconnect: server.onDisconnectOperations(of: id))
     }
 
-    /// Whether the embedded server's rules are the open rules (`nil`: the server is in another
-    /// process).
-    public var rulesAreOpen: Bool? { embeddedServer?.rules.isOpen }
-
-    /// What the embedded server's data answers `query` (`nil`: the server is in another
-    /// process): what `inspect` compares a client's views with.
-    public func serverData(for query: QuerySpec) -> Node? {
-        embeddedServer?.data(for: query)
-    }
-
     // MARK: Rules
 
     /// Puts `rules` in force (saved with the data when there is a database directory); the
@@ -391,13 +381,6 @@ public final class Ember {
             throw DatabaseError.other(code: ErrorCode.cancelled, message: "the wait was cancelled")
         }
         try outcome.check()
-    }
-
-    /// The server's clock runs `milliseconds` ahead of the clients' (clients learn it when they
-    /// next connect).
-    /// - Precondition: the server is embedded.
-    public func setServerClockSkew(_ milliseconds: Int64) {
-        server.clockSkew = milliseconds
     }
 
     // MARK: For the connector
