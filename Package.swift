@@ -214,7 +214,10 @@ let package = Package(
         ),
         .testTarget(
             name: "EmberInstanceTests",
-            dependencies: ["EmberEngine", "EmberCore", "EmberWire", "EmberInstance", "EmberTestSupport"],
+            dependencies: [
+                "EmberEngine", "EmberCore", "EmberWire", "EmberStorage", "EmberServer", "EmberClient", "EmberInstance", "EmberTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -53,6 +53,24 @@ if arguments.first == "transactions" {
     exit(0)
 }
 
+if arguments.first == "durable-writes" {
+    // `ember-bench durable-writes MODE WRITERS WINDOW COUNT [RUNS]`: one shape of the durable
+    // rows alone (MODE: off, normal, full or memory), each run's rate on a line: for profiling.
+    let rest = Array(arguments.dropFirst())
+    guard rest.count >= 4, let writers = Int(rest[1]), let window = Int(rest[2]), let count = Int(rest[3]) else {
+        print("usage: ember-bench durable-writes MODE WRITERS WINDOW COUNT [RUNS]")
+        exit(2)
+    }
+    let durability = Durability(rawValue: rest[0])
+    let runs = rest.dropFirst(4).first.flatMap { Int($0) } ?? 3
+    let benchmarks = DurabilityBenchmarks(report: BenchReport(), quick: false)
+    for _ in 0..<runs {
+        let time = benchmarks.emberWritesOnce(durability: durability, writers: writers, window: window, count: count)
+        print("\(rest[0]), \(writers) writer(s), window \(window): \(Int(Double(count) / time.seconds)) writes/s")
+    }
+    exit(0)
+}
+
 if arguments.first == "counter" {
     // `ember-bench counter [CLIENTS] [N]`: issue 8's counter alone, one run: for profiling.
     let rest = Array(arguments.dropFirst())

@@ -145,6 +145,22 @@ final class ClientPersistence {
         store?.removeWrite(key: key, row: row, at: path)
     }
 
+    /// Calls off the saves, not committed yet, of the queued writes `isKept` says the server's
+    /// store already holds (see ``ClientStore/forgetSaves(keptElsewhere:)``).
+    func forgetSaves(keptElsewhere isKept: (String) -> Bool) {
+        store?.forgetSaves(keptElsewhere: isKept)
+    }
+
+    /// Makes removals of answered writes committed without an `fsync` durable, before the
+    /// server is told which writers the client may still send (a failure is recorded).
+    func syncRemovals() {
+        do {
+            try store?.syncRemovals()
+        } catch {
+            failed(error)
+        }
+    }
+
     /// The writes queued by the last run, in order.
     /// - Throws: ``StoreError`` when the store cannot be read.
     func loadQueue() throws(StoreError) -> [QueuedWrite] {
@@ -155,6 +171,10 @@ final class ClientPersistence {
 
     /// Whether changes wait for ``commit()``.
     var hasChanges: Bool { store?.hasChanges ?? false }
+
+    /// Whether changes that must be on disk at the end of the tick wait (see
+    /// ``ClientStore/hasUrgentChanges``).
+    var hasUrgentChanges: Bool { store?.hasUrgentChanges ?? false }
 
     /// Commits what changed. On failure the error is recorded, reported and returned, and
     /// what was removed (answered writes) is committed even so: deleting needs no new space.

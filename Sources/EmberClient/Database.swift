@@ -69,6 +69,17 @@ public final class Database {
         repo.deliverLocalEvents()
     }
 
+    /// Whether the store's waiting changes include what must be on disk at the end of the
+    /// tick (a queued write, a pin); the rest may wait (see ``ClientStore/hasUrgentChanges``).
+    public var hasUrgentStoreChanges: Bool { repo.persistence.hasUrgentChanges }
+
+    /// Calls off the saves, not committed yet, of the writes that `isAnswered` says a server in
+    /// this process has answered, its store having just committed them and their answers (see
+    /// ``ClientStore/forgetSaves(keptElsewhere:)``).
+    public func forgetSaves(answeredByServer isAnswered: (WriteKey) -> Bool) {
+        repo.forgetSaves(answeredByServer: isAnswered)
+    }
+
     /// The error of the last store operation, if it failed (cleared by a commit that succeeds):
     /// `storage_error`, `store_unreadable`...
     public var lastStoreError: DatabaseError? { repo.persistence.lastError }

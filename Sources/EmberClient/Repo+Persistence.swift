@@ -35,6 +35,13 @@ extension Repo {
         }
     }
 
+    /// Calls off the saves, not committed yet, of the writes a server in this process has
+    /// answered (`isAnswered`) and committed: its store holds them and their answers, so a
+    /// connected client's write costs the server's commit alone.
+    func forgetSaves(answeredByServer isAnswered: (WriteKey) -> Bool) {
+        persistence.forgetSaves { key in WriteKey(parsing: key).map(isAnswered) ?? false }
+    }
+
     /// A complete filtered query's window changed: the store tracks its children.
     func trackWindow(tag: Int) {
         guard persistence.store != nil, let query = syncTree.query(for: QueryTag(tag)) else { return }

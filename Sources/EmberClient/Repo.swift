@@ -356,6 +356,9 @@ final class Repo {
     /// number on: every writer of a queued write or of a transaction in doubt, and this
     /// session's. The server forgets the rest.
     private func sendResume() {
+        // The server forgets the writers left out: a removal of one of their answered writes
+        // must not be lost to a crash of the machine after that (it would be sent again).
+        persistence.syncRemovals()
         var floors: [String: Int64] = [session.writer: session.nextSequence]
         func note(_ key: WriteKey) { floors[key.writer] = min(floors[key.writer] ?? .max, key.sequence) }
         for write in writes.all { if let key = WriteKey(parsing: write.key) { note(key) } }

@@ -1,23 +1,67 @@
 import EmberClient
 import EmberEngine
 import EmberServer
+import EmberWire
 
 /// The instance ends the engine's ticks for its stores.
 extension Ember: TickParticipant {
     /// Whether something waits for the end of the tick: the server's held-back work, or a
-    /// client's uncommitted store changes (a client whose commit just failed waits for the next
-    /// tick rather than spinning).
+    /// client's store changes that must be on disk by then (a client whose commit just failed
+    /// waits for the next tick rather than spinning), or other changes of a client for which no
+    /// commit is scheduled yet (the end of the tick schedules it; they wait for it, not for the
+    /// tick).
     public var hasTickWork: Bool {
         if embeddedServer?.hasUncommittedWork == true { return true }
         guard case .directory = persistence else { return false }
-        return clientDatabases.contains { $0.hasUncommittedChanges && $0.lastStoreError == nil }
+        return clientDatabases.contains { client in
+            client.lastStoreError == nil
+                && (client.hasUrgentStoreChanges || (client.hasUncommittedChanges && !storeCommitScheduled))
+        }
     }
 
-    /// Commits what the server and the clients changed since the last tick (clients first, so
-    /// that a write is in its client's queue before the server's answer to it is durable); the
-    /// server then sends what it held back for the commit.
+    /// Commits what the server and the clients changed since the last tick: the server first
+    /// (then it sends what it held back for the commit), then each client that must. A client's
+    /// write the server answered in the tick is in the server's store by then, with its answer
+    /// in the ledger, so its save in the client's queue is called off: a write made and answered
+    /// in one tick costs one commit (one `fsync` in `full` mode) however many clients write,
+    /// not one per store.
+    ///
+    /// A client commits at once only what must be on disk (a write still queued, a pin); its
+    /// other changes (the cache, answered writes leaving the queue) wait up to
+    /// ``deferredStoreCommitDelay`` milliseconds for a commit that carries many ticks' changes,
+    /// without an `fsync` (see ``ClientStore/commit()``).
+    ///
+    /// A crash between the commits loses nothing acknowledged: the acknowledgements wait for
+    /// the server's commit, and a write it holds is never applied twice (its save was called
+    /// off, or the ledger answers it again).
     public func endTick() {
+        let answered: ((WriteKey) -> Bool)? =
+            if let server = embeddedServer, server.endTick() { { server.hasAnswered($0) } } else { nil }
+        var deferred = false
+        for client in clientDatabases where client.hasUncommittedChanges {
+            if let answered { client.forgetSaves(answeredByServer: answered) }
+            if client.hasUrgentStoreChanges {
+                client.commitStore()
+            } else if client.hasUncommittedChanges {
+                deferred = true
+            }
+        }
+        if deferred { scheduleStoreCommit() }
+    }
+
+    /// Commits every client's waiting store changes after ``deferredStoreCommitDelay``, once.
+    private func scheduleStoreCommit() {
+        guard !storeCommitScheduled else { return }
+        storeCommitScheduled = true
+        engine.schedule(after: Self.deferredStoreCommitDelay, .timer) { [weak self] in
+            guard let self else { return }
+            storeCommitScheduled = false
+            commitClientStores()
+        }
+    }
+
+    /// Commits every client's waiting store changes now.
+    public func commitClientStores() {
         for client in clientDatabases where client.hasUncommittedChanges { client.commitStore() }
-        embeddedServer?.endTick()
     }
 }

@@ -101,6 +101,12 @@ public final class Ember {
     public private(set) var notices: [StoreNotice] = []
     /// The lock on the database directory, held while the instance lives.
     private var lock: DirectoryLock?
+    /// Whether a commit of the clients' deferred store changes is scheduled.
+    var storeCommitScheduled = false
+    /// How long a client's store changes that need not be on disk at the end of the tick (the
+    /// cache, answered writes leaving the queue) may wait for their commit, in milliseconds:
+    /// one commit then carries many ticks' changes.
+    public static let deferredStoreCommitDelay: Int64 = 20
 
     /// An instance on `clock` (a ``ManualClock`` runs it in virtual time) with randomness from
     /// `random` (push ids, back-off jitter), all in memory. With `observesInterruptSignal`,

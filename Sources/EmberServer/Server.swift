@@ -84,6 +84,8 @@ public final class Server {
     private var spareActions: [ServerAction] = []
     /// The last commit that failed, if any: the writes of its tick were refused.
     public private(set) var lastStoreError: StoreError?
+    /// Whether the last commit failed (its refusals may not be in the store).
+    private var lastCommitFailed = false
     /// Called with each failed commit (after its tick was undone).
     public var onStoreError: ((StoreError) -> Void)?
     /// When set, every write is refused with `permission_denied` and this reason once the
@@ -344,11 +346,14 @@ public final class Server {
     ///
     /// Then, with the tick committed, the tree evicts what no listen holds when it is over its
     /// budget (``cacheSize``).
-    public func endTick() {
-        guard let store else { return }
+    /// - Returns: whether the store holds everything answered so far (the tick committed, or
+    ///   there was nothing to commit); `false` without a store or when the commit failed.
+    @discardableResult
+    public func endTick() -> Bool {
+        guard let store else { return false }
         guard !tick.isEmpty else {
             evictIfNeeded()
-            return
+            return !lastCommitFailed
         }
         let ended = tick
         tick = ServerTick()
@@ -372,12 +377,20 @@ public final class Server {
             // The refusals are kept with the next commit; try to make them durable now.
             try? store.commitLedger()
             lastStoreError = error
+            lastCommitFailed = true
             onStoreError?(error)
-            return
+            return false
         }
+        lastCommitFailed = false
         send(ended.held, reportingChecks: false)
         evictIfNeeded()
+        return true
     }
+
+    /// Whether the server has answered the keyed write `key` (applied or refused), as its ledger
+    /// says: after an ``endTick()`` that returned `true`, an answered write is in the store.
+    /// - Complexity: O(1) on average.
+    public func hasAnswered(_ key: WriteKey) -> Bool { core.ledger.answer(for: key) != nil }
 
     /// Evicts the least recently used locations no listen holds, when the tree is over its
     /// budget; the indexes built on them go with them.

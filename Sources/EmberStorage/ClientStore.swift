@@ -99,6 +99,23 @@ public final class ClientStore {
     var serverUpdatesSinceCheck = 0
     /// The keys of the writes saved since the last commit (not on disk yet).
     public private(set) var unstoredWriteKeys: Set<String> = []
+    /// The rows of the writes saved since the last commit whose saves are still to be written.
+    private var uncommittedSaves: Set<Int64> = []
+    /// The rows whose saves, not committed yet, were called off (the write was answered, or the
+    /// server's store holds it): the commit skips them.
+    private var cancelledSaves: Set<Int64> = []
+    /// The rows of queued writes that were never written to the file (their saves called off
+    /// because the server's store held them): their removal changes nothing on disk.
+    private var neverStoredRows: Set<Int64> = []
+    /// Whether a pin or unpin waits for the commit.
+    private var hasPinChanges = false
+    /// Whether answered writes left the file in commits that were not `fsync`ed (`full` mode
+    /// only): see ``syncRemovals()``.
+    public private(set) var hasUnsyncedRemovals = false
+    /// How the store's commits reach the disk.
+    public let durability: Durability
+    /// The `synchronous` setting of the connection now.
+    private var synchronousNow: Durability
 
     /// The client's lasting identity, which the keys of its writes carry: made when the store
     /// is created (from `newIdentity`) and kept for its life.
@@ -115,6 +132,8 @@ public final class ClientStore {
         self.location = location
         self.cacheSizeLimit = cacheSizeLimit
         self.pruneCheckInterval = max(1, pruneCheckInterval)
+        self.durability = durability
+        synchronousNow = durability
         queue = try location.openDurable("the client's store", durability: durability, migrator: Self.migrator)
         identity = try Self.identity(in: queue, at: location, orNew: newIdentity)
         try loadState(now: now)
@@ -144,7 +163,14 @@ public final class ClientStore {
     }
 
     /// Whether changes wait for ``commit()``.
-    public var hasChanges: Bool { !changes.isEmpty || !queryChanges.isEmpty }
+    public var hasChanges: Bool { changes.count > cancelledSaves.count || !queryChanges.isEmpty }
+
+    /// Whether the changes waiting include what must be on disk at the end of the tick: a
+    /// queued write (a write is queued only once stored) or a pin. The rest (the cache, the
+    /// tracked queries, answered writes leaving the queue) may wait for a later commit: a crash
+    /// before it leaves the store as it was a moment earlier, which the client syncs again (an
+    /// answered write sent again is answered from the server's ledger, not applied twice).
+    public var hasUrgentChanges: Bool { !uncommittedSaves.isEmpty || hasPinChanges }
 
     // MARK: Server cache
 
@@ -189,18 +215,69 @@ public final class ClientStore {
         let seq = nextWriteRow
         nextWriteRow += 1
         changes.append(.saveWrite(write, seq: seq))
+        uncommittedSaves.insert(seq)
         unstoredWriteKeys.insert(write.key)
         writeLocations[write.path, default: 0] += 1
         return seq
     }
 
-    /// Removes the write `key` at `path` (answered by the server).
+    /// Removes the write `key` at `path` (answered by the server). A write whose save is not
+    /// committed yet, or was never written (``forgetSaves(keptElsewhere:)``), changes nothing on
+    /// disk: its save is called off.
     public func removeWrite(key: String, row: Int64, at path: Path) {
-        changes.append(.removeWrite(seq: row))
+        if uncommittedSaves.remove(row) != nil {
+            cancelledSaves.insert(row)
+        } else if neverStoredRows.remove(row) == nil {
+            changes.append(.removeWrite(seq: row))
+        }
         if !unstoredWriteKeys.isEmpty { unstoredWriteKeys.remove(key) }
         if let count = writeLocations[path] {
             writeLocations[path] = count > 1 ? count - 1 : nil
         }
+    }
+
+    /// Calls off the saves, not committed yet, of the queued writes `keptElsewhere` says are
+    /// durable elsewhere: the embedded server's store committed them (and its ledger their
+    /// answers) before this commit, so the queue need not keep them. The writes stay queued in
+    /// memory until answered; their rows are never written, and removing them costs nothing.
+    /// A crash before the answer loses nothing (the server has the write, once) and doubles
+    /// nothing (the queue does not have it to send again).
+    /// - Complexity: O(c) in the changes waiting, plus the predicate for each save.
+    public func forgetSaves(keptElsewhere: (String) -> Bool) {
+        guard !uncommittedSaves.isEmpty else { return }
+        for case .saveWrite(let write, let seq) in changes where uncommittedSaves.contains(seq) && keptElsewhere(write.key) {
+            uncommittedSaves.remove(seq)
+            cancelledSaves.insert(seq)
+            neverStoredRows.insert(seq)
+            unstoredWriteKeys.remove(write.key)
+        }
+    }
+
+    /// Makes the removals of answered writes that were committed without an `fsync` durable
+    /// (one small commit, `fsync`ed), before the client tells the server which of its writers
+    /// it may still send: the server then forgets the others, and a removal lost to a crash of
+    /// the machine would send a forgotten write again.
+    /// - Throws: ``StoreError`` when the commit fails.
+    public func syncRemovals() throws(StoreError) {
+        guard hasUnsyncedRemovals else { return }
+        try commit()
+        do {
+            try setSynchronous(.full)
+            try queue.inTickTransaction { db in
+                try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('synced', '1')")
+                return .commit
+            }
+        } catch {
+            throw StoreError("cannot make the removals of answered writes durable in the client's store at \(location)", error)
+        }
+        hasUnsyncedRemovals = false
+    }
+
+    /// Sets the connection's `synchronous` setting when it differs.
+    private func setSynchronous(_ wanted: Durability) throws {
+        guard wanted != synchronousNow else { return }
+        try queue.inDatabase { db in try db.execute(sql: "PRAGMA synchronous = \(wanted.synchronousPragma)") }
+        synchronousNow = wanted
     }
 
     /// The queued writes with their rows, oldest first.
@@ -249,12 +326,14 @@ public final class ClientStore {
     public func pin(_ query: QuerySpec) {
         guard pins.insert(query).inserted else { return }
         changes.append(.pin(query))
+        hasPinChanges = true
     }
 
     /// Stops keeping `query` synced.
     public func unpin(_ query: QuerySpec) {
         guard pins.remove(query) != nil else { return }
         changes.append(.unpin(query))
+        hasPinChanges = true
     }
 
     // MARK: Committing
@@ -263,11 +342,22 @@ public final class ClientStore {
     /// is due. On failure nothing of it is written and the changes stay, for the next attempt.
     /// - Throws: ``StoreError`` with SQLite's reason (disk full, read-only file, I/O error).
     public func commit() throws(StoreError) {
-        guard hasChanges else { return }
+        guard hasChanges else {
+            clearChanges()
+            return
+        }
         let changes = self.changes
         let queryChanges = self.queryChanges
+        let cancelled = cancelledSaves
         var rows = 0
+        // In `full` mode only a commit that stores a queued write needs its `fsync`: the cache,
+        // the queries and the pins can be fetched again, and an answered write whose removal is
+        // lost is answered again from the server's ledger, not applied twice.
+        let savesWrites = !uncommittedSaves.isEmpty
+        let removesWrites = changes.contains { if case .removeWrite = $0 { true } else { false } }
+        let synchronous = durability == .full && !savesWrites ? Durability.normal : durability
         do {
+            try setSynchronous(synchronous)
             try queue.inTransaction { db in
                 // Ancestors whose leaf rows this transaction already deleted: several changes
                 // below one location delete its row once.
@@ -280,6 +370,8 @@ public final class ClientStore {
                 for (index, change) in changes.enumerated() {
                     if case .removeWrite(let seq) = change {
                         removed.append(seq)
+                    } else if case .saveWrite(_, let seq) = change, cancelled.contains(seq) {
+                        continue
                     } else if !superseded.contains(index) {
                         rows += try Self.apply(change, clearing: &cleared, with: statements)
                     }
@@ -291,9 +383,12 @@ public final class ClientStore {
         } catch {
             throw StoreError("cannot commit \(changes.count + queryChanges.count) change(s) to the client's store at \(location)", error)
         }
-        self.changes = []
-        self.queryChanges = [:]
-        unstoredWriteKeys = []
+        clearChanges()
+        if synchronous == .full {
+            hasUnsyncedRemovals = false
+        } else if removesWrites && durability == .full {
+            hasUnsyncedRemovals = true
+        }
         // A large cache written (a listen on a large location): what building its rows freed.
         if rows >= Self.largeCommitRows { FreedMemory.release() }
         if serverUpdatesSinceCheck >= pruneCheckInterval {
@@ -302,35 +397,48 @@ public final class ClientStore {
         }
     }
 
+    /// Forgets the changes just committed (or that were all called off).
+    private func clearChanges() {
+        changes = []
+        queryChanges = [:]
+        unstoredWriteKeys = []
+        uncommittedSaves = []
+        cancelledSaves = []
+        hasPinChanges = false
+    }
+
     /// Commits only the removals of answered writes, when a whole commit failed (a full disk):
     /// deleting rows needs no new space, and a write the server answered (a refusal above all)
     /// must leave the queue before a restart can send it again. A write saved and removed
-    /// since the last commit was never stored: both changes are dropped.
+    /// since the last commit was never stored: its save was called off and is dropped.
     /// - Throws: ``StoreError`` when even that fails (the removals stay, for the next commit).
     public func commitRemovals() throws(StoreError) {
-        var removed: Set<Int64> = []
-        for case .removeWrite(let seq) in changes { removed.insert(seq) }
-        guard !removed.isEmpty else { return }
-        var neverStored: Set<Int64> = []
-        for case .saveWrite(_, let seq) in changes where removed.contains(seq) { neverStored.insert(seq) }
-        let deletions = removed.subtracting(neverStored)
-        if !deletions.isEmpty {
+        var removed: [Int64] = []
+        for case .removeWrite(let seq) in changes { removed.append(seq) }
+        if !removed.isEmpty {
             do {
                 try queue.inTransaction { db in
-                    try Self.deleteWrites(rows: Array(deletions), in: db)
+                    try Self.deleteWrites(rows: removed, in: db)
                     return .commit
                 }
             } catch {
-                throw StoreError("cannot remove \(deletions.count) answered write(s) from the client's store at \(location)", error)
+                throw StoreError("cannot remove \(removed.count) answered write(s) from the client's store at \(location)", error)
+            }
+            if synchronousNow == .full {
+                hasUnsyncedRemovals = false
+            } else if durability == .full {
+                hasUnsyncedRemovals = true
             }
         }
+        let cancelled = cancelledSaves
         changes.removeAll { change in
             switch change {
-            case .removeWrite(let seq): removed.contains(seq)
-            case .saveWrite(_, let seq): neverStored.contains(seq)
+            case .removeWrite: true
+            case .saveWrite(_, let seq): cancelled.contains(seq)
             default: false
             }
         }
+        cancelledSaves = []
     }
 
     /// Limits the file to about `bytes` (`nil`: no limit beyond SQLite's): a commit that needs

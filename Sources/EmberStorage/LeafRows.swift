@@ -47,7 +47,7 @@ struct LeafRows {
     struct Writer {
         private let table: String
         private let db: Database
-        private let deleteAtAndBelow: BulkStatement
+        private let deleteBelow: BulkStatement
         private let deleteOne: BulkStatement
         private let upsertOne: BulkStatement
         private let insertOne: BulkStatement
@@ -55,7 +55,9 @@ struct LeafRows {
         fileprivate init(table: String, db: Database) throws {
             self.table = table
             self.db = db
-            deleteAtAndBelow = try BulkStatement("DELETE FROM \(table) WHERE path = ? OR (path > ? AND path < ?)", in: db)
+            // The row at a path and the range below it in two statements: an `OR` of the two
+            // makes SQLite gather the rows in a temporary B-tree first.
+            deleteBelow = try BulkStatement("DELETE FROM \(table) WHERE path > ? AND path < ?", in: db)
             deleteOne = try BulkStatement("DELETE FROM \(table) WHERE path = ?", in: db)
             insertOne = try BulkStatement("INSERT INTO \(table) (path, value) VALUES (?, ?)", in: db)
             upsertOne = try BulkStatement(
@@ -70,7 +72,8 @@ struct LeafRows {
                 return
             }
             let text = LeafRows.rowPath(path)
-            try deleteAtAndBelow.run(.text(text), .text(text + "/"), .text(text + "0"))
+            try deleteOne.run(.text(text))
+            try deleteBelow.run(.text(text + "/"), .text(text + "0"))
         }
 
         /// Applies an import's batch (``ImportBatch``) in its cleared range.
@@ -167,10 +170,16 @@ struct LeafRows {
         if path.isEmpty {
             rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT path, value FROM \(table) ORDER BY path"))
         } else {
+            // One range of the primary key, `text` up to `text0` (`0` follows `/`): the location's
+            // row, then the rows below it, in order. It also holds the rows of siblings whose
+            // keys extend this one with a byte below `/` (`b-c` beside `b`), left out below. An
+            // `OR` of the exact row and the range below costs SQLite a temporary B-tree to order
+            // the two (a third of a write to a new location, measured with callgrind).
             rows = try Row.fetchCursor(
-                db.cachedStatement(sql: "SELECT path, value FROM \(table) WHERE path = ? OR (path > ? AND path < ?) ORDER BY path"),
-                arguments: [text, text + "/", text + "0"])
+                db.cachedStatement(sql: "SELECT path, value FROM \(table) WHERE path >= ? AND path < ? ORDER BY path"),
+                arguments: [text, text + "0"])
         }
+        let own = text.utf8.count
         // Rows come in path order, so each location's rows are contiguous: the tree is built
         // with a stack of the open locations, each finished once when the rows leave it (no
         // walk from the root per row). A priority goes to its owner's parent as pending, applied
@@ -185,6 +194,11 @@ struct LeafRows {
         var skipping: String?
         while let row = try rows.next() {
             let full: String = row[0]
+            // A sibling's row (`b-c` beside `b`): after the location's own path comes nothing
+            // or a `/`.
+            if !path.isEmpty, full.utf8.count > own, full.utf8[full.utf8.index(full.utf8.startIndex, offsetBy: own)] != UInt8(ascii: "/") {
+                continue
+            }
             let relative = full.utf8.count > prefix ? String(full.utf8.dropFirst(prefix))! : ""
             if !skipped.isEmpty {
                 if let current = skipping, relative.hasPrefix(current) { continue }

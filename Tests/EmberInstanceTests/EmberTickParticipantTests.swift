@@ -1,0 +1,95 @@
+import EmberClient
+import EmberCore
+import EmberInstance
+import EmberServer
+import EmberStorage
+import EmberTestSupport
+import Foundation
+import GRDB
+import Testing
+
+/// The end of a tick on a database directory: the server commits first, and a connected
+/// client's write it answered in the tick never enters the client's queue on disk.
+@Suite("The end of a tick")
+struct EmberTickParticipantTests {
+    func open(_ directory: String) throws -> Ember {
+        try Ember(
+            persistence: .directory(directory, try PersistenceSettings(durability: .full, clientCacheSize: 10_000_000)),
+            clock: ManualClock(1_700_000_000_000), random: SeededRandom(seed: 1))
+    }
+
+    /// The writer names of a client's write keys start with its identity and a dot.
+    func writeKeyPrefix(of client: String, in directory: String) throws -> Data {
+        var configuration = Configuration()
+        configuration.readonly = true
+        let queue = try DatabaseQueue(path: Persistence.clientFile(client, in: directory), configuration: configuration)
+        let identity = try queue.read { try String.fetchOne($0, sql: "SELECT value FROM meta WHERE key = 'identity'") }
+        try queue.close()
+        return Data(((identity ?? "?") + ".").utf8)
+    }
+
+    /// Every byte of a client's store: the file and its WAL.
+    func storeBytes(of client: String, in directory: String) -> Data {
+        var data = Data()
+        for suffix in ["", "-wal"] {
+            data.append((try? Data(contentsOf: URL(fileURLWithPath: Persistence.clientFile(client, in: directory) + suffix))) ?? Data())
+        }
+        return data
+    }
+
+    @Test("a connected client's acknowledged write is kept by the server's commit alone; a write made offline is queued on disk and sent after a restart")
+    func answeredWritesNeverEnterTheQueue() throws {
+        let directory = try TemporaryDirectory.make("ember-tick").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        do {
+            let ember = try open(directory)
+            let writer = try ember.client(named: "writer")
+            // Connected first: a write made before the handshake is queued (and stored) until
+            // it can be sent.
+            try ember.flush()
+            var answers: [String] = []
+            for index in 1...3 {
+                try writer.reference("online/\(index)").setValue(.int(Int64(index))) { answers.append($0.map { "\($0)" } ?? "ok") }
+            }
+            try ember.flush()
+            #expect(answers == ["ok", "ok", "ok"])
+            let prefix = try writeKeyPrefix(of: "writer", in: directory)
+            #expect(storeBytes(of: "writer", in: directory).range(of: prefix) == nil, "no write key was ever written to the queue")
+            writer.goOffline()
+            try writer.reference("offline").setValue(.string("queued")) { answers.append($0.map { "\($0)" } ?? "ok") }
+            try ember.flush()
+            #expect(storeBytes(of: "writer", in: directory).range(of: prefix) != nil, "the offline write is in the queue")
+            try ember.close()
+        }
+        let ember = try open(directory)
+        let writer = try ember.client(named: "writer", startOffline: true)
+        #expect(writer.pendingWriteCount == 1)
+        writer.goOnline()
+        try ember.flush()
+        #expect(writer.pendingWriteCount == 0)
+        #expect(ember.server.value(at: "offline") == json(#""queued""#))
+        #expect(ember.server.value(at: "online") == json(#"{"1":1,"2":2,"3":3}"#))
+        try ember.close()
+    }
+
+    @Test("a client's cache changes wait for one scheduled commit; a write made offline is committed at the end of its tick")
+    func cacheChangesWaitForTheScheduledCommit() throws {
+        let directory = try TemporaryDirectory.make("ember-tick").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let ember = try open(directory)
+        let writer = try ember.client(named: "writer")
+        try ember.flush()
+        try writer.reference("a").setValue(.int(1)) { _ in }
+        try ember.flush()
+        #expect(writer.hasUncommittedChanges, "the confirmed write waits to be cached")
+        #expect(!writer.hasUrgentStoreChanges)
+        #expect(!ember.isVirtualTime || !ember.hasTickWork, "nothing holds the tick up")
+        try ember.advance(by: Ember.deferredStoreCommitDelay)
+        #expect(!writer.hasUncommittedChanges, "committed by the scheduled commit")
+        writer.goOffline()
+        try writer.reference("b").setValue(.int(2)) { _ in }
+        try ember.flush()
+        #expect(!writer.hasUrgentStoreChanges, "the queued write was committed at the end of its tick")
+        try ember.close()
+    }
+}
