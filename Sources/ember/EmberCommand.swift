@@ -136,54 +136,38 @@ struct EmberCommand: ParsableCommand {
         completion: .file(extensions: ["lua"]))
     var scriptAndArguments: [String] = []
 
+    /// The values parsed, as the shell reads them.
+    var arguments: ShellArguments {
+        var values = ShellArguments()
+        values.commands = commands
+        values.luaChunks = luaChunks
+        values.file = file
+        values.interactive = interactive
+        values.databaseDirectory = databaseDirectory
+        values.memory = memory
+        values.connectURL = connectURL
+        values.authToken = authToken
+        values.offline = offline
+        values.durability = durability
+        values.cacheSize = cacheSize
+        values.rulesFile = rulesFile
+        values.json = json
+        values.noColor = noColor
+        values.noRC = noRC
+        values.pluginDirectory = pluginDirectory
+        values.unsafeLua = unsafeLua
+        values.luaInstructions = luaInstructions
+        values.luaMemory = luaMemory
+        values.ackTimeout = ackTimeout
+        values.quiet = quiet
+        values.scriptAndArguments = scriptAndArguments
+        values.commandLine = Array(CommandLine.arguments.dropFirst())
+        return values
+    }
+
     /// The options for the shell, or a usage error.
     func shellOptions() throws(ShellUsageError) -> ShellOptions {
-        var options = ShellOptions(environment: ProcessInfo.processInfo.environment)
-        options.inputs = ShellOptions.inputs(
-            arguments: Array(CommandLine.arguments.dropFirst()), commands: commands, luaChunks: luaChunks)
-        options.file = file
-        options.staysInteractive = interactive
-        try options.setStorage(directory: databaseDirectory, memory: memory)
-        if let connectURL {
-            try options.setConnection(
-                url: connectURL, auth: authToken, memory: memory, directoryGiven: databaseDirectory != nil, rulesGiven: rulesFile != nil,
-                environment: ProcessInfo.processInfo.environment)
-        } else if authToken != nil {
-            throw ShellUsageError("--auth goes with --connect (in the embedded shell, sign in with the auth command)")
-        }
-        options.startsOffline = offline
-        options.durability = try ShellOptions.durability(named: durability)
-        options.serverCacheSize = try ShellOptions.serverCacheSize(
-            option: cacheSize, environment: ProcessInfo.processInfo.environment)
-        options.jsonOutput = json
-        options.rulesFile = rulesFile
-        options.colorDisabled = noColor
-        options.loadsRCFile = !noRC
-        options.pluginDirectory = pluginDirectory
-        options.unsafeLua = unsafeLua
-        guard luaInstructions >= 0 else {
-            throw ShellUsageError("--lua-instructions must be a positive number of instructions (0 for no limit), not \(luaInstructions)")
-        }
-        guard luaMemory >= 0, luaMemory <= 1 << 20 else {
-            throw ShellUsageError("--lua-memory must be a positive number of MiB up to 1048576 (0 for no limit), not \(luaMemory)")
-        }
-        options.luaInstructionLimit = luaInstructions == 0 ? nil : luaInstructions
-        options.luaMemoryLimit = luaMemory == 0 ? nil : luaMemory << 20
-        options.quiet = quiet
-        guard ackTimeout >= 0, ackTimeout <= 86_400 else {
-            throw ShellUsageError("--ack-timeout must be a number of seconds from 0 (no limit) to 86400, not \(ackTimeout)")
-        }
-        options.acknowledgementTimeout = ackTimeout == 0 ? nil : Int64(ackTimeout) * 1_000
-
-        var rest = scriptAndArguments[...]
-        if rest.first == "--" { rest = rest.dropFirst() }
-        // captureForPassthrough also captures an unknown option: that is a usage error
-        else if let first = rest.first, first.hasPrefix("-"), first != "-" {
-            throw ShellUsageError("unknown option '\(first)'")
-        }
-        options.script = rest.first
-        options.scriptArguments = Array(rest.dropFirst())
-        return options
+        try arguments.shellOptions(environment: ProcessInfo.processInfo.environment)
     }
 
     func validate() throws {

@@ -20,5 +20,12 @@ case "help":
     }
     exit(ShellSession.printHelp(topic: arguments.dropFirst().first))
 default:
+    // The common forms without swift-argument-parser (its reflection was 42% of a one-command
+    // run's start-up); anything else, and any usage error, through it (ShellArguments).
+    if let common = ShellArguments(commonForm: arguments),
+        let options = try? common.shellOptions(environment: ProcessInfo.processInfo.environment)
+    {
+        exit(ShellSession.run(options: options))
+    }
     exit(EmberCommand.exitStatus(running: arguments))
 }
