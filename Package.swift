@@ -109,9 +109,32 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "EmberNetworkShared",
+            dependencies: [
+                "EmberCore", "EmberWire",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "EmberRemote",
+            dependencies: [
+                "EmberCore", "EmberEngine", "EmberWire", "EmberInstance", "EmberNetworkShared",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "EmberNetwork",
             dependencies: [
-                "EmberCore", "EmberEngine", "EmberWire", "EmberStorage", "EmberRules", "EmberServer", "EmberInstance",
+                "EmberCore", "EmberEngine", "EmberWire", "EmberStorage", "EmberRules", "EmberServer", "EmberInstance", "EmberNetworkShared",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -144,7 +167,7 @@ let package = Package(
             name: "EmberShell",
             dependencies: [
                 "CEditLine", "EmberCore", "EmberEngine", "EmberSync", "EmberStorage", "EmberWire", "EmberRules", "EmberServer",
-                "EmberClient", "EmberInstance", "EmberQL", "EmberLua", "EmberNetwork",
+                "EmberClient", "EmberInstance", "EmberQL", "EmberLua", "EmberNetwork", "EmberNetworkShared", "EmberRemote",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
@@ -152,7 +175,7 @@ let package = Package(
         .executableTarget(
             name: "ember",
             dependencies: [
-                "EmberShell", "EmberNetwork",
+                "EmberShell", "EmberNetwork", "EmberNetworkShared",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -242,8 +265,18 @@ let package = Package(
         .testTarget(name: "EmberQLTests", dependencies: ["EmberQL", "EmberCore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "EmberNetworkTests",
-            dependencies: ["EmberNetwork", "EmberCore", "EmberWire", "EmberTestSupport"],
+            dependencies: ["EmberNetwork", "EmberNetworkShared", "EmberCore", "EmberWire", "EmberTestSupport"],
             exclude: ["Scenarios"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "EmberRemoteTests",
+            dependencies: ["EmberRemote", "EmberNetworkShared", "EmberCore", "EmberEngine", "EmberWire", "EmberInstance", "EmberTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "EmberNetworkSharedTests",
+            dependencies: ["EmberNetworkShared", "EmberCore", "EmberWire", "EmberTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

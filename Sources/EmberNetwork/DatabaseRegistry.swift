@@ -1,5 +1,6 @@
 import EmberCore
 import EmberInstance
+import EmberNetworkShared
 import EmberRules
 import EmberStorage
 import Synchronization
@@ -53,7 +54,7 @@ public final class DatabaseRegistry: Sendable {
     ///   are open, or the database cannot be opened.
     public func database(named name: String?, for use: NamespaceUse) throws(NetworkError) -> ServedDatabase {
         let name = name ?? defaultNamespace
-        guard Self.isValidNamespace(name) else {
+        guard RemoteAddress.isValidNamespace(name) else {
             throw NetworkError(.badRequest, "\"\(name)\" is not a namespace name: 1 to 63 letters, digits, '-' or '_'")
         }
         var created = false
@@ -164,12 +165,4 @@ public final class DatabaseRegistry: Sendable {
         return failures
     }
 
-    /// Letters, digits, `-` and `_`, 1 to 63 of them (a DNS label, as Firebase's database names).
-    static func isValidNamespace(_ name: String) -> Bool {
-        !name.isEmpty && name.utf8.count <= 63
-            && name.utf8.allSatisfy { byte in
-                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                    || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
-            }
-    }
 }

@@ -1,3 +1,4 @@
+import EmberNetworkShared
 import Foundation
 import Glibc
 

@@ -1,5 +1,6 @@
 import EmberCore
 import EmberInstance
+import EmberNetworkShared
 import Foundation
 import EmberRules
 import EmberStorage

@@ -1,5 +1,6 @@
 import EmberCore
 import EmberInstance
+import EmberNetworkShared
 import EmberRules
 import EmberServer
 import EmberStorage

@@ -1,4 +1,5 @@
 import EmberCore
+import EmberNetworkShared
 import EmberServer
 import EmberWire
 import HummingbirdWebSocket

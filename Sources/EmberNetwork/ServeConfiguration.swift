@@ -1,4 +1,5 @@
 import EmberCore
+import EmberNetworkShared
 
 /// What `ember serve` serves and where: the address, the storage, the rules, the limits.
 public struct ServeConfiguration: Sendable {

@@ -1,5 +1,6 @@
 import Crypto
 import EmberCore
+import EmberNetworkShared
 import EmberWire
 import Foundation
 import NIOCore

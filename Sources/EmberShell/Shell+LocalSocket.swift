@@ -2,6 +2,7 @@ import EmberCore
 import EmberEngine
 import EmberInstance
 import EmberNetwork
+import EmberNetworkShared
 import Foundation
 import Logging
 

@@ -2,6 +2,7 @@ import EmberClient
 import EmberCore
 import EmberInstance
 import EmberNetwork
+import EmberNetworkShared
 import EmberWire
 import Foundation
 import Logging

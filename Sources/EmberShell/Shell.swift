@@ -5,7 +5,9 @@ import EmberEngine
 import EmberInstance
 import EmberLua
 import EmberNetwork
+import EmberNetworkShared
 import EmberQL
+import EmberRemote
 import EmberRules
 import EmberStorage
 import EmberServer

@@ -1,5 +1,6 @@
 import EmberNetwork
 import EmberInstance
+import EmberNetworkShared
 import EmberStorage
 import Glibc
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import EmberInstance
 import EmberNetwork
+import EmberNetworkShared
 import EmberShell
 import Foundation
 import Logging

@@ -1,6 +1,7 @@
 import EmberCore
 import EmberEngine
 import EmberInstance
+import EmberNetworkShared
 import EmberWire
 import NIOCore
 import NIOWebSocket

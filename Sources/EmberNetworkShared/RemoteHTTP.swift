@@ -13,19 +13,22 @@ import NIOSSL
 /// cannot reach, and one path serves both. Deliberately not `URLSession` for the keys either:
 /// FoundationNetworking links libcurl and some 25 libraries more into `ember`, which every run
 /// loaded (and looked symbols up through) before its first answer.
-enum RemoteHTTP {
+public enum RemoteHTTP {
     /// What the server answered.
-    struct Response: Sendable {
-        let status: Int
-        let headers: HTTPHeaders
-        let body: String
+    public struct Response: Sendable {
+        /// The status code.
+        public let status: Int
+        /// The answer's headers.
+        public let headers: HTTPHeaders
+        /// The body, as text.
+        public let body: String
     }
 
     /// `GET url` (`http` or `https`, whose certificate is verified), answered whole.
     /// - Throws: ``NetworkError`` for a URL of another scheme; what SwiftNIO throws when the
     ///   server cannot be reached (after `timeout`), or the connection ends before the answer is
     ///   whole.
-    static func get(_ url: URL, timeout: TimeAmount = .seconds(10)) async throws -> Response {
+    public static func get(_ url: URL, timeout: TimeAmount = .seconds(10)) async throws -> Response {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty else {
             throw NetworkError(.badRequest, "\(url.absoluteString) is not an http or https URL")
         }
@@ -41,7 +44,7 @@ enum RemoteHTTP {
     /// credential`, and returns the answer.
     /// - Throws: what SwiftNIO throws when the server cannot be reached (after `timeout`), or the
     ///   connection ends before the answer is whole.
-    static func send(
+    public static func send(
         _ method: HTTPMethod, _ path: String, body: String?, to address: RemoteAddress, credential: String?, timeout: TimeAmount = .seconds(10)
     ) async throws -> Response {
         var target = path

@@ -1,3 +1,4 @@
+import EmberNetworkShared
 import NIOCore
 import NIOHTTP1
 import NIOPosix

@@ -83,7 +83,7 @@ public struct RemoteAddress: Sendable, Hashable, CustomStringConvertible {
         if named == nil, host.hasSuffix(".firebaseio.com") || host.hasSuffix(".firebasedatabase.app") {
             named = host.split(separator: ".").first.map(String.init)
         }
-        if let named, !DatabaseRegistry.isValidNamespace(named) {
+        if let named, !Self.isValidNamespace(named) {
             throw Self.invalid(text, "\"\(named)\" is not a namespace name: 1 to 63 letters, digits, '-' or '_'")
         }
         namespace = named
@@ -133,7 +133,7 @@ public struct RemoteAddress: Sendable, Hashable, CustomStringConvertible {
 
     /// FNV-1a of `text`'s UTF-8, in base 36: the same in every process (Swift's `hashValue` is
     /// seeded per process).
-    static func stableHash(_ text: String) -> String {
+    public static func stableHash(_ text: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         return String(hash, radix: 36)
@@ -143,5 +143,14 @@ public struct RemoteAddress: Sendable, Hashable, CustomStringConvertible {
 
     private static func invalid(_ text: String, _ reason: String) -> DatabaseError {
         .other(code: ErrorCode.invalidArgument, message: "cannot connect to \(text): \(reason)")
+    }
+
+    /// Letters, digits, `-` and `_`, 1 to 63 of them (a DNS label, as Firebase's database names).
+    public static func isValidNamespace(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= 63
+            && name.utf8.allSatisfy { byte in
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                    || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+            }
     }
 }

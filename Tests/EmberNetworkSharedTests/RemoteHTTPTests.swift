@@ -4,7 +4,7 @@ import NIOHTTP1
 import NIOPosix
 import Testing
 
-@testable import EmberNetwork
+@testable import EmberNetworkShared
 
 /// ``RemoteHTTP`` against a server that answers and closes the moment a request's body is whole,
 /// as `ember serve` does for a request with `Connection: close`.

@@ -1,6 +1,7 @@
 import EmberCore
 import EmberEngine
 import EmberInstance
+import EmberNetworkShared
 import NIOHTTP1
 
 /// A server in another process reached over WebSocket with the realtime protocol v5: Ember's

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import EmberNetwork
+@testable import EmberNetworkShared
 
 /// The administrator's credential of `ember serve`: `owner` by default, or only a secret.
 struct AdminCredentialTests {
