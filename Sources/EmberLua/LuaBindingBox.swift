@@ -1,8 +1,6 @@
-import CLua
-import CLuaSupport
 import EmberCore
 
-/// A ``LuaBinding`` with its name, the context pointer of its Lua closure.
+/// A ``LuaBinding`` with its name: what its Lua closure calls (``LuaState/pushFunction(_:onto:)``).
 ///
 /// The state keeps every box alive as long as itself (`LuaState.closureContexts`), so a closure
 /// never outlives its box. The state can outlive the runtime (its finalizers run when it closes,
@@ -33,36 +31,31 @@ final class LuaBindingBox {
         isDetached = true
     }
 
-    /// The C entry point handed to `ember_lua_push_swift_function`: runs the box at `context`.
-    static let entryPoint: ember_lua_swift_function = { state, context in
-        guard let state, let context else { return EMBER_LUA_CALL_ERROR }
-        let box = Unmanaged<LuaBindingBox>.fromOpaque(context).takeUnretainedValue()
-        guard !box.isDetached else {
-            LuaState.push(
-                errorCode: ErrorCode.sessionEnded, message: "\(box.name): the Lua session has ended (its database is closed)",
-                onto: state)
-            return EMBER_LUA_CALL_ERROR
+}
+
+extension LuaBindingBox: LuaState.Callable {
+    /// Runs the binding on `thread`, the thread Lua called it on (``LuaState/Callable``).
+    func call(from thread: LuaState.Thread) -> LuaState.CallStatus {
+        guard !isDetached else {
+            thread.push(
+                errorCode: ErrorCode.sessionEnded, message: "\(name): the Lua session has ended (its database is closed)")
+            return .error
         }
-        let call = LuaCall(state: state, runtime: box.runtime, name: box.name, isMethod: box.isMethod)
+        let call = LuaCall(thread: thread, runtime: runtime, name: name, isMethod: isMethod)
         do throws(LuaBindingError) {
-            return status(of: try box.body(call), on: state, runtime: box.runtime)
+            return Self.status(of: try body(call))
         } catch {
-            LuaState.push(error: error, onto: state)
-            return EMBER_LUA_CALL_ERROR
+            thread.push(error: error)
+            return .error
         }
     }
 
     /// The trampoline status for `result`.
-    static func status(of result: LuaCallResult, on state: OpaquePointer, runtime: LuaRuntime) -> Int32 {
+    static func status(of result: LuaCallResult) -> LuaState.CallStatus {
         switch result {
-        case .values(let count):
-            return count
-        case .await(let ticket):
-            ember_lua_set_yield_ticket(state, ticket)
-            return EMBER_LUA_CALL_AWAIT
-        case .valuesAfterDelivery(let count):
-            ember_lua_set_yield_ticket(state, Int(count))
-            return EMBER_LUA_CALL_RETURN_AFTER_YIELD
+        case .values(let count): .results(count)
+        case .await(let ticket): .await(ticket: ticket)
+        case .valuesAfterDelivery(let count): .resultsAfterYield(count)
         }
     }
 }

@@ -1,4 +1,3 @@
-import CLua
 import EmberCore
 import EmberWire
 
@@ -6,7 +5,7 @@ import EmberWire
 extension LuaCall {
     /// Argument `index` as the claims of a user: a table such as `{uid = "alice", admin = true}`.
     func claims(at index: Int32) throws(LuaBindingError) -> JSONValue {
-        guard lua_type(state, index) == LUA_TTABLE else {
+        guard thread.type(at: index) == .table else {
             throw wrongType(at: index, expected: "a table of claims such as {uid = \"alice\"}")
         }
         return try json(at: index)
@@ -15,11 +14,11 @@ extension LuaCall {
     /// The token lifetime of an options table `{expires = MS}` at `index` (absent: an hour).
     func tokenLifetime(optionsAt index: Int32) throws(LuaBindingError) -> Int64 {
         guard !isAbsent(index) else { return AuthToken.defaultLifetime }
-        guard lua_type(state, index) == LUA_TTABLE else { throw wrongType(at: index, expected: "a table of options {expires = MS}") }
-        defer { lua_settop(state, index) }
-        guard pushField("expires", ofTableAt: index) != LUA_TNIL else { return AuthToken.defaultLifetime }
+        guard thread.type(at: index) == .table else { throw wrongType(at: index, expected: "a table of options {expires = MS}") }
+        defer { thread.setTop(index) }
+        guard pushField("expires", ofTableAt: index) != .nil else { return AuthToken.defaultLifetime }
         // The range is the token's to check (`AuthToken.unsigned`).
-        guard lua_isinteger(state, -1) != 0 else { throw error(at: index, "expires must be an integer number of milliseconds") }
-        return lua_tointegerx(state, -1, nil)
+        guard thread.isInteger(at: -1) else { throw error(at: index, "expires must be an integer number of milliseconds") }
+        return thread.integer(at: -1)
     }
 }

@@ -1,5 +1,3 @@
-import CLua
-import CLuaSupport
 import EmberCore
 
 /// Checks and conversions bindings share.
@@ -7,7 +5,7 @@ extension LuaCall {
     /// Throws unless the running code can wait (it runs in a coroutine the runtime drives, not in
     /// a transaction function, a metamethod, a `table.sort` comparator or a `__gc` finalizer).
     func requireWaiting() throws(LuaBindingError) {
-        guard ember_lua_can_wait(state) != 0 else {
+        guard thread.canWait else {
             throw failure(
                 code: ErrorCode.cannotWait,
                 "cannot wait here (inside a transaction function, a metamethod, a sort comparator or a __gc finalizer, nothing may wait)")
@@ -22,15 +20,15 @@ extension LuaCall {
     /// - Throws: ``LuaBindingError`` for a value that is not a number, not integral, negative or
     ///   too long (never a value whose deadline would overflow the clock).
     func milliseconds(at index: Int32, what: String, hint: String = "") throws(LuaBindingError) -> Int64 {
-        guard lua_type(state, index) == LUA_TNUMBER else { throw wrongType(at: index, expected: "\(what) in milliseconds") }
+        guard thread.type(at: index) == .number else { throw wrongType(at: index, expected: "\(what) in milliseconds") }
         let value: Double
         let shown: String
-        if lua_isinteger(state, index) != 0 {
-            let integer = lua_tointegerx(state, index, nil)
+        if thread.isInteger(at: index) {
+            let integer = thread.integer(at: index)
             value = Double(integer)
             shown = String(integer)
         } else {
-            value = lua_tonumberx(state, index, nil)
+            value = thread.number(at: index)
             shown = "\(value)"
             guard value.rounded() == value else {
                 throw error(at: index, "expected \(what) as an integer number of milliseconds, got \(shown)")

@@ -1,5 +1,3 @@
-import CLua
-import CLuaSupport
 import EmberClient
 import EmberCore
 import EmberSync
@@ -11,7 +9,7 @@ import EmberSync
 /// trampoline with the memory limit suspended (see `CLuaSupport.h`).
 struct LuaCall {
     /// The running thread's stack.
-    let state: OpaquePointer
+    let thread: LuaState.Thread
     /// The runtime the binding belongs to.
     unowned let runtime: LuaRuntime
     /// How scripts write the function, for messages (`ref:set`, `ember.sleep`).
@@ -21,19 +19,19 @@ struct LuaCall {
     let isMethod: Bool
 
     /// How many arguments the call has.
-    var count: Int32 { lua_gettop(state) }
+    var count: Int32 { thread.top }
 
     /// Whether argument `index` is missing or `nil`.
-    func isAbsent(_ index: Int32) -> Bool { lua_type(state, index) <= LUA_TNIL }
+    func isAbsent(_ index: Int32) -> Bool { thread.type(at: index).isAbsent }
 
     /// The Lua type of argument `index`.
-    func type(at index: Int32) -> Int32 { lua_type(state, index) }
+    func type(at index: Int32) -> LuaState.ValueType { thread.type(at: index) }
 
     /// The Lua type name of argument `index` ("no value" when missing), objects by their class.
     func typeName(at index: Int32) -> String {
-        if let object = LuaObjectType.of(state, at: index) { return object.name }
-        if ember_lua_is_null(state, index) != 0 { return "ember.null" }
-        return String(cString: lua_typename(state, lua_type(state, index)))
+        if let object = thread.objectType(at: index) { return object.name }
+        if thread.isNull(at: index) { return "ember.null" }
+        return thread.typeName(at: index)
     }
 
     /// An error about argument `index`: "ref:set: argument 1: expected a number, got a table",
@@ -62,8 +60,7 @@ struct LuaCall {
 
     /// The Swift object held by argument `index` when it is of `type`.
     func object<Object: AnyObject>(_ type: LuaObjectType, at index: Int32, as: Object.Type = Object.self) -> Object? {
-        guard let pointer = ember_lua_to_object(state, index, type.rawValue) else { return nil }
-        return Unmanaged<Object>.fromOpaque(pointer).takeUnretainedValue()
+        thread.object(type, at: index)
     }
 
     /// Argument `index` as a reference.
@@ -101,11 +98,8 @@ struct LuaCall {
 
     /// Argument `index` as a string (numbers are not converted).
     func string(at index: Int32, expected: String = "a string") throws(LuaBindingError) -> String {
-        guard lua_type(state, index) == LUA_TSTRING else { throw wrongType(at: index, expected: expected) }
-        var length = 0
-        guard let bytes = lua_tolstring(state, index, &length),
-            let text = String(validating: UnsafeRawBufferPointer(start: bytes, count: length), as: UTF8.self)
-        else { throw error(at: index, "the string is not UTF-8") }
+        guard thread.type(at: index) == .string else { throw wrongType(at: index, expected: expected) }
+        guard let text = thread.string(at: index) else { throw error(at: index, "the string is not UTF-8") }
         return text
     }
 
@@ -116,9 +110,9 @@ struct LuaCall {
 
     /// Argument `index` as an integer (an integral float is accepted).
     func integer(at index: Int32, expected: String = "an integer") throws(LuaBindingError) -> Int64 {
-        guard lua_type(state, index) == LUA_TNUMBER else { throw wrongType(at: index, expected: expected) }
-        if lua_isinteger(state, index) != 0 { return lua_tointegerx(state, index, nil) }
-        let number = lua_tonumberx(state, index, nil)
+        guard thread.type(at: index) == .number else { throw wrongType(at: index, expected: expected) }
+        if thread.isInteger(at: index) { return thread.integer(at: index) }
+        let number = thread.number(at: index)
         guard number.rounded() == number, let integer = Int64(exactly: number) else {
             throw error(at: index, "expected \(expected), got \(number)")
         }
@@ -127,22 +121,22 @@ struct LuaCall {
 
     /// Argument `index` as a number.
     func number(at index: Int32) throws(LuaBindingError) -> Double {
-        guard lua_type(state, index) == LUA_TNUMBER else { throw wrongType(at: index, expected: "a number") }
-        return lua_tonumberx(state, index, nil)
+        guard thread.type(at: index) == .number else { throw wrongType(at: index, expected: "a number") }
+        return thread.number(at: index)
     }
 
     /// Argument `index` as a boolean (absent is `defaultValue`).
     func boolean(at index: Int32, default defaultValue: Bool) throws(LuaBindingError) -> Bool {
         if isAbsent(index) { return defaultValue }
-        guard lua_type(state, index) == LUA_TBOOLEAN else { throw wrongType(at: index, expected: "a boolean") }
-        return lua_toboolean(state, index) != 0
+        guard thread.type(at: index) == .boolean else { throw wrongType(at: index, expected: "a boolean") }
+        return thread.isTrue(at: index)
     }
 
     /// Argument `index` as JSON (LUA.md's rules: `nil` and `ember.null` are null, server values
     /// their placeholders).
     func json(at index: Int32) throws(LuaBindingError) -> JSONValue {
         do {
-            return try LuaState.json(in: state, at: index)
+            return try thread.json(at: index)
         } catch {
             throw self.error(at: index, error.message(), code: ErrorCode.invalidValue)
         }
@@ -151,17 +145,17 @@ struct LuaCall {
     /// Argument `index` as a value a query can start or end at: `nil`, a boolean, a number or a
     /// string.
     func leaf(at index: Int32) throws(LuaBindingError) -> LeafValue? {
-        switch lua_type(state, index) {
-        case LUA_TNONE, LUA_TNIL: return nil
-        case LUA_TBOOLEAN: return .bool(lua_toboolean(state, index) != 0)
-        case LUA_TNUMBER:
-            if lua_isinteger(state, index) != 0 { return .int(lua_tointegerx(state, index, nil)) }
-            let number = lua_tonumberx(state, index, nil)
+        switch thread.type(at: index) {
+        case .noValue, .nil: return nil
+        case .boolean: return .bool(thread.isTrue(at: index))
+        case .number:
+            if thread.isInteger(at: index) { return .int(thread.integer(at: index)) }
+            let number = thread.number(at: index)
             guard number.isFinite else { throw error(at: index, "the number must be finite") }
             return LeafValue(normalizing: number) ?? .double(number)
-        case LUA_TSTRING: return .string(try string(at: index))
+        case .string: return .string(try string(at: index))
         default:
-            if ember_lua_is_null(state, index) != 0 { return nil }
+            if thread.isNull(at: index) { return nil }
             throw wrongType(at: index, expected: "nil, a boolean, a number or a string")
         }
     }
@@ -175,8 +169,8 @@ struct LuaCall {
             }
             return .deferred(value)
         }
-        switch lua_type(state, index) {
-        case LUA_TBOOLEAN, LUA_TTABLE, LUA_TFUNCTION, LUA_TTHREAD:
+        switch thread.type(at: index) {
+        case .boolean, .table, .function, .thread:
             throw wrongType(at: index, expected: "a priority (nil, a number, a string or a server value)")
         default:
             break
@@ -202,51 +196,49 @@ struct LuaCall {
 
     /// A registry reference to the function at `index` (the caller releases it).
     func function(at index: Int32) throws(LuaBindingError) -> Int32 {
-        guard lua_type(state, index) == LUA_TFUNCTION else { throw wrongType(at: index, expected: "a function") }
-        return runtime.anchor(valueAt: index, in: state)
+        guard thread.type(at: index) == .function else { throw wrongType(at: index, expected: "a function") }
+        return runtime.anchor(valueAt: index, in: thread)
     }
 
     /// The raw field `key` of the table at `index` (metamethods are not run), pushed; returns
     /// its type.
-    func pushField(_ key: String, ofTableAt index: Int32) -> Int32 {
-        let table = lua_absindex(state, index)
-        LuaState.push(string: key, onto: state)
-        return lua_rawget(state, table)
+    func pushField(_ key: String, ofTableAt index: Int32) -> LuaState.ValueType {
+        thread.pushRawField(key, ofTableAt: index)
     }
 
     // MARK: results
 
     /// Pushes `nil`.
-    func pushNil() { lua_pushnil(state) }
+    func pushNil() { thread.pushNil() }
 
     /// Pushes a boolean.
-    func push(_ flag: Bool) { lua_pushboolean(state, flag ? 1 : 0) }
+    func push(_ flag: Bool) { thread.push(flag) }
 
     /// Pushes an integer.
-    func push(_ integer: Int64) { lua_pushinteger(state, integer) }
+    func push(_ integer: Int64) { thread.push(integer) }
 
     /// Pushes a string, or `nil`.
     func push(_ text: String?) {
-        if let text { LuaState.push(string: text, onto: state) } else { lua_pushnil(state) }
+        if let text { thread.push(string: text) } else { thread.pushNil() }
     }
 
     /// Pushes a JSON value (null is `nil`; `ember.null` inside tables).
     func push(json value: JSONValue) throws(LuaBindingError) {
         do {
-            try LuaState.push(json: value, onto: state)
+            try thread.push(json: value)
         } catch {
             throw failure(code: ErrorCode.invalidValue, error.message())
         }
     }
 
-    /// Pushes an error object for `error` (see ``LuaState/push(error:onto:)``), or `nil`.
+    /// Pushes an error object for `error` (an error object, see `LuaState+Errors.swift`), or `nil`.
     func push(error: DatabaseError?) {
-        if let error { LuaState.push(error: error, onto: state) } else { lua_pushnil(state) }
+        if let error { thread.push(error: error) } else { thread.pushNil() }
     }
 
     /// Pushes a Swift object as a userdata of `type` (retained until Lua collects it).
     func push(object: AnyObject, as type: LuaObjectType) {
-        ember_lua_push_object(state, type.rawValue, Unmanaged.passRetained(object).toOpaque())
+        thread.push(object: object, as: type)
     }
 
     /// Pushes a reference.
@@ -259,5 +251,5 @@ struct LuaCall {
     func push(_ snapshot: DataSnapshot) { push(object: LuaBox(snapshot), as: .snapshot) }
 
     /// Pushes the value a registry reference holds.
-    func push(registryReference reference: Int32) { ember_lua_push_ref(state, reference) }
+    func push(registryReference reference: Int32) { thread.pushReference(reference) }
 }

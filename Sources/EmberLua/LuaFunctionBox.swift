@@ -1,10 +1,7 @@
-import CLua
-import CLuaSupport
-
 /// A registered ``LuaFunction`` and the code that runs it when Lua calls it.
 ///
-/// The box is the context pointer of its Lua closure. The `LuaState` keeps it alive (in
-/// `closureContexts`), so the closure can never outlive it.
+/// The box is what its Lua closure calls (``LuaState/register(_:_:)``). The `LuaState` keeps it
+/// alive (in `closureContexts`), so the closure can never outlive it.
 final class LuaFunctionBox {
     /// The global name the function was registered under (for messages).
     let name: String
@@ -18,32 +15,28 @@ final class LuaFunctionBox {
         self.body = body
     }
 
-    /// The C entry point handed to `ember_lua_push_swift_function`: calls the box at `context`.
-    static let entryPoint: ember_lua_swift_function = { state, context in
-        guard let state, let context else { return EMBER_LUA_CALL_ERROR }
-        let box = Unmanaged<LuaFunctionBox>.fromOpaque(context).takeUnretainedValue()
-        return box.call(from: state)
-    }
+}
 
-    /// Runs the function with the arguments on the stack of `state` and leaves its results (or
-    /// its error message) there. Returns the trampoline status; never raises.
-    func call(from state: OpaquePointer) -> Int32 {
-        let count = lua_gettop(state)
-        let arguments = count > 0 ? (1...count).map { LuaState.value(in: state, at: $0) } : []
+extension LuaFunctionBox: LuaState.Callable {
+    /// Runs the function with the arguments on the stack of `thread` and leaves its results (or
+    /// its error message) there. Never raises.
+    func call(from thread: LuaState.Thread) -> LuaState.CallStatus {
+        let count = thread.top
+        let arguments = count > 0 ? (1...count).map { thread.value(at: $0) } : []
         let results: [LuaValue]
         do {
             results = try body(arguments)
         } catch {
-            LuaState.push(.string(String(describing: error)), onto: state)
-            return EMBER_LUA_CALL_ERROR
+            thread.push(.string(String(describing: error)))
+            return .error
         }
-        guard results.count < Int(Int32.max), lua_checkstack(state, Int32(results.count)) != 0 else {
-            LuaState.push(.string("\(name): too many results (\(results.count))"), onto: state)
-            return EMBER_LUA_CALL_ERROR
+        guard results.count < Int(Int32.max), thread.checkStack(Int32(results.count)) else {
+            thread.push(.string("\(name): too many results (\(results.count))"))
+            return .error
         }
         for result in results {
-            LuaState.push(result, onto: state)
+            thread.push(result)
         }
-        return Int32(results.count)
+        return .results(Int32(results.count))
     }
 }

@@ -1,6 +1,3 @@
-import CLua
-import CLuaSupport
-
 /// A Lua function kept in the registry of its ``LuaState``, so Swift can call it many times with
 /// ``LuaState/call(_:with:)`` (a transaction's update function, a listener callback).
 ///
@@ -14,7 +11,7 @@ public final class LuaFunctionReference {
     /// The state whose registry holds the function.
     weak var owner: LuaState?
 
-    /// The registry reference, or `LUA_NOREF` once released.
+    /// The registry reference, or ``LuaState/noReference`` once released.
     private(set) var reference: Int32
 
     /// Wraps the registry reference `reference` of `owner`.
@@ -29,13 +26,13 @@ public final class LuaFunctionReference {
     }
 
     /// Whether ``release()`` was called (or the state is gone): the function can no longer be called.
-    public var isReleased: Bool { reference == LUA_NOREF || owner == nil }
+    public var isReleased: Bool { reference == LuaState.noReference || owner == nil }
 
     /// Frees the registry reference, letting Lua collect the function. Calling it again does nothing.
     public func release() {
-        if let owner, reference != LUA_NOREF {
-            ember_lua_unref(owner.state, reference)
+        if let owner, reference != LuaState.noReference {
+            owner.releaseReference(reference)
         }
-        reference = LUA_NOREF
+        reference = LuaState.noReference
     }
 }

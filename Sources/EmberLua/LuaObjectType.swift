@@ -1,8 +1,7 @@
-import CLuaSupport
-
 /// The kinds of Swift objects Lua scripts hold as userdata, each with its own metatable.
 ///
-/// The raw value is the type number `CLuaSupport` files the metatable under.
+/// The raw value is the type number `CLuaSupport` files the metatable under
+/// (see `LuaState+UserData.swift`).
 enum LuaObjectType: Int32, CaseIterable {
     /// A client (`db`, `ember.client(name)`): holds a `Database`.
     case database = 0
@@ -20,11 +19,6 @@ enum LuaObjectType: Int32, CaseIterable {
     case listener
     /// `ember.ServerValue.TIMESTAMP`, `ember.ServerValue.increment(n)`: holds a ``LuaServerValue``.
     case serverValue
-
-    /// The type of the Ember object at `index` of `state`, or `nil` for any other value.
-    static func of(_ state: OpaquePointer, at index: Int32) -> LuaObjectType? {
-        allCases.first { ember_lua_to_object(state, index, $0.rawValue) != nil }
-    }
 
     /// The name `tostring` and error messages use (`__name`).
     var name: String {

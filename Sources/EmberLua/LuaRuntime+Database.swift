@@ -1,5 +1,3 @@
-import CLua
-import CLuaSupport
 import EmberClient
 import EmberCore
 import EmberEngine
@@ -22,7 +20,7 @@ extension LuaRuntime {
                 return .values(1)
             }),
             ("uid", { call throws(LuaBindingError) in
-                if let token = try call.database(at: 1).authState.token { call.push(token.uid) } else { lua_pushnil(call.state) }
+                if let token = try call.database(at: 1).authState.token { call.push(token.uid) } else { call.pushNil() }
                 return .values(1)
             }),
         ]
@@ -35,22 +33,22 @@ extension LuaRuntime {
             }),
             ("goOffline", { call throws(LuaBindingError) in
                 try call.database(at: 1).goOffline()
-                return call.runtime.deliveringFirst(0, on: call.state)
+                return call.runtime.deliveringFirst(0, on: call.thread)
             }),
             ("goOnline", { call throws(LuaBindingError) in
                 try call.database(at: 1).goOnline()
-                return call.runtime.deliveringFirst(0, on: call.state)
+                return call.runtime.deliveringFirst(0, on: call.thread)
             }),
             ("auth", { call throws(LuaBindingError) in
                 let database = try call.database(at: 1)
                 let claims = try call.claims(at: 2)
                 let lifetime = try call.tokenLifetime(optionsAt: 3)
                 try call.attempt { () throws(DatabaseError) in _ = try database.signIn(claims: claims, lifetime: lifetime) }
-                return call.runtime.deliveringFirst(0, on: call.state)
+                return call.runtime.deliveringFirst(0, on: call.thread)
             }),
             ("signOut", { call throws(LuaBindingError) in
                 try call.database(at: 1).signOut()
-                return call.runtime.deliveringFirst(0, on: call.state)
+                return call.runtime.deliveringFirst(0, on: call.thread)
             }),
         ]
         definition.metamethods = [
@@ -74,17 +72,17 @@ extension LuaRuntime {
                 var offline = false
                 var claims: JSONValue?
                 if !call.isAbsent(2) {
-                    guard call.type(at: 2) == LUA_TTABLE else { throw call.wrongType(at: 2, expected: "a table of options") }
+                    guard call.type(at: 2) == .table else { throw call.wrongType(at: 2, expected: "a table of options") }
                     let type = call.pushField("offline", ofTableAt: 2)
-                    if type != LUA_TNIL {
-                        guard type == LUA_TBOOLEAN else { throw call.error(at: 2, "offline must be a boolean") }
-                        offline = lua_toboolean(call.state, -1) != 0
+                    if type != .nil {
+                        guard type == .boolean else { throw call.error(at: 2, "offline must be a boolean") }
+                        offline = call.thread.isTrue(at: -1)
                     }
-                    lua_settop(call.state, 2)
-                    if call.pushField("auth", ofTableAt: 2) != LUA_TNIL {
+                    call.thread.setTop(2)
+                    if call.pushField("auth", ofTableAt: 2) != .nil {
                         claims = try call.claims(at: -1)
                     }
-                    lua_settop(call.state, 2)
+                    call.thread.setTop(2)
                 }
                 let runtime = call.runtime
                 let database = try call.attempt { () throws(DatabaseError) in
@@ -143,8 +141,8 @@ extension LuaRuntime {
                 // could not choose its exit status).
                 var status: Int64 = 0
                 switch call.type(at: 1) {
-                case LUA_TNONE, LUA_TNIL: status = 0
-                case LUA_TBOOLEAN: status = lua_toboolean(call.state, 1) != 0 ? 0 : 1
+                case .noValue, .nil: status = 0
+                case .boolean: status = call.thread.isTrue(at: 1) ? 0 : 1
                 default:
                     status = try call.integer(at: 1, expected: "an exit status from 0 to 255")
                     guard (0...255).contains(status) else { throw call.error(at: 1, "an exit status goes from 0 to 255, not \(status)") }
@@ -164,7 +162,7 @@ extension LuaRuntime {
                     return try call.runtime.remoteRules(call, on: remote)
                 }
                 guard !call.isAbsent(1) else {
-                    if let source = server.rules.source { call.push(source) } else { lua_pushnil(call.state) }
+                    if let source = server.rules.source { call.push(source) } else { call.pushNil() }
                     return .values(1)
                 }
                 let text = try call.string(at: 1, expected: "a rules document {\"rules\": {...}}")
@@ -179,7 +177,7 @@ extension LuaRuntime {
                 } catch {
                     throw call.failure(code: error.code, error.message)
                 }
-                return call.runtime.deliveringFirst(0, on: call.state)
+                return call.runtime.deliveringFirst(0, on: call.thread)
             }),
         ]
     }
@@ -218,12 +216,12 @@ extension LuaRuntime {
 
     /// `ember.command{ name =, args =, help =, run = }`.
     func addCommand(_ call: LuaCall) throws(LuaBindingError) -> LuaCallResult {
-        guard call.type(at: 1) == LUA_TTABLE else { throw call.wrongType(at: 1, expected: "a table {name =, args =, help =, run =}") }
+        guard call.type(at: 1) == .table else { throw call.wrongType(at: 1, expected: "a table {name =, args =, help =, run =}") }
         func text(_ key: String, required: Bool) throws(LuaBindingError) -> String {
-            defer { lua_settop(call.state, 1) }
+            defer { call.thread.setTop(1) }
             let type = call.pushField(key, ofTableAt: 1)
-            if type == LUA_TNIL && !required { return "" }
-            guard type == LUA_TSTRING else { throw call.failure(code: ErrorCode.invalidArgument, "the field '\(key)' must be a string") }
+            if type == .nil && !required { return "" }
+            guard type == .string else { throw call.failure(code: ErrorCode.invalidArgument, "the field '\(key)' must be a string") }
             return try call.string(at: -1)
         }
         let name = try text("name", required: true)
@@ -235,11 +233,11 @@ extension LuaRuntime {
         }
         let syntax = try text("args", required: false)
         let summary = try text("help", required: false)
-        guard call.pushField("run", ofTableAt: 1) == LUA_TFUNCTION else {
+        guard call.pushField("run", ofTableAt: 1) == .function else {
             throw call.failure(code: ErrorCode.invalidArgument, "the field 'run' must be a function")
         }
-        let function = anchor(valueAt: -1, in: call.state)
-        lua_settop(call.state, 1)
+        let function = anchor(valueAt: -1, in: call.thread)
+        call.thread.setTop(1)
         let command = LuaCommand(name: name, syntax: syntax, summary: summary, origin: loadingPlugin ?? "lua", function: function)
         guard let host else {
             release(function)

@@ -1,5 +1,3 @@
-import CLua
-import CLuaSupport
 import EmberClient
 import EmberCore
 import EmberEngine
@@ -50,7 +48,7 @@ extension LuaRuntime {
     func on(_ call: LuaCall) throws(LuaBindingError) -> LuaCallResult {
         let query = try call.query(at: 1)
         let type = try call.eventType(at: 2)
-        if !call.isAbsent(4) && call.type(at: 4) != LUA_TFUNCTION {
+        if !call.isAbsent(4) && call.type(at: 4) != .function {
             throw call.wrongType(at: 4, expected: "a function called if the listen is cancelled")
         }
         let function = try call.function(at: 3)
@@ -79,7 +77,7 @@ extension LuaRuntime {
             }
         }
         call.push(object: listener, as: .listener)
-        return deliveringFirst(1, on: call.state)
+        return deliveringFirst(1, on: call.thread)
     }
 
     /// `query:off([handle | event])`: removes one listener, those of one event, or all of them

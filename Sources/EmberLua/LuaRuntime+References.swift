@@ -1,5 +1,3 @@
-import CLua
-import CLuaSupport
 import EmberClient
 import EmberCore
 
@@ -153,8 +151,8 @@ extension LuaRuntime {
             ("off", { call throws(LuaBindingError) in try call.runtime.off(call) }),
             ("keepSynced", { call throws(LuaBindingError) in
                 let query = try call.query(at: 1)
-                guard call.type(at: 2) == LUA_TBOOLEAN else { throw call.wrongType(at: 2, expected: "a boolean") }
-                let on = lua_toboolean(call.state, 2) != 0
+                guard call.type(at: 2) == .boolean else { throw call.wrongType(at: 2, expected: "a boolean") }
+                let on = call.thread.isTrue(at: 2)
                 try call.attempt { () throws(DatabaseError) in try query.keepSynced(on) }
                 return .values(0)
             }),

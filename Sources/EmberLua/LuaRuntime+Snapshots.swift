@@ -1,5 +1,3 @@
-import CLua
-import CLuaSupport
 import EmberClient
 import EmberCore
 import EmberSync
@@ -70,7 +68,7 @@ extension LuaRuntime {
                 switch try call.snapshot(at: 1).priority?.leafValue {
                 case nil: call.pushNil()
                 case .int(let number): call.push(number)
-                case .double(let number): lua_pushnumber(call.state, number)
+                case .double(let number): call.thread.push(number)
                 case .string(let text): call.push(text)
                 case .bool, .deferred: call.pushNil()
                 }
@@ -78,10 +76,10 @@ extension LuaRuntime {
             }),
             ("childList", { call throws(LuaBindingError) in
                 let children = try call.snapshot(at: 1).children
-                lua_createtable(call.state, Int32(clamping: children.count), 0)
+                call.thread.createTable(arrayCount: Int32(clamping: children.count))
                 for (offset, child) in children.enumerated() {
                     call.push(child)
-                    lua_rawseti(call.state, -2, lua_Integer(offset + 1))
+                    call.thread.rawSet(at: Int64(offset + 1), ofTableAt: -2)
                 }
                 return .values(1)
             }),
@@ -99,9 +97,9 @@ extension LuaRuntime {
 
     /// How the shell shows an object returned by a chunk (`Reference(/users)`), or `nil` when
     /// the value is not one of Ember's objects.
-    func describeObject(in state: OpaquePointer, at index: Int32) -> String? {
+    func describeObject(in thread: LuaState.Thread, at index: Int32) -> String? {
         func object<Object: AnyObject>(_ type: LuaObjectType, _: Object.Type) -> Object? {
-            ember_lua_to_object(state, index, type.rawValue).map { Unmanaged<Object>.fromOpaque($0).takeUnretainedValue() }
+            thread.object(type, at: index)
         }
         if let database = object(.database, Database.self) { return "Database(\(database.name))" }
         if let box = object(.reference, LuaBox<Reference>.self) { return Self.describe(box.value) }

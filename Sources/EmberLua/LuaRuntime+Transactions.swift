@@ -1,5 +1,3 @@
-import CLua
-import CLuaSupport
 import EmberClient
 import EmberCore
 import EmberEngine
@@ -19,29 +17,29 @@ extension LuaRuntime {
     /// `disconnect`), or `lua_error` when the update function raised.
     func transaction(_ call: LuaCall) throws(LuaBindingError) -> LuaCallResult {
         let reference = try call.reference(at: 1)
-        guard call.type(at: 2) == LUA_TFUNCTION else { throw call.wrongType(at: 2, expected: "an update function") }
+        guard call.type(at: 2) == .function else { throw call.wrongType(at: 2, expected: "an update function") }
         var completionIndex: Int32?
         var optionsIndex: Int32?
         switch call.type(at: 3) {
-        case LUA_TFUNCTION:
+        case .function:
             completionIndex = 3
             if !call.isAbsent(4) { optionsIndex = 4 }
-        case LUA_TTABLE: optionsIndex = 3
-        case LUA_TNIL, LUA_TNONE: if !call.isAbsent(4) { optionsIndex = 4 }
+        case .table: optionsIndex = 3
+        case .nil, .noValue: if !call.isAbsent(4) { optionsIndex = 4 }
         default: throw call.wrongType(at: 3, expected: "an onComplete function or a table of options")
         }
         var applyLocally = true
         if let optionsIndex {
-            guard call.type(at: optionsIndex) == LUA_TTABLE else {
+            guard call.type(at: optionsIndex) == .table else {
                 throw call.wrongType(at: optionsIndex, expected: "a table of options ({applyLocally = true})")
             }
             let top = call.count
             let type = call.pushField("applyLocally", ofTableAt: optionsIndex)
-            if type != LUA_TNIL {
-                guard type == LUA_TBOOLEAN else { throw call.error(at: optionsIndex, "applyLocally must be a boolean") }
-                applyLocally = lua_toboolean(call.state, -1) != 0
+            if type != .nil {
+                guard type == .boolean else { throw call.error(at: optionsIndex, "applyLocally must be a boolean") }
+                applyLocally = call.thread.isTrue(at: -1)
             }
-            lua_settop(call.state, top)
+            call.thread.setTop(top)
         }
         if completionIndex == nil { try call.requireWaiting() }
         let completion = try completionIndex.map { (index) throws(LuaBindingError) in try call.function(at: index) }
@@ -77,7 +75,7 @@ extension LuaRuntime {
             if let completion { release(completion) }
             throw call.failure(error)
         }
-        if completion != nil { return deliveringFirst(0, on: call.state) }
+        if completion != nil { return deliveringFirst(0, on: call.thread) }
         return suspend(call, on: LuaWait(isReady: { outcome.result != nil }) { call, waited throws(LuaBindingError) in
             if case .failed(let error) = waited { throw call.failure(error) }
             if let error = outcome.error(at: path) { throw call.failure(error) }

@@ -1,5 +1,3 @@
-import CLua
-import CLuaSupport
 import EmberClient
 import EmberCore
 import EmberEngine
@@ -17,7 +15,7 @@ extension LuaRuntime {
         _ start: (@escaping (DatabaseError?) -> Void) throws(DatabaseError) -> Void
     ) throws(LuaBindingError) -> LuaCallResult {
         var callback: Int32?
-        if call.type(at: callbackIndex) == LUA_TFUNCTION {
+        if call.type(at: callbackIndex) == .function {
             callback = try call.function(at: callbackIndex)
         } else if !call.isAbsent(callbackIndex) {
             throw call.wrongType(at: callbackIndex, expected: "a completion function")
@@ -38,7 +36,7 @@ extension LuaRuntime {
         }
         pushFirst()
         call.push(object: handle, as: .writeHandle)
-        return deliveringFirst(resultsBefore + 1, on: call.state)
+        return deliveringFirst(resultsBefore + 1, on: call.thread)
     }
 
     /// `set`, `update`, `push`, `remove`, `setPriority`, `setWithPriority` of a reference.
@@ -49,7 +47,7 @@ extension LuaRuntime {
                 let value = try call.json(at: 2)
                 var priority: Priority?
                 var callbackIndex: Int32 = 3
-                if !call.isAbsent(3) && call.type(at: 3) != LUA_TFUNCTION {
+                if !call.isAbsent(3) && call.type(at: 3) != .function {
                     priority = try call.priority(at: 3)
                     callbackIndex = 4
                 } else if call.isAbsent(3) && call.count >= 4 {
@@ -107,7 +105,7 @@ extension LuaRuntime {
     /// The table at `index` as the changes of a multi-path update below `path`: each key a
     /// relative path (`"a/b"`), each value its new value (`ember.null` deletes).
     static func changes(_ call: LuaCall, at index: Int32, below path: Path) throws(LuaBindingError) -> [(Path, Node)] {
-        guard call.type(at: index) == LUA_TTABLE else { throw call.wrongType(at: index, expected: "a table of paths and values") }
+        guard call.type(at: index) == .table else { throw call.wrongType(at: index, expected: "a table of paths and values") }
         let members: [(key: String, value: JSONValue)]
         switch try call.json(at: index) {
         case .object(let object): members = object
@@ -156,10 +154,9 @@ extension LuaRuntime {
                     case .ready: return answer(call, handle.answer ?? nil)
                     case .timedOut:
                         call.pushNil()
-                        LuaState.push(
+                        call.thread.push(
                             errorCode: ErrorCode.timeout,
-                            message: "timeout: the \(handle.label) was not answered within \(timeout ?? 0) ms (it stays queued)",
-                            onto: call.state)
+                            message: "timeout: the \(handle.label) was not answered within \(timeout ?? 0) ms (it stays queued)")
                         return .values(2)
                     case .failed(let error):
                         call.pushNil()

@@ -1,5 +1,3 @@
-import CLua
-import CLuaSupport
 import EmberClient
 import EmberCore
 import EmberEngine
@@ -50,8 +48,8 @@ public final class LuaRuntime {
     public var service: (() -> Void)?
     /// Registry references: the function that makes a script environment, the session's
     /// environment.
-    var newEnvironment: Int32 = LUA_NOREF
-    var sessionEnvironment: Int32 = LUA_NOREF
+    var newEnvironment: Int32 = LuaState.noReference
+    var sessionEnvironment: Int32 = LuaState.noReference
 
     /// Creates the state with `configuration`'s libraries and limits, the bindings and the
     /// sandbox.
@@ -60,9 +58,9 @@ public final class LuaRuntime {
         self.ember = ember
         self.host = host
         lua = try LuaState(configuration: configuration)
-        ember_lua_set_release_function(lua.state, Self.releaseEntry)
-        ember_lua_set_continuation(lua.state, Self.continuationEntry, Unmanaged.passUnretained(self).toOpaque())
-        ember_lua_set_service(lua.state, Self.serviceEntry, Unmanaged.passUnretained(self).toOpaque())
+        lua.releasesObjectsWhenCollected()
+        lua.setContinuation { [unowned self] thread, ticket in self.finishWait(ticket: ticket, on: thread) }
+        lua.setService { [unowned self] in self.service?() }
         try defineTypes()
         try installEmberTable()
         try runPrelude()
@@ -73,9 +71,9 @@ public final class LuaRuntime {
     /// a binding raises "the Lua session has ended" instead of reaching the runtime, and a wait
     /// cannot resume.
     deinit {
-        for case let binding as LuaBindingBox in lua.closureContexts { binding.detach() }
-        ember_lua_set_continuation(lua.state, nil, nil)
-        ember_lua_set_service(lua.state, nil, nil)
+        for case let binding as LuaBindingBox in lua.callables { binding.detach() }
+        lua.setContinuation(nil)
+        lua.setService(nil)
         for listener in listeners where listener.isActive {
             if let handle = listener.handle { listener.database.removeObserver(handle) }
         }
@@ -92,37 +90,15 @@ public final class LuaRuntime {
 
     // MARK: registry
 
-    /// Anchors the value at `index` of `state` in the registry and returns the reference
-    /// (`LUA_NOREF` when out of memory).
-    func anchor(valueAt index: Int32, in state: OpaquePointer) -> Int32 {
-        lua_pushvalue(state, index)
-        var reference = LUA_NOREF
-        if ember_lua_ref(state, &reference) != LUA_OK { ember_lua_pop(state, 1) }
-        return reference
+    /// Anchors the value at `index` of `thread` in the registry and returns the reference
+    /// (``LuaState/noReference`` when out of memory).
+    func anchor(valueAt index: Int32, in thread: LuaState.Thread) -> Int32 {
+        thread.reference(toValueAt: index)
     }
 
     /// Releases a registry reference.
     func release(_ reference: Int32) {
-        ember_lua_unref(lua.state, reference)
-    }
-
-    /// The C entry point `__gc` calls: releases the retained Swift object.
-    private static let releaseEntry: ember_lua_release_function = { pointer in
-        guard let pointer else { return }
-        Unmanaged<AnyObject>.fromOpaque(pointer).release()
-    }
-
-    /// The C entry point a resumed wait calls: the runtime pushes the wait's results.
-    private static let continuationEntry: ember_lua_continuation_function = { state, context, ticket in
-        guard let state, let context else { return EMBER_LUA_CALL_ERROR }
-        let runtime = Unmanaged<LuaRuntime>.fromOpaque(context).takeUnretainedValue()
-        return runtime.finishWait(ticket: Int(ticket), on: state)
-    }
-
-    /// The C entry point the count hook calls now and then: runs ``service``.
-    private static let serviceEntry: ember_lua_service_function = { context in
-        guard let context else { return }
-        Unmanaged<LuaRuntime>.fromOpaque(context).takeUnretainedValue().service?()
+        lua.releaseReference(reference)
     }
 
     // MARK: waits
@@ -140,29 +116,29 @@ public final class LuaRuntime {
 
     /// What a binding that queued callbacks returns: its `count` results after the callbacks
     /// ran (when the caller can wait), or at once.
-    func deliveringFirst(_ count: Int32, on state: OpaquePointer) -> LuaCallResult {
-        guard engine.hasDeliverableCallbacks, !engine.isRunningTask, ember_lua_can_wait(state) != 0 else { return .values(count) }
+    func deliveringFirst(_ count: Int32, on thread: LuaState.Thread) -> LuaCallResult {
+        guard engine.hasDeliverableCallbacks, !engine.isRunningTask, thread.canWait else { return .values(count) }
         yieldedTicket = nil
         return .valuesAfterDelivery(count)
     }
 
     /// Pushes the results of the wait `ticket` onto the resumed coroutine's stack.
-    func finishWait(ticket: Int, on state: OpaquePointer) -> Int32 {
+    func finishWait(ticket: Int, on thread: LuaState.Thread) -> LuaState.CallStatus {
         guard let wait = waits.removeValue(forKey: ticket) else {
-            LuaState.push(errorCode: ErrorCode.internalError, message: "ember: a wait was lost", onto: state)
-            return EMBER_LUA_CALL_ERROR
+            thread.push(errorCode: ErrorCode.internalError, message: "ember: a wait was lost")
+            return .error
         }
-        let call = LuaCall(state: state, runtime: self, name: wait.name, isMethod: wait.isMethod)
+        let call = LuaCall(thread: thread, runtime: self, name: wait.name, isMethod: wait.isMethod)
         do {
-            return try LuaBindingBox.status(of: wait.finish(call, wait.outcome ?? .ready), on: state, runtime: self)
+            return try LuaBindingBox.status(of: wait.finish(call, wait.outcome ?? .ready))
         } catch {
-            LuaState.push(error: error, onto: state)
-            return EMBER_LUA_CALL_ERROR
+            thread.push(error: error)
+            return .error
         }
     }
 
     /// Whether an interrupt (Ctrl-C, or ``LuaState/requestInterrupt()``) is pending.
-    var interruptPending: Bool { ember_lua_interrupt_pending(lua.state) != 0 }
+    var interruptPending: Bool { lua.interruptPending }
 
     /// Waits on the engine until `wait` is over (the engine delivers callbacks meanwhile).
     /// - Throws: ``LuaError`` of kind `.interrupted` on Ctrl-C or an interrupt request.
@@ -218,7 +194,7 @@ public final class LuaRuntime {
                 return Int32(callback.arguments.count)
             }
         } catch {
-            if error.kind == .interrupted { ember_lua_clear_interrupt(lua.state) }
+            if error.kind == .interrupted { lua.clearInterrupt() }
             host?.report(error, context: callback.context)
         }
     }

@@ -93,24 +93,25 @@ extension LuaState {
         ember_lua_push_ref(state, function.reference)
         // stack: ... | handler | function
         let argumentCount = Int32(arguments.count)
-        let pushed = hostCall(resultCount: LUA_MULTRET) { state in
-            guard lua_checkstack(state, argumentCount + 1) != 0 else {
-                LuaState.push(string: "too many arguments (\(argumentCount))", onto: state)
-                return EMBER_LUA_CALL_ERROR
-            }
-            for (offset, argument) in arguments.enumerated() {
-                do throws(LuaConversionFailure) {
-                    try LuaState.push(json: argument, onto: state)
-                } catch {
-                    lua_settop(state, 0)
-                    LuaState.push(string: error.message(subject: "argument \(offset + 1)"), onto: state)
-                    return EMBER_LUA_CALL_ERROR
+        do throws(LuaError) {
+            try hostCall(resultCount: LUA_MULTRET, failure: .conversion) { thread in
+                let state = thread.pointer
+                guard lua_checkstack(state, argumentCount + 1) != 0 else {
+                    LuaState.push(string: "too many arguments (\(argumentCount))", onto: state)
+                    return .error
                 }
+                for (offset, argument) in arguments.enumerated() {
+                    do throws(LuaConversionFailure) {
+                        try LuaState.push(json: argument, onto: state)
+                    } catch {
+                        lua_settop(state, 0)
+                        LuaState.push(string: error.message(subject: "argument \(offset + 1)"), onto: state)
+                        return .error
+                    }
+                }
+                return .results(argumentCount)
             }
-            return argumentCount
-        }
-        guard pushed == LUA_OK else {
-            let error = popError(status: pushed, kind: .conversion)
+        } catch {
             lua_settop(state, base)
             throw error
         }
@@ -133,25 +134,47 @@ extension LuaState {
         return results
     }
 
-    /// Runs `body` in protected mode as a host call (`ember_lua_host_pcall`): the memory limit is
-    /// suspended while it pushes values, and an error it reports (by pushing the error value and
-    /// returning `EMBER_LUA_CALL_ERROR`) is raised from C, never across the Swift frame.
+    /// Runs `body` in protected mode as a host call (`ember_lua_host_pcall`) on the main thread:
+    /// the memory limit is suspended while it pushes values, and an error it reports (by pushing
+    /// the error value and returning ``CallStatus/error``) is raised from C, never across the
+    /// Swift frame.
     ///
-    /// - Returns: the status; on `LUA_OK` the results `body` returned are on the stack (adjusted
-    ///   to `resultCount`), otherwise the error value.
-    func hostCall(argumentCount: Int32 = 0, resultCount: Int32, _ body: (OpaquePointer) -> Int32) -> Int32 {
-        withoutActuallyEscaping(body) { body in
+    /// On success the results `body` returned are on the stack (adjusted to `resultCount`, or all
+    /// of them with ``allResults``), in place of the `argumentCount` arguments.
+    ///
+    /// - Throws: ``LuaError`` of kind `failure` (or `.memory`, `.messageHandler`) made of the
+    ///   error value, which is popped.
+    func hostCall(
+        argumentCount: Int32 = 0, resultCount: Int32, failure: LuaError.Kind, _ body: (Thread) -> CallStatus
+    ) throws(LuaError) {
+        let status = withoutActuallyEscaping(body) { body in
             var context = body
             return withUnsafeMutablePointer(to: &context) { pointer in
                 ember_lua_host_pcall(state, Self.hostCallEntry, pointer, argumentCount, resultCount)
             }
         }
+        guard status == LUA_OK else { throw popError(status: status, kind: failure) }
     }
 
-    /// The C entry point of ``hostCall(argumentCount:resultCount:_:)``: calls the closure at `context`.
+    /// The C entry point of ``hostCall(argumentCount:resultCount:failure:_:)``: calls the closure at `context`.
     private static let hostCallEntry: ember_lua_swift_function = { state, context in
         guard let state, let context else { return EMBER_LUA_CALL_ERROR }
-        return context.assumingMemoryBound(to: ((OpaquePointer) -> Int32).self).pointee(state)
+        let thread = Thread(state)
+        return context.assumingMemoryBound(to: ((Thread) -> CallStatus).self).pointee(thread).code(on: thread)
+    }
+
+    /// The result count that keeps every result of a call (`LUA_MULTRET`).
+    static var allResults: Int32 { LUA_MULTRET }
+
+    /// Compiles `source` and pushes it as a function onto the main thread (with no traceback
+    /// handler below it, unlike ``load(_:name:base:)``).
+    /// - Throws: ``LuaError`` of kind `.syntax` (or `.memory`) when it does not compile; nothing
+    ///   is pushed then.
+    func pushCompiled(_ source: String, name: String) throws(LuaError) {
+        let loaded = source.utf8CString.withUnsafeBufferPointer { text in
+            ember_luaL_loadtext(state, text.baseAddress, text.count - 1, name)
+        }
+        guard loaded == LUA_OK else { throw popError(status: loaded, kind: .syntax) }
     }
 
     /// A chunk name as messages show it: without Lua's `=` or `@` prefix.

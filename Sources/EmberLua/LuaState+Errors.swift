@@ -51,3 +51,25 @@ extension LuaState {
         return (code, message, path)
     }
 }
+
+extension LuaState.Thread {
+    /// Pushes an error object with `code`, `message` and `path` (allocates).
+    func push(errorCode code: String, message: String, path: Path? = nil) {
+        LuaState.push(errorCode: code, message: message, path: path, onto: pointer)
+    }
+
+    /// Pushes an error object for a database error: its code, message and path.
+    func push(error: DatabaseError) { LuaState.push(error: error, onto: pointer) }
+
+    /// Pushes an error object for a binding's failure.
+    func push(error: LuaBindingError) { LuaState.push(error: error, onto: pointer) }
+
+    /// The code, message and path of the error object at `index`, or `nil` when the value is not
+    /// an error object. Never allocates.
+    func errorObject(at index: Int32) -> (code: String, message: String, path: String?)? {
+        LuaState.errorObject(in: pointer, at: index)
+    }
+
+    /// Pushes the constructor of error objects that the prelude gives scripts (`ember_lua_new_error`).
+    func pushErrorConstructor() { ember_lua_pushcfunction(pointer, ember_lua_new_error) }
+}

@@ -32,7 +32,7 @@ extension LuaState {
     /// Pushes `value` onto `state` as Lua sees it: `null` pushes `nil`, or `ember.null` when
     /// `nested`.
     ///
-    /// Pushing allocates, so this runs only inside a host call (``hostCall(argumentCount:resultCount:_:)``
+    /// Pushing allocates, so this runs only inside a host call (``hostCall(argumentCount:resultCount:failure:_:)``
     /// or a Swift function called from Lua), where the memory limit is suspended.
     ///
     /// - Throws: ``LuaConversionFailure`` when containers nest deeper than ``maximumJSONDepth``
@@ -113,7 +113,7 @@ extension LuaState {
 extension JSONReader {
     /// How a userdata that is not JSON is named in messages: its object class, or "userdata".
     static func describe(_ state: OpaquePointer, _ index: Int32) -> String {
-        LuaObjectType.of(state, at: index).map { "\($0.name) userdata" }
+        LuaState.Thread(state).objectType(at: index).map { "\($0.name) userdata" }
             ?? "userdata"
     }
 }

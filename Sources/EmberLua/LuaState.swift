@@ -28,10 +28,16 @@ public final class LuaState {
     /// The configuration the state was created with (the limits can change later).
     public let configuration: LuaConfiguration
 
-    /// The objects whose addresses Lua closures hold as their context (registered functions,
-    /// a runtime's bindings), kept alive as long as the state that can call them: finalizers run
-    /// while `deinit` closes the state, and may call any of them.
-    var closureContexts: [AnyObject] = []
+    /// The contexts whose addresses Lua closures hold (one for each registered function and
+    /// runtime binding, see ``pushFunction(_:onto:)``), kept alive as long as the state that can
+    /// call them: finalizers run while `deinit` closes the state, and may call any of them.
+    var closureContexts: [FunctionContext] = []
+
+    /// What finishes a wait when its coroutine is resumed (see ``setContinuation(_:)``).
+    var continuation: ((Thread, Int) -> CallStatus)?
+
+    /// What the count hook runs now and then (see ``setService(_:)``).
+    var service: (() -> Void)?
 
     /// Receives each line Lua's `print` writes (its arguments through `tostring`, separated by
     /// tabs, without the newline); when `nil`, `print` writes to stdout as usual.

@@ -1,6 +1,3 @@
-import CLua
-import CLuaSupport
-
 /// A Lua table kept in the registry of its ``LuaState``, so Swift can name it later (the table of
 /// globals that ``LuaState/completions(for:globals:)`` completes against).
 ///
@@ -22,7 +19,7 @@ public final class LuaTableReference {
 
     deinit {
         if let owner {
-            ember_lua_unref(owner.state, reference)
+            owner.releaseReference(reference)
         }
     }
 }
