@@ -6,6 +6,15 @@
 
 import PackageDescription
 
+/// SwiftNIO as the clients of other servers use it (TCP, TLS, HTTP/1.1): EmberNetworkShared's
+/// requests and EmberRemote's WebSocket.
+let nioClient: [Target.Dependency] = [
+    .product(name: "NIOCore", package: "swift-nio"),
+    .product(name: "NIOPosix", package: "swift-nio"),
+    .product(name: "NIOHTTP1", package: "swift-nio"),
+    .product(name: "NIOSSL", package: "swift-nio-ssl"),
+]
+
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
@@ -110,25 +119,15 @@ let package = Package(
         ),
         .target(
             name: "EmberNetworkShared",
-            dependencies: [
-                "EmberCore", "EmberWire",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-            ],
+            dependencies: ["EmberCore", "EmberWire"] + nioClient,
             swiftSettings: swiftSettings
         ),
         .target(
             name: "EmberRemote",
             dependencies: [
                 "EmberCore", "EmberEngine", "EmberWire", "EmberInstance", "EmberNetworkShared",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-            ],
+            ] + nioClient,
             swiftSettings: swiftSettings
         ),
         .target(
