@@ -49,24 +49,24 @@ extension Ember: TickParticipant {
         if deferred { scheduleStoreCommit() }
     }
 
-    /// Commits the clients' waiting store changes after ``deferredStoreCommitDelay``, once. A
-    /// client that holds a queued write not answered yet (one in flight, whose answer the end of
-    /// this tick will likely bring) is left to the end of the tick: committed now, its save
-    /// would be written and `fsync`ed only to be removed a moment later.
+    /// Commits the clients' deferred store changes after ``deferredStoreCommitDelay``, once.
     private func scheduleStoreCommit() {
         guard !storeCommitScheduled else { return }
         storeCommitScheduled = true
         engine.schedule(after: Self.deferredStoreCommitDelay, .timer) { [weak self] in
             guard let self else { return }
             storeCommitScheduled = false
-            for client in clientDatabases where client.hasUncommittedChanges && !client.hasUrgentStoreChanges {
-                client.commitStore()
-            }
+            commitClientStores()
         }
     }
 
-    /// Commits every client's waiting store changes now.
+    /// Commits the clients' deferred store changes now. A client that holds a queued write not
+    /// answered yet (one in flight, whose answer the end of this tick will likely bring) is left
+    /// to the end of the tick: committed now, its save would be written and `fsync`ed only to be
+    /// removed a moment later.
     public func commitClientStores() {
-        for client in clientDatabases where client.hasUncommittedChanges { client.commitStore() }
+        for client in clientDatabases where client.hasUncommittedChanges && !client.hasUrgentStoreChanges {
+            client.commitStore()
+        }
     }
 }

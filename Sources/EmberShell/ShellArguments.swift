@@ -41,6 +41,10 @@ public struct ShellArguments: Sendable, Hashable {
     /// Values with every default.
     public init() {}
 
+    /// Every default: the `ember` command's parser takes its defaults from here, so that the
+    /// two readings of a command line cannot drift apart.
+    public static let defaults = ShellArguments()
+
     /// Reads the common forms of the command line: the flags, and the options that take one
     /// value which does not begin with `-` (`-c`, `-e` repeatable, the others once). `nil` for
     /// anything else, which the full parser reads (and reports, when it is wrong).

@@ -270,7 +270,18 @@ public final class ClientStore {
         } catch {
             throw StoreError("cannot make the removals of answered writes durable in the client's store at \(location)", error)
         }
-        hasUnsyncedRemovals = false
+        noteCommit(removingWrites: false)
+    }
+
+    /// Notes a commit made at the connection's `synchronous` setting now: an `fsync`ed one
+    /// makes every earlier removal durable with it; in `full` mode, one that removed answered
+    /// writes without an `fsync` leaves them unsynced (``syncRemovals()``).
+    private func noteCommit(removingWrites: Bool) {
+        if synchronousNow == .full {
+            hasUnsyncedRemovals = false
+        } else if removingWrites && durability == .full {
+            hasUnsyncedRemovals = true
+        }
     }
 
     /// Sets the connection's `synchronous` setting when it differs.
@@ -384,11 +395,7 @@ public final class ClientStore {
             throw StoreError("cannot commit \(changes.count + queryChanges.count) change(s) to the client's store at \(location)", error)
         }
         clearChanges()
-        if synchronous == .full {
-            hasUnsyncedRemovals = false
-        } else if removesWrites && durability == .full {
-            hasUnsyncedRemovals = true
-        }
+        noteCommit(removingWrites: removesWrites)
         // A large cache written (a listen on a large location): what building its rows freed.
         if rows >= Self.largeCommitRows { FreedMemory.release() }
         if serverUpdatesSinceCheck >= pruneCheckInterval {
@@ -424,11 +431,7 @@ public final class ClientStore {
             } catch {
                 throw StoreError("cannot remove \(removed.count) answered write(s) from the client's store at \(location)", error)
             }
-            if synchronousNow == .full {
-                hasUnsyncedRemovals = false
-            } else if durability == .full {
-                hasUnsyncedRemovals = true
-            }
+            noteCommit(removingWrites: true)
         }
         let cancelled = cancelledSaves
         changes.removeAll { change in

@@ -196,9 +196,7 @@ struct LeafRows {
             let full: String = row[0]
             // A sibling's row (`b-c` beside `b`): after the location's own path comes nothing
             // or a `/`.
-            if !path.isEmpty, full.utf8.count > own, full.utf8[full.utf8.index(full.utf8.startIndex, offsetBy: own)] != UInt8(ascii: "/") {
-                continue
-            }
+            if !path.isEmpty, let next = full.utf8.dropFirst(own).first, next != UInt8(ascii: "/") { continue }
             let relative = full.utf8.count > prefix ? String(full.utf8.dropFirst(prefix))! : ""
             if !skipped.isEmpty {
                 if let current = skipping, relative.hasPrefix(current) { continue }

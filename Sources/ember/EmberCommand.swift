@@ -74,7 +74,7 @@ struct EmberCommand: ParsableCommand {
         name: .customLong("durability"),
         help: ArgumentHelp("off | normal | full: when the server acknowledges a write.", valueName: "M"),
         completion: .list(ShellOptions.durabilityNames))
-    var durability = "normal"
+    var durability = ShellArguments.defaults.durability
 
     @Option(
         name: .customLong("cache-size"),
@@ -113,19 +113,19 @@ struct EmberCommand: ParsableCommand {
         name: .customLong("lua-instructions"), parsing: .unconditional,
         help: ArgumentHelp(
             "Stop a script that runs N VM instructions without waiting (0: no limit).", valueName: "N"))
-    var luaInstructions: Int = 1_000_000_000
+    var luaInstructions = ShellArguments.defaults.luaInstructions
 
     @Option(
         name: .customLong("lua-memory"), parsing: .unconditional,
         help: ArgumentHelp("How much memory Lua may use, in MiB (0: no limit).", valueName: "MIB"))
-    var luaMemory: Int = 512
+    var luaMemory = ShellArguments.defaults.luaMemory
 
     @Option(
         name: .customLong("ack-timeout"), parsing: .unconditional,
         help: ArgumentHelp(
             "In scripts, how long a write waits for the server's acknowledgement, in seconds (0: no limit); then the script fails, saying where the write is kept.",
             valueName: "SECONDS"))
-    var ackTimeout: Int = 30
+    var ackTimeout = ShellArguments.defaults.ackTimeout
 
     @Flag(name: [.customShort("q"), .customLong("quiet")], help: "No banner.")
     var quiet = false

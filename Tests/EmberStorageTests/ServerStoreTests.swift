@@ -90,6 +90,40 @@ import Testing
         try store.close()
     }
 
+    @Test("a priority above locations read one at a time stays while rows remain below it, and goes with the last")
+    func aPriorityAboveUnloadedLocationsFollowsTheRowsBelow() throws {
+        let directory = try TemporaryDirectory.make("ember-server")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("server.sqlite").path
+        var store = try ServerStore(at: .file(file), durability: .normal)
+        _ = try store.load()
+        store.markChanged(.root)
+        try store.commit(try Node(jsonText: #"{"a":{".priority":1,"b":1}}"#))
+        try store.close()
+        store = try ServerStore(at: .file(file), durability: .normal)
+        store.startLoadingByLocation()
+        // Only the locations written are in memory; `a` and the root are not.
+        let loaded: Set<Path> = ["a/b", "a/d"]
+        func commit(_ json: String, _ changed: [Path], after previous: String) throws {
+            for path in changed { store.markChanged(path) }
+            try store.commit(try Node(jsonText: json), committed: try Node(jsonText: previous), isLoaded: { loaded.contains($0) })
+        }
+        func reopened() throws -> Node {
+            try store.close()
+            store = try ServerStore(at: .file(file), durability: .normal)
+            let root = try store.load().root
+            store.startLoadingByLocation()
+            return root
+        }
+        try commit(#"{"a":{"b":1,"d":3}}"#, ["a/d"], after: #"{"a":{"b":1}}"#)
+        #expect(try reopened() == Node(jsonText: #"{"a":{".priority":1,"b":1,"d":3}}"#), "data written below: the priority stays")
+        try commit(#"{"a":{"d":3}}"#, ["a/b"], after: #"{"a":{"b":1,"d":3}}"#)
+        #expect(try reopened() == Node(jsonText: #"{"a":{".priority":1,"d":3}}"#), "a row remains below: the priority stays")
+        try commit("null", ["a/d"], after: #"{"a":{"d":3}}"#)
+        #expect(try reopened() == .empty, "the last row went: the priority goes with it")
+        try store.close()
+    }
+
     @Test func openingInAMissingDirectoryNamesThePath() throws {
         let error = try #require(throws: StoreError.self) {
             try ServerStore(at: .file("/nonexistent-ember-dir/server.sqlite"), durability: .normal)
