@@ -22,6 +22,20 @@ let swiftSettings: [SwiftSetting] = [
     // built): about 3% of an acknowledged write (`perf`: swift_beginAccess and AccessSet). Debug
     // builds, and so every test, keep them.
     .unsafeFlags(["-cross-module-optimization", "-enforce-exclusivity=unchecked"], .when(configuration: .release)),
+    // Release builds reach generic types' metadata through accessor functions, not by mangled
+    // name: instantiating `[ClientName: Database]` by name made the runtime look its key's
+    // `Hashable` conformance up by scanning all 10,000 conformance records of the binary, about
+    // 620,000 instructions each time, ten times before the first prompt (start-up 12.2 M → 7.1 M
+    // instructions; BENCHMARKS.md, "Start-up").
+    .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"], .when(configuration: .release)),
+]
+
+/// The release `ember`'s link: a position-dependent executable (the loader relocated 138,000
+/// pointers of Swift metadata at every start, 1.3–1.6 ms of a 4 ms start-up; what this gives up
+/// is said in docs/ARCHITECTURE.md, "The release binary"), exporting no symbols (the runtime's
+/// backtracer looked its own path up with `dladdr`, a walk of the 49,000 symbols exported).
+let emberLinkerSettings: [LinkerSetting] = [
+    .unsafeFlags(["-Xlinker", "-no-pie", "-Xlinker", "--no-export-dynamic"], .when(configuration: .release)),
 ]
 
 let package = Package(
@@ -177,7 +191,8 @@ let package = Package(
                 "EmberShell", "EmberNetwork", "EmberNetworkShared",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings,
+            linkerSettings: emberLinkerSettings
         ),
         .executableTarget(
             name: "ember-harness",

@@ -71,6 +71,18 @@ if arguments.first == "durable-writes" {
     exit(0)
 }
 
+if arguments.first == "top-ten" {
+    // `ember-bench top-ten [CHILDREN] [QUERIES] [RUNS]`: issue 8's indexed top ten alone
+    // (default 1,000,000 children, 100,000 queries, 3 runs): for profiling.
+    let rest = Array(arguments.dropFirst())
+    let children = rest.first.flatMap { Int($0) } ?? 1_000_000
+    let queries = rest.dropFirst().first.flatMap { Int($0) } ?? 100_000
+    let runs = rest.dropFirst(2).first.flatMap { Int($0) } ?? 3
+    let figures = QueryBenchmarks(children: children).run(indexed: true, queries: queries, changes: 100, runs: runs)
+    print("indexed top ten of \(children): \(figures.topTen.formatted) per query")
+    exit(0)
+}
+
 if arguments.first == "counter" {
     // `ember-bench counter [CLIENTS] [N]`: issue 8's counter alone, one run: for profiling.
     let rest = Array(arguments.dropFirst())
