@@ -53,10 +53,20 @@ extension Repo {
     }
 
     /// The server answered a get: its data, with the pending writes over it.
+    ///
+    /// The server's answer to a query is its window already (the server applies the query, as
+    /// Firebase's does: `ServerCore.data(for:)`), and firebase-js-sdk's `repoGetValue`
+    /// (Repo.ts) returns that payload as it came; only a pending write over the location can
+    /// move a child into or out of it, so the window is taken again only then.
     func finishGet(_ id: GetRequestID, serverData: Node) {
         guard let get = gets.take(id) else { return }
         let path = get.query.path
-        let node = Self.shape(syncTree.pendingWrites.completeEventCache(at: path, server: serverData) ?? serverData, for: get.query)
+        let pending = syncTree.pendingWrites
+        guard pending.hasVisibleWrite(overlapping: path) else {
+            raise([]) { get.completion(.success(serverData)) }
+            return
+        }
+        let node = Self.shape(pending.completeEventCache(at: path, server: serverData) ?? serverData, for: get.query)
         raise([]) { get.completion(.success(node)) }
     }
 

@@ -203,13 +203,23 @@ public struct SortedTree<Key: TreeKey, Value: Sendable>: Sendable {
 
     /// Builds a tree from entries sorted by key with no duplicates.
     ///
-    /// Entries arrive in ascending order, so every insertion lands at the end of the rightmost
-    /// leaf and nodes are filled completely.
+    /// The first ``maxEntries`` entries make the first leaf as they come, without a comparison
+    /// (all of a small object: a query's answer, most nodes of real data); the rest arrive in
+    /// ascending order, so every insertion lands at the end of the rightmost leaf and nodes are
+    /// filled completely.
     /// - Precondition: `elements` are strictly increasing by key.
-    /// - Complexity: O(n log n) comparisons, no copying.
+    /// - Complexity: O(n log n) comparisons for n > ``maxEntries``, none for fewer; no copying.
     public init(sorted elements: some Sequence<Element>) {
         self.init()
-        for element in elements { updateValue(element.value, forKey: element.key) }
+        var iterator = elements.makeIterator()
+        var first: [Element] = []
+        while first.count < Self.maxEntries, let element = iterator.next() {
+            if first.isEmpty { first.reserveCapacity(Swift.min(elements.underestimatedCount, Self.maxEntries)) }
+            first.append(element)
+        }
+        guard !first.isEmpty else { return }
+        root = SortedTreeNode(entries: first, children: [], count: first.count, growing: false)
+        while let element = iterator.next() { updateValue(element.value, forKey: element.key) }
     }
 }
 

@@ -164,16 +164,16 @@ public struct WriteTree: Sendable {
     /// the indexes.
     static let scannedWrites = 32
 
-    /// The pending writes at `path`, above it or below it, oldest first.
-    /// - Complexity: O(d + m log m) for m such writes while more than ``scannedWrites`` are
-    ///   pending; O(w) for the w pending writes otherwise.
     /// Whether a visible pending write changes `path`, a location above it or one below it:
     /// whether what shows there is (in part) optimistic.
-    /// - Complexity: as ``writes(overlapping:)``.
+    /// - Complexity: O(1) with no visible write pending; else as ``writes(overlapping:)``.
     public func hasVisibleWrite(overlapping path: Path) -> Bool {
         !visibleWrites.isEmpty && writes(overlapping: path).contains { $0.visibility == .visible }
     }
 
+    /// The pending writes at `path`, above it or below it, oldest first.
+    /// - Complexity: O(d + m log m) for m such writes while more than ``scannedWrites`` are
+    ///   pending; O(w) for the w pending writes otherwise.
     private func writes(overlapping path: Path) -> [WriteRecord] {
         // A short list is scanned: the indexes pay off only with many pending writes (the
         // common case of a transaction or two in flight would pay their hashing for nothing).

@@ -69,6 +69,28 @@ import Testing
         #expect(leaves <= 10_000 / 31 + 2)
     }
 
+    @Test(arguments: [0, 1, 31, 32, 33, 64, 1_000])
+    func sortedElementsBuildAValidTree(count: Int) {
+        let keys = (0..<count).map { ChildKey(unchecked: "k\(1_000_000 + $0)") }
+        let tree = SortedTree<ChildKey, Int>(sorted: keys.enumerated().map { (key: $0.element, value: $0.offset) })
+        checkInvariants(tree)
+        #expect(tree.count == count)
+        #expect(tree.map(\.key) == keys)
+        #expect(tree.map(\.value) == Array(0..<count))
+        for (index, key) in keys.enumerated() { #expect(tree[key] == index) }
+        // Up to a node's worth is one leaf, made as it came.
+        if count > 0 && count <= SortedTree<ChildKey, Int>.maxEntries {
+            #expect(tree.root!.children.isEmpty)
+            #expect(tree.root!.entries.count == count)
+        }
+        // It changes like any tree.
+        var copy = tree
+        copy.updateValue(-1, forKey: "a")
+        copy.removeValue(forKey: keys.first ?? "a")
+        checkInvariants(copy)
+        #expect(tree.count == count)
+    }
+
     @Test func versionsAreIndependent() {
         var original = SortedTree<ChildKey, Int>()
         for index in 0..<1000 { original.updateValue(index, forKey: ChildKey(Int32(index))) }
