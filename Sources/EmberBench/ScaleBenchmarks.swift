@@ -4,7 +4,6 @@ import EmberInstance
 import EmberStorage
 import EmberTestSupport
 import Foundation
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -91,10 +90,9 @@ struct ScaleBenchmarks {
     /// keeps the larger of the two), so after a workload that grew `ember-bench` to 445 MB every
     /// child measured 445 MB, `sqlite3` and the 41 MB `ember` alike. `time` is a small process:
     /// what it reports starts from its own few hundred KB. It adds about 40 µs to a run. Without
-    /// it, `wait4`'s figure is used and is a ceiling, not a measure (a warning says so).
+    /// it, `wait4`'s figure is used, a ceiling, not a measure: ``peakMemoryProblem()`` says so.
     static func spawn(_ arguments: [String], environment: [String: String] = [:]) -> Run {
         let useTime = FileManager.default.isExecutableFile(atPath: timeCommand)
-        if !useTime { warnOnceAboutTime() }
         let scratch = TemporaryDirectory.make("scale-run")
         defer { TemporaryDirectory.remove(scratch) }
         var actions = posix_spawn_file_actions_t()
@@ -131,16 +129,24 @@ struct ScaleBenchmarks {
         return Run(elapsed: elapsed, peakBytes: peakKilobytes * 1024, status: status, output: output, error: error)
     }
 
-    /// Says once, on standard error, that peak memory figures are ceilings without GNU time.
-    private static func warnOnceAboutTime() {
-        Self.timeWarning.withLock { warned in
-            guard !warned else { return }
-            warned = true
-            printError("scale: \(timeCommand) is missing (Debian package `time`): peak memory figures are this process's peak or the child's, whichever is larger")
+    /// Why ``spawn(_:environment:)``'s peak memory cannot be trusted here, or `nil`: GNU time
+    /// is missing, or a process that does nothing (`true`) is not reported as one of a few
+    /// MB while this process holds far more. Asked once before a group's memory rows.
+    static func peakMemoryProblem() -> String? {
+        guard FileManager.default.isExecutableFile(atPath: timeCommand) else {
+            return "\(timeCommand) is missing (Debian package `time`): a spawned process's own peak cannot be told from ember-bench's"
         }
+        // Hold 64 MB more than a process that does nothing, so that a figure inherited from
+        // this process shows.
+        let ballast = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 20, alignment: 4096)
+        defer { ballast.deallocate() }
+        for offset in stride(from: 0, to: ballast.count, by: 4096) { ballast[offset] = 1 }
+        let run = spawn(["true"])
+        guard run.status == 0, run.peakBytes > 0, run.peakBytes < 32 << 20 else {
+            return "`true` under \(timeCommand) was reported at \(run.peakBytes) bytes (status \(run.status)), not its own few MB"
+        }
+        return nil
     }
-
-    private static let timeWarning = Mutex(false)
 
     /// The bytes of every file below `directory`.
     static func diskBytes(_ directory: String) -> Int {

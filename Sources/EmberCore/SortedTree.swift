@@ -213,10 +213,8 @@ public struct SortedTree<Key: TreeKey, Value: Sendable>: Sendable {
         self.init()
         var iterator = elements.makeIterator()
         var first: [Element] = []
-        while first.count < Self.maxEntries, let element = iterator.next() {
-            if first.isEmpty { first.reserveCapacity(Swift.min(elements.underestimatedCount, Self.maxEntries)) }
-            first.append(element)
-        }
+        first.reserveCapacity(Swift.min(elements.underestimatedCount, Self.maxEntries))
+        while first.count < Self.maxEntries, let element = iterator.next() { first.append(element) }
         guard !first.isEmpty else { return }
         root = SortedTreeNode(entries: first, children: [], count: first.count, growing: false)
         while let element = iterator.next() { updateValue(element.value, forKey: element.key) }

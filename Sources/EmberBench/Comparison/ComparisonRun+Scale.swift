@@ -17,6 +17,8 @@ extension ComparisonRun {
         // BENCHMARKS.md are from the full size.
         let size = quick ? ScaleBenchmarks.ExportSize(users: 10_000, messages: 20_000) : .standard
         let runs = quick ? 1 : 3
+        let memoryProblem = ScaleBenchmarks.peakMemoryProblem()
+        if let memoryProblem { printError("scale: peak memory not measured: \(memoryProblem)") }
         let directory = TemporaryDirectory.make("compare-scale")
         defer { TemporaryDirectory.remove(directory) }
         let export = directory + "/export.json"
@@ -59,7 +61,8 @@ extension ComparisonRun {
             runs.isEmpty ? .notMeasured("failed") : .measured(.latency(durations: runs.map(\.elapsed)))
         }
         func peaks(_ runs: [ScaleBenchmarks.Run]) -> Measurement {
-            runs.isEmpty ? .notMeasured("failed") : .measured(Figure(runs: runs.map { Double($0.peakBytes) / 1e6 }, unit: .bytes("MB")))
+            if let memoryProblem { return .notMeasured(memoryProblem) }
+            return runs.isEmpty ? .notMeasured("failed") : .measured(Figure(runs: runs.map { Double($0.peakBytes) / 1e6 }, unit: .bytes("MB")))
         }
         func peer(_ body: () -> Measurement) -> Measurement {
             setup.peers ? body() : .notMeasured("peers off (--no-peers)")
