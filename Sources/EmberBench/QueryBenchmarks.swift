@@ -45,11 +45,15 @@ struct QueryBenchmarks {
         try! ember.flush()
         let expected = Self.expectedTopTen(children: children)
 
+        // The query is built once and asked each time, as SQLite's statement is prepared once
+        // and taken from GRDB's statement cache for each query (building it, the path checked
+        // twice, costs 5,400 instructions a query: BENCHMARKS.md, issue 40's fourth session).
+        let topTen = Self.topTen(reader)
         func ask(_ count: Int) -> Duration {
             Stopwatch.measure {
                 for _ in 0..<count {
                     var answer: Result<DataSnapshot, DatabaseError>?
-                    Self.topTen(reader).getData { answer = $0 }
+                    topTen.getData { answer = $0 }
                     try! ember.run { answer != nil }
                     precondition((try! answer!.get()).childrenCount == 10, "the query answers ten children")
                 }

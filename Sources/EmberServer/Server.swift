@@ -357,14 +357,16 @@ public final class Server {
         }
         let ended = tick
         tick = ServerTick()
-        let committed = tree.endChanges()
+        let shapes = tree.endChanges()
         do {
-            try store.commit(tree.root, committed: committed, isLoaded: tree.isLoaded)
+            try store.commit(tree.root, shapes: shapes.isEmpty ? nil : { shapes.shape(at: $0) }, isLoaded: tree.isLoaded)
         } catch {
             store.discardChanges()
-            if let committed { tree.restore(committed) }
+            // What the tick wrote is read again from the store, which the failed commit left as
+            // it was.
+            tree.undo(shapes) { path in core.indexes.drop(touching: path) }
             var actions: [ServerAction] = []
-            core.undo(ended.held, treeRestored: committed != nil, because: error, into: &actions)
+            core.undo(ended.held, treeRestored: !shapes.isEmpty, because: error, into: &actions)
             // Nothing of the undo is held: its refusals go to the store, its messages now.
             for action in actions {
                 switch action {

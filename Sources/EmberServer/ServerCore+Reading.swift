@@ -71,7 +71,7 @@ extension ServerCore {
         let location = tree.node(at: query.path)
         if query.params.loadsAllData { return location }
         if let index = indexes.index(for: query.params, at: query.path, root: tree.root) {
-            return Node(children: index.query(query.params).map { ($0.key, $0.node) })
+            return Node(children: index.query(query.params).lazy.map { ($0.key, $0.node) })
         }
         return query.params.filteredNode(location)
     }

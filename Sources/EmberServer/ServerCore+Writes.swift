@@ -51,7 +51,6 @@ extension ServerCore {
         _ node: Node, at path: Path, hash: String?, as auth: ConnectionAuth, by id: ConnectionID?, into actions: inout [ServerAction]
     ) throws(DatabaseError) {
         let prepared = try prepare(node, at: path, hash: hash, as: auth, by: id, into: &actions)
-        willWrite()
         indexes.willWrite(at: [path], root: tree.root)
         tree.set(prepared.resolved, at: path)
         indexes.didWrite(root: tree.root)
@@ -108,10 +107,9 @@ extension ServerCore {
         _ changes: [WireChange], at path: Path, as auth: ConnectionAuth, by id: ConnectionID?, into actions: inout [ServerAction]
     ) throws(DatabaseError) {
         let prepared = try prepare(changes, at: path, as: auth, by: id, into: &actions)
-        willWrite()
         indexes.willWrite(at: changes.map { path.appending($0.path) }, root: tree.root)
         // Every change is checked: they all land. In place, so that only the nodes on each
-        // changed path are copied, and only when the tick's snapshot still shares them.
+        // changed path are touched.
         for change in prepared.resolved { tree.set(change.node, at: path.appending(change.path)) }
         for change in prepared.resolved { actions.append(.changed(path.appending(change.path))) }
         indexes.didWrite(root: tree.root)
@@ -119,12 +117,6 @@ extension ServerCore {
         broadcast(at: path, written: resolved.map { path.appending($0.path) }, into: &actions) { tag in
             .mergeUpdate(path: path, changes: resolved, tag: tag)
         }
-    }
-
-    /// Keeps the tree as it was before the tick's first write, to undo the tick if its commit
-    /// fails (with a store; without one nothing is undone).
-    private func willWrite() {
-        if tree.store != nil { tree.beginChanges() }
     }
 
     /// Refuses a write (checked and allowed by the rules) when ``writesRefused`` is set.

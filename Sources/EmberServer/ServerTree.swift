@@ -17,8 +17,9 @@ import EmberStorage
 /// the least recently used regions that no listen holds, once a tick has committed
 /// (``evict(keeping:dropped:)``): evicted data is exactly what the store holds.
 ///
-/// The tree before a tick's first write (``beginChanges()``) is kept to undo the tick if its
-/// commit fails; a location loaded during the tick goes into it too, as committed.
+/// What each location a tick writes held before it (``TickShapes``) is recorded as the writes
+/// come, for the store's commit; a tick whose commit fails is undone by dropping the regions it
+/// wrote (``undo(_:)``), which are read again from the store as it was.
 ///
 /// Confined to the engine, like the ``Server`` that owns it. `@unchecked Sendable` only so that
 /// a rules check (a ``RuleData``, a value) can read through it while it runs.
@@ -42,7 +43,8 @@ final class ServerTree: RuleTreeReader, @unchecked Sendable {
 
     private var regions = LoadedRegions()
     private var uses: UInt64 = 0
-    private var snapshot: Node?
+    /// What the tick's writes found, until ``endChanges()``.
+    private var shapes = TickShapes()
     private var failure: StoreError?
 
     /// A tree that is all in memory (`store == nil`) or read from `store` as it is used.
@@ -82,13 +84,6 @@ final class ServerTree: RuleTreeReader, @unchecked Sendable {
             heldBytes += region.bytes
         }
         root.set(node, at: stored.path)
-        // The snapshot (the tree as committed, to undo a failed tick) has the regions below
-        // already: they were loaded or written before.
-        if snapshot != nil {
-            var committed = stored.node
-            for region in below { committed.set(snapshot!.child(at: stored.path.appending(region.path)), at: region.path) }
-            snapshot!.set(committed, at: stored.path)
-        }
         let skippedBytes = stored.path == owner ? heldBytes : 0
         let absorbed = regions.insert(stored.path, .init(bytes: stored.bytes + skippedBytes, lastUse: uses))
         loadedBytes += stored.bytes + skippedBytes - absorbed
@@ -135,6 +130,7 @@ final class ServerTree: RuleTreeReader, @unchecked Sendable {
         let owner = path.isPriority ? path.parent ?? .root : path
         let covering = regions.covering(owner)
         assert(covering != nil, "\(path) is written before it is loaded")
+        shapes.willWrite(at: path, in: root, wholeFrom: covering?.depth ?? path.count + 1)
         let prefix = Self.rowPathBytes(owner)
         let before = Self.estimatedBytes(of: root.child(at: owner), pathBytes: prefix)
         root.set(node, at: path)
@@ -143,35 +139,35 @@ final class ServerTree: RuleTreeReader, @unchecked Sendable {
         loadedBytes += delta
     }
 
-    /// Keeps the tree as it is, to undo the changes that follow if their commit fails (only the
-    /// first call between two ``endChanges()`` counts).
-    func beginChanges() {
-        if snapshot == nil { snapshot = root }
+    /// Ends the tick's changes.
+    /// - Returns: what the locations written held before them (empty when none were made).
+    func endChanges() -> TickShapes {
+        defer { shapes = TickShapes() }
+        return shapes
     }
 
-    /// Ends the changes begun by ``beginChanges()``.
-    /// - Returns: the tree as it was before them (as committed), or `nil` when none were made.
-    func endChanges() -> Node? {
-        defer { snapshot = nil }
-        return snapshot
-    }
-
-    /// Puts the tree back as `committed` (from ``endChanges()``): every region it held then,
-    /// with the locations read since, as stored.
-    func restore(_ committed: Node) {
-        root = committed
+    /// Undoes the changes of a tick whose commit failed (`changes`, from ``endChanges()``): the
+    /// regions it wrote, or that hold what it wrote, are dropped and read again from the store
+    /// when used, as the rolled-back commit left them. `dropped` is called with each.
+    /// - Complexity: O(w·r) for w locations written and r regions.
+    func undo(_ changes: TickShapes, dropped: (Path) -> Void) {
+        for path in changes.written {
+            let owner = path.isPriority ? path.parent ?? .root : path
+            forget(touching: owner, dropped: dropped)
+        }
     }
 
     /// Drops from memory every region at, above or below `path` (the store's data there was
     /// replaced under the tree): each is read again when used. Only between ticks.
     /// - Complexity: O(r) for r regions.
-    func forget(touching path: Path) {
+    func forget(touching path: Path, dropped: (Path) -> Void = { _ in }) {
         guard store != nil else { return }
-        precondition(snapshot == nil, "forget between ticks")
+        precondition(shapes.isEmpty, "forget between ticks")
         for (location, region) in regions.all() where location.contains(path) || path.contains(location) {
             regions.remove(location)
             loadedBytes -= region.bytes
             root.set(.empty, at: location)
+            dropped(location)
         }
     }
 
@@ -183,7 +179,7 @@ final class ServerTree: RuleTreeReader, @unchecked Sendable {
     /// with each location evicted. Only between ticks: evicted data must be as committed.
     /// - Complexity: O(r log r) for r regions, plus O(size) of each region split.
     func evict(keeping kept: (Path) -> Retention, dropped: (Path) -> Void) {
-        guard store != nil, snapshot == nil, loadedBytes > capacity else { return }
+        guard store != nil, shapes.isEmpty, loadedBytes > capacity else { return }
         let target = capacity / 4 * 3
         var queue = regions.all().sorted { $0.region.lastUse < $1.region.lastUse }
         var next = 0

@@ -76,6 +76,17 @@ struct LeafRows {
             try deleteBelow.run(.text(text + "/"), .text(text + "0"))
         }
 
+        /// Deletes the rows at and below `path` that writing `node` there does not replace: all
+        /// of them, or, for a leaf (whose row at `path` its upsert replaces), those below it.
+        /// A cache change or a commit that sets a leaf saves a statement (a fifth of the rows it
+        /// writes, callgrind).
+        /// - Complexity: O(log r + k) for k rows deleted of r.
+        func clear(_ path: Path, for node: Node) throws {
+            guard node.isLeaf, !path.isEmpty else { return try deleteSubtree(path) }
+            let text = LeafRows.rowPath(path)
+            try deleteBelow.run(.text(text + "/"), .text(text + "0"))
+        }
+
         /// Applies an import's batch (``ImportBatch``) in its cleared range.
         /// - Returns: how many rows were written.
         func apply(_ batch: ImportBatch) throws -> Int {

@@ -162,13 +162,28 @@ public final class ServerStore {
     /// - Throws: ``StoreError`` with SQLite's reason (disk full, read-only file, I/O error).
     /// - Complexity: O(c·d + r) statements for c changed locations of depth d and r rows
     ///   written.
-    /// - Parameter committed: the tree as the last commit (or the load) left it, when the caller
-    ///   knows it: a changed location that held a leaf or nothing there needs no search of the
-    ///   rows below it.
+    /// - Parameter committed: the tree as the last commit (or the load) left it: a changed
+    ///   location that held a leaf or nothing there needs no search of the rows below it.
+    /// - Parameter isLoaded: whether the tree holds the whole of a location.
+    public func commit(_ root: Node, committed: Node, isLoaded: (Path) -> Bool = { _ in true }) throws(StoreError) {
+        try commit(root, shapes: { CommittedShape(committed.child(at: $0)) }, isLoaded: isLoaded)
+    }
+
+    /// Writes every location changed since the last commit, as `root` now holds it, in one
+    /// transaction. On failure nothing of it is written, and the changes stay marked.
+    /// - Throws: ``StoreError`` with SQLite's reason (disk full, read-only file, I/O error).
+    /// - Complexity: O(c·d + r) statements for c changed locations of depth d and r rows
+    ///   written.
+    /// - Parameter shapes: what the rows of a changed location and of its ancestors held at the
+    ///   last commit, when the caller knows it (`nil` from the function: not known): a changed
+    ///   location that held a leaf or nothing needs no search of the rows below it, and an
+    ///   ancestor whose rows of its own stay needs no statement.
     /// - Parameter isLoaded: whether the tree holds the whole of a location (by default, every
     ///   location: the tree is whole). An ancestor of a changed location that it does not
     ///   hold keeps its priority while rows remain below it.
-    public func commit(_ root: Node, committed: Node? = nil, isLoaded: (Path) -> Bool = { _ in true }) throws(StoreError) {
+    public func commit(
+        _ root: Node, shapes: ((Path) -> CommittedShape?)? = nil, isLoaded: (Path) -> Bool = { _ in true }
+    ) throws(StoreError) {
         guard hasChanges else { return }
         if isReadOnly {
             // Nothing was written (the server refuses writes); the record of refusals has
@@ -190,7 +205,7 @@ public final class ServerStore {
                 let statements = try tickStatements ?? TickStatements(db)
                 tickStatements = statements
                 let writer = statements.rows
-                let previous = rowsMatchTree ? committed : nil
+                let previous = rowsMatchTree ? shapes : nil
                 let indexChanges = try Self.indexChanges(for: paths, in: kept, with: writer)
                 for path in paths { try Self.rewrite(path, from: root, previous: previous, with: writer) }
                 try Self.fixAncestors(of: paths, from: root, previous: previous, isLoaded: isLoaded, with: writer)
@@ -552,13 +567,15 @@ public final class ServerStore {
     static let rows = LeafRows(table: "leaves")
 
     /// Makes the rows at and below `path` match `root`.
-    private static func rewrite(_ path: Path, from root: Node, previous: Node?, with writer: LeafRows.Writer) throws {
+    private static func rewrite(
+        _ path: Path, from root: Node, previous: ((Path) -> CommittedShape?)?, with writer: LeafRows.Writer
+    ) throws {
         let node = root.child(at: path)
-        if let old = previous?.child(at: path), old.priority == nil, old.isEmpty || old.isLeaf {
+        if let old = previous?(path), old.priority == nil, old.isEmpty || old.isLeaf {
             // No row below `path`: at most a leaf's row at it, which an upsert replaces.
             if old.isLeaf && !node.isLeaf { try writer.deleteRow(LeafRows.rowPath(path)) }
         } else {
-            try writer.deleteSubtree(path)
+            try writer.clear(path, for: node)
         }
         try writer.insertRows(of: node, at: path)
     }
@@ -571,11 +588,12 @@ public final class ServerStore {
     /// it that were read or written are in memory) holds no leaf (reading a location reads a
     /// leaf above it whole), and keeps its priority row exactly while some row remains below it:
     /// it does when the changed path below it holds data now, with no need to ask. An ancestor it
-    /// holds whole is left alone when `previous` (the tree as committed, its rows trusted) shows
+    /// holds whole is left alone when `previous` (its shape as committed, the rows trusted) shows
     /// the same rows of its own there: no leaf, the same priority. Without these, each write cost
     /// a statement per ancestor, a third of a commit (callgrind).
     private static func fixAncestors(
-        of paths: [Path], from root: Node, previous: Node?, isLoaded: (Path) -> Bool, with writer: LeafRows.Writer
+        of paths: [Path], from root: Node, previous: ((Path) -> CommittedShape?)?, isLoaded: (Path) -> Bool,
+        with writer: LeafRows.Writer
     ) throws {
         var done: Set<Path> = []
         for path in paths {
@@ -590,9 +608,8 @@ public final class ServerStore {
                     continue
                 }
                 let node = root.child(at: ancestor)
-                if let previous {
-                    let before = previous.child(at: ancestor)
-                    if !node.isLeaf, !before.isLeaf, node.priority == before.priority { continue }
+                if let before = previous?(ancestor), !node.isLeaf, !before.isLeaf, node.priority == before.priority {
+                    continue
                 }
                 if !node.isLeaf { try writer.deleteRow(LeafRows.rowPath(ancestor)) }
                 let priorityPath = LeafRows.rowPath(ancestor.child(.priority))

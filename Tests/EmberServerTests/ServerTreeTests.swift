@@ -193,6 +193,68 @@ struct ServerTreeTests {
         #expect(try open(file).value(at: "") == json(#"{"a":{"x":1},"b":{"y":2},"c":{"z":30}}"#))
     }
 
+    @Test(
+        "random ticks of writes over leaves, objects, priorities and deletions, some of them failing, with a cache smaller than the data, read back as a tree kept whole would, and after reopening",
+        arguments: [UInt64(1), 2, 3, 4])
+    func randomTicksReadBackExactly(seed: UInt64) throws {
+        // What a commit skips it decides from what each written location and its ancestors held
+        // before the tick (`TickShapes`); a failed tick is undone by reading again from the
+        // store. Both are checked against a tree kept whole, over paths that overlap: a leaf
+        // becomes an object and back, a deletion empties a prioritized parent, a location is
+        // written after one below it in the same tick.
+        let directory = try TemporaryDirectory.make("ember-tree").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = directory + "/server.sqlite"
+        var random = SeededRandom(seed: seed)
+        let keys = ["a", "b", "c"]
+        let values = [
+            "1", #""s""#, "null", #"{"x":1}"#, #"{".value":2,".priority":1}"#, #"{"x":{"y":true},".priority":"p"}"#,
+            #"{"a":1,"b":{"c":2}}"#, "null",
+        ]
+        func randomPath() -> Path {
+            let depth = 1 + Int(random.next() % 3)
+            return Path(unchecked: (0..<depth).map { _ in keys[Int(random.next() % UInt64(keys.count))] }.joined(separator: "/"))
+        }
+        var server = try open(file, cacheSize: 120)
+        var model = Node.empty
+        let blocker = try DatabaseQueue(path: file)
+        for tick in 0..<120 {
+            var next = model
+            let fails = random.next() % 6 == 0
+            func writes() throws {
+                for _ in 0...(random.next() % 4) {
+                    let path = randomPath()
+                    // Read first now and then, so that locations are loaded during the tick.
+                    if random.next() % 3 == 0 { _ = server.value(at: path.parent ?? .root) }
+                    let value = try Node(jsonText: values[Int(random.next() % UInt64(values.count))])
+                    try server.put(value, at: path, hash: nil)
+                    next.set(value, at: path)
+                }
+            }
+            if fails {
+                try blocker.inTransaction(.immediate) { _ in
+                    try writes()
+                    server.endTick()
+                    return .rollback
+                }
+                #expect(server.lastStoreError != nil, "tick \(tick) failed")
+            } else {
+                try writes()
+                server.endTick()
+                model = next
+            }
+            #expect(server.value(at: "") == model, "seed \(seed), tick \(tick)\(fails ? " (failed)" : "")")
+            if tick % 30 == 29 {
+                try server.close()
+                server = try open(file, cacheSize: 120)
+                #expect(server.value(at: "") == model, "seed \(seed), reopened after tick \(tick)")
+            }
+        }
+        try server.close()
+        try blocker.close()
+        #expect(try open(file).value(at: "") == model)
+    }
+
     @Test("rules read the locations they name from the store, and a write they allow lands")
     func rulesReadThroughTheStore() throws {
         let directory = try TemporaryDirectory.make("ember-tree").path
