@@ -69,6 +69,15 @@ public final class Database {
         repo.deliverLocalEvents()
     }
 
+    /// Commits the store's deferred changes (the cache, tracked queries, answered writes
+    /// leaving the queue) on the store's own queue, while the engine goes on
+    /// (``ClientStore/commitInBackground()``); a later ``commitStore()`` waits for it. Changes
+    /// that must be on disk at once are committed here and now, as ``commitStore()`` does.
+    public func commitStoreInBackground() {
+        repo.commitStore(inBackground: true)
+        repo.deliverLocalEvents()
+    }
+
     /// Whether the store's waiting changes include what must be on disk at the end of the
     /// tick (a queued write, a pin); the rest may wait (see ``ClientStore/hasUrgentChanges``).
     public var hasUrgentStoreChanges: Bool { repo.persistence.hasUrgentChanges }

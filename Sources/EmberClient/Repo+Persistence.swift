@@ -68,8 +68,12 @@ extension Repo {
     /// client is not connected, the writes it was to keep are refused (reverted, with events,
     /// their completions told `storage_error`): a write is queued only once it is stored. Sent
     /// writes stay: the server's answer decides them.
-    func commitStore() {
-        guard let error = persistence.commit(), connectionState != .connected else { return }
+    /// - Parameter inBackground: the deferred changes alone, on the store's own queue
+    ///   (``ClientPersistence/commitInBackground()``).
+    func commitStore(inBackground: Bool = false) {
+        guard let error = inBackground ? persistence.commitInBackground() : persistence.commit(),
+            connectionState != .connected
+        else { return }
         let unstored = persistence.unstoredWriteKeys
         let refusal = DatabaseError.other(
             code: ErrorCode.storageError, message: "the client could not store the write, so it refused it: \(error.message)")

@@ -29,7 +29,7 @@ extension Ember: TickParticipant {
     /// A client commits at once only what must be on disk (a write still queued, a pin); its
     /// other changes (the cache, answered writes leaving the queue) wait up to
     /// ``deferredStoreCommitDelay`` milliseconds for a commit that carries many ticks' changes,
-    /// without an `fsync` (see ``ClientStore/commit()``).
+    /// without an `fsync`, made on the store's own queue (see ``ClientStore/commitInBackground()``).
     ///
     /// A crash between the commits loses nothing acknowledged: the acknowledgements wait for
     /// the server's commit, and a write it holds is never applied twice (its save was called
@@ -49,23 +49,28 @@ extension Ember: TickParticipant {
         if deferred { scheduleStoreCommit() }
     }
 
-    /// Commits the clients' deferred store changes after ``deferredStoreCommitDelay``, once.
+    /// Commits the clients' deferred store changes after ``deferredStoreCommitDelay``, once, on
+    /// their stores' own queues (``Database/commitStoreInBackground()``): the engine's thread
+    /// goes on with the next ticks meanwhile.
     private func scheduleStoreCommit() {
         guard !storeCommitScheduled else { return }
         storeCommitScheduled = true
         engine.schedule(after: Self.deferredStoreCommitDelay, .timer) { [weak self] in
             guard let self else { return }
             storeCommitScheduled = false
-            commitClientStores()
+            for client in clientDatabases where client.hasUncommittedChanges && !client.hasUrgentStoreChanges {
+                client.commitStoreInBackground()
+            }
         }
     }
 
-    /// Commits the clients' deferred store changes now. A client that holds a queued write not
-    /// answered yet (one in flight, whose answer the end of this tick will likely bring) is left
-    /// to the end of the tick: committed now, its save would be written and `fsync`ed only to be
+    /// Commits the clients' deferred store changes now, and waits for those the scheduled
+    /// commit handed to their stores' queues. A client that holds a queued write not answered
+    /// yet (one in flight, whose answer the end of this tick will likely bring) is left to the
+    /// end of the tick: committed now, its save would be written and `fsync`ed only to be
     /// removed a moment later.
     public func commitClientStores() {
-        for client in clientDatabases where client.hasUncommittedChanges && !client.hasUrgentStoreChanges {
+        for client in clientDatabases where !client.hasUrgentStoreChanges {
             client.commitStore()
         }
     }

@@ -130,11 +130,14 @@ final class ServerTree: RuleTreeReader, @unchecked Sendable {
         let owner = path.isPriority ? path.parent ?? .root : path
         let covering = regions.covering(owner)
         assert(covering != nil, "\(path) is written before it is loaded")
-        shapes.willWrite(at: path, in: root, wholeFrom: covering?.depth ?? path.count + 1)
+        let old = root.child(at: owner)
+        shapes.willWrite(at: path, in: root, old: path.isPriority ? nil : old, wholeFrom: covering?.depth ?? path.count + 1)
         let prefix = Self.rowPathBytes(owner)
-        let before = Self.estimatedBytes(of: root.child(at: owner), pathBytes: prefix)
+        let before = Self.estimatedBytes(of: old, pathBytes: prefix)
         root.set(node, at: path)
-        let delta = Self.estimatedBytes(of: root.child(at: owner), pathBytes: prefix) - before
+        // The owner's node now: the node written, unless a priority was.
+        let now = path.isPriority ? root.child(at: owner) : node
+        let delta = Self.estimatedBytes(of: now, pathBytes: prefix) - before
         covering?.entry.region!.bytes += delta
         loadedBytes += delta
     }

@@ -7,12 +7,14 @@ import EmberStorage
 /// the whole tree as it was (a snapshot that shared the tree's nodes made every write copy the
 /// B-tree nodes on its path, a tenth of a durable write's instructions).
 ///
-/// A trie of the paths written and their ancestors. Each location is recorded once, the first
-/// time a write at or below it comes, which is before the tick changed it: a write changes its
-/// location, the locations below it and its ancestors, and every ancestor is recorded before the
-/// write. Locations below one written this tick are not recorded (they are never the outermost
-/// change nor an ancestor of one). A location not whole in memory when first recorded is
-/// recorded as unknown: its node was partial.
+/// Each location is recorded once, the first time a write at or below it comes, which is before
+/// the tick changed it: a write changes its location, the locations below it and its ancestors,
+/// and every ancestor is recorded before the write. Locations below one written this tick are
+/// not recorded (they are never the outermost change nor an ancestor of one). A location not
+/// whole in memory when first recorded is recorded as unknown: its node was partial.
+///
+/// A tick of one write (a writer waiting for each answer) keeps its path's shapes in an array;
+/// a second write turns them into a trie of the paths written and their ancestors.
 struct TickShapes {
     private final class Entry {
         /// `nil`: not recorded; `.some(nil)`: recorded as unknown.
@@ -22,28 +24,76 @@ struct TickShapes {
         var children: [ChildKey: Entry] = [:]
     }
 
-    private var top = Entry()
+    private enum Record {
+        case none
+        /// One write at `path`; `shapes[d]` is the shape of its ancestor at depth `d` (the path
+        /// itself at its depth), `nil` when unknown.
+        case single(path: Path, shapes: [CommittedShape?])
+        case trie(Entry)
+    }
+
+    private var record = Record.none
+
     /// Whether no write was recorded.
-    private(set) var isEmpty = true
+    var isEmpty: Bool {
+        if case .none = record { return true }
+        return false
+    }
 
     /// Records the shapes of `path` and its ancestors, before a write at `path` changes `root`.
+    /// - Parameter old: the node at `path` now, when the caller has it.
     /// - Parameter wholeFrom: the depth from which the locations on `path` are whole in memory
-    ///   (the depth of the loaded region that covers the write).
-    /// - Complexity: O(d log n) for a path of depth d: a child lookup and a hash per level.
-    mutating func willWrite(at path: Path, in root: Node, wholeFrom: Int) {
-        isEmpty = false
-        var entry = top
-        var node = root
-        var depth = 0
-        while true {
-            if entry.written { return }
-            if entry.shape == nil { entry.shape = depth >= wholeFrom ? CommittedShape(node) : .some(nil) }
-            if depth == path.count {
-                entry.written = true
-                return
+    ///   (the depth of the loaded region that covers the write); the nodes above it are not
+    ///   looked up.
+    /// - Complexity: O(d log n) for a path of depth d; a hash per level after the tick's first
+    ///   write.
+    mutating func willWrite(at path: Path, in root: Node, old: Node? = nil, wholeFrom: Int) {
+        switch record {
+        case .none:
+            var shapes = [CommittedShape?](repeating: nil, count: path.count + 1)
+            Self.walk(path, in: root, old: old, wholeFrom: wholeFrom) { depth, node in shapes[depth] = CommittedShape(node) }
+            record = .single(path: path, shapes: shapes)
+        case .single(let first, let shapes):
+            let top = Entry()
+            var entry = top
+            for depth in 0...first.count {
+                entry.shape = .some(shapes[depth])
+                if depth == first.count {
+                    entry.written = true
+                } else {
+                    let next = Entry()
+                    entry.children[first.keys[depth]] = next
+                    entry = next
+                }
             }
-            let key = path.keys[depth]
-            node = node.child(key)
+            record = .trie(top)
+            Self.add(path, to: top, in: root, old: old, wholeFrom: wholeFrom)
+        case .trie(let top):
+            Self.add(path, to: top, in: root, old: old, wholeFrom: wholeFrom)
+        }
+    }
+
+    /// Calls `body` with each depth of `path` from `wholeFrom` on and the node there.
+    private static func walk(_ path: Path, in root: Node, old: Node?, wholeFrom: Int, _ body: (Int, Node) -> Void) {
+        guard wholeFrom <= path.count else { return }
+        if wholeFrom == path.count, let old {
+            body(path.count, old)
+            return
+        }
+        var node = root.child(at: Path(keys: Array(path.keys.prefix(wholeFrom))))
+        body(wholeFrom, node)
+        for depth in wholeFrom..<path.count {
+            node = node.child(path.keys[depth])
+            body(depth + 1, node)
+        }
+    }
+
+    private static func add(_ path: Path, to top: Entry, in root: Node, old: Node?, wholeFrom: Int) {
+        // The entries on the path, made as needed, stopping under a location written before.
+        var entries: [Entry] = [top]
+        var entry = top
+        if entry.written { return }
+        for key in path.keys {
             if let next = entry.children[key] {
                 entry = next
             } else {
@@ -51,33 +101,57 @@ struct TickShapes {
                 entry.children[key] = next
                 entry = next
             }
-            depth += 1
+            if entry.written { return }
+            entries.append(entry)
         }
+        guard entries.contains(where: { $0.shape == nil }) else {
+            entry.written = true
+            return
+        }
+        var known = [CommittedShape?](repeating: nil, count: path.count + 1)
+        walk(path, in: root, old: old, wholeFrom: wholeFrom) { depth, node in known[depth] = CommittedShape(node) }
+        for (depth, entry) in entries.enumerated() where entry.shape == nil { entry.shape = .some(known[depth]) }
+        entry.written = true
     }
 
     /// The shape `path` had before the tick changed it, when it was recorded whole.
-    /// - Complexity: O(d) hashes for a path of depth d.
+    /// - Complexity: O(d) comparisons or hashes for a path of depth d.
     func shape(at path: Path) -> CommittedShape? {
-        var entry = top
-        for key in path.keys {
-            guard let next = entry.children[key] else { return nil }
-            entry = next
+        switch record {
+        case .none:
+            return nil
+        case .single(let written, let shapes):
+            guard path.count <= written.count, written.keys.prefix(path.count).elementsEqual(path.keys) else { return nil }
+            return shapes[path.count]
+        case .trie(let top):
+            var entry = top
+            for key in path.keys {
+                guard let next = entry.children[key] else { return nil }
+                entry = next
+            }
+            return entry.shape ?? nil
         }
-        return entry.shape ?? nil
     }
 
     /// The outermost paths written this tick.
     /// - Complexity: O(e) for the e entries recorded.
     var written: [Path] {
-        var found: [Path] = []
-        func collect(_ entry: Entry, at path: Path) {
-            if entry.written {
-                found.append(path)
-                return
+        switch record {
+        case .none:
+            return []
+        case .single(let path, _):
+            return [path]
+        case .trie(let top):
+            var found: [Path] = []
+            func collect(_ entry: Entry, at path: Path) {
+                if entry.written {
+                    found.append(path)
+                    return
+                }
+                for (key, child) in entry.children { collect(child, at: path.child(key)) }
             }
-            for (key, child) in entry.children { collect(child, at: path.child(key)) }
+            collect(top, at: .root)
+            return found
         }
-        collect(top, at: .root)
-        return found
     }
 }

@@ -1,5 +1,5 @@
 import EmberCore
-import EmberStorage
+@testable import EmberStorage
 import EmberTestSupport
 import Foundation
 import GRDB
@@ -223,6 +223,47 @@ import Testing
             let path = Path(keys: ["data", child.key])
             #expect(tracked.contains(path) || ["c0", "c1", "c6", "c7"].contains(child.key.name), "\(path) is kept for a reason")
         }
+    }
+
+    @Test(
+        "deferred commits made on the store's queue land before what follows; one that fails gives its changes back and those queued after it stand aside, so they land in order"
+    )
+    func backgroundCommitsLandInOrder() throws {
+        let (directory, file) = try makeFile()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try ClientStore(at: .file(file), durability: .normal, now: 0)
+        store.overwriteServerCache(json(#"{"x":1}"#), at: "a")
+        try store.commitInBackground()
+        #expect(store.hasBackgroundCommits)
+        #expect(!store.hasChanges, "handed over")
+        // A read commits first, which waits for the store's queue.
+        #expect(try store.cachedNode(at: "a") == json(#"{"x":1}"#))
+        #expect(!store.hasBackgroundCommits)
+
+        let blocker = try DatabaseQueue(path: file)
+        try blocker.inTransaction(.immediate) { _ in
+            // Both are queued behind this, so both run while the blocker holds the file.
+            try store.queue.inDatabase { _ in
+                store.overwriteServerCache(json("2"), at: "a/x")
+                try store.commitInBackground()
+                store.overwriteServerCache(json("3"), at: "a/x")
+                store.overwriteServerCache(json("4"), at: "a/y")
+                try store.commitInBackground()
+            }
+            store.queue.inDatabase { _ in }
+            #expect(store.hasChanges, "the failed commits' changes wait to be taken back")
+            // With a failure waiting, a deferred commit is made here and now, and fails here.
+            store.overwriteServerCache(json("5"), at: "b")
+            #expect(throws: StoreError.self) { try store.commitInBackground() }
+            #expect(store.hasChanges)
+            return .rollback
+        }
+        try store.commit()
+        #expect(!store.hasChanges)
+        let committed = try store.cachedNode(at: "")
+        #expect(committed == json(#"{"a":{"x":3,"y":4},"b":5}"#))
+        let reopened = try ClientStore(at: .file(file), durability: .normal, now: 0)
+        #expect(try reopened.cachedNode(at: "") == json(#"{"a":{"x":3,"y":4},"b":5}"#))
     }
 
     @Test func aCommitThatFailsKeepsItsChangesForTheNextOne() throws {
