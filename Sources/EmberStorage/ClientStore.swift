@@ -423,8 +423,9 @@ public final class ClientStore {
             return
         }
         // No save is left to write (`hasUrgentChanges` is false): the saves here were called
-        // off, and skipped.
-        let changes = self.changes.filter { if case .saveWrite = $0 { false } else { true } }
+        // off, and are skipped.
+        let changes = self.changes
+        let cancelled = cancelledSaves
         let queryChanges = self.queryChanges
         let removesWrites = changes.contains { if case .removeWrite = $0 { true } else { false } }
         do {
@@ -438,18 +439,20 @@ public final class ClientStore {
         let location = location
         backgroundCommits.didSubmit()
         queue.asyncWriteWithoutTransaction { db in
+            // What a failure gives back leaves the called-off saves out.
+            func kept() -> [Change] { changes.filter { if case .saveWrite = $0 { false } else { true } } }
             guard !commits.hasFailures else {
-                commits.failed(changes, queryChanges, nil)
+                commits.failed(kept(), queryChanges, nil)
                 return
             }
             do {
                 try db.inTransaction {
-                    _ = try ClientStore.write(changes, queryChanges, skipping: [], in: db)
+                    _ = try ClientStore.write(changes, queryChanges, skipping: cancelled, in: db)
                     return .commit
                 }
             } catch {
                 commits.failed(
-                    changes, queryChanges,
+                    kept(), queryChanges,
                     StoreError("cannot commit \(changes.count + queryChanges.count) change(s) to the client's store at \(location)", error))
             }
         }

@@ -199,7 +199,7 @@ public final class ServerStore {
         let capacity = answerCapacity
         let kept = keptIndexes
         do {
-            try queue.inTickTransaction { db in
+            try queue.inTickTransaction(prepared: tickStatements.map { ($0.begin, $0.commit) }) { db in
                 // Prepared on the first commit and kept: looking five statements up by their
                 // SQL cost a one-leaf commit a tenth of its instructions.
                 let statements = try tickStatements ?? TickStatements(db)
@@ -412,10 +412,15 @@ public final class ServerStore {
         let rows: LeafRows.Writer
         /// A writer's new watermark (never lowered).
         let watermark: BulkStatement
+        /// The transaction's `BEGIN` and `COMMIT`.
+        let begin: BulkStatement
+        let commit: BulkStatement
 
         init(_ db: Database) throws {
             rows = try ServerStore.rows.writer(in: db)
             watermark = try BulkStatement(Self.watermarkSQL, in: db)
+            begin = try BulkStatement("BEGIN", in: db)
+            commit = try BulkStatement("COMMIT", in: db)
         }
 
         static let watermarkSQL = """
