@@ -50,6 +50,7 @@ struct LeafRows {
         private let deleteBelow: BulkStatement
         private let deleteOne: BulkStatement
         private let upsertOne: BulkStatement
+        private let updateOne: BulkStatement
         private let insertOne: BulkStatement
 
         fileprivate init(table: String, db: Database) throws {
@@ -60,6 +61,7 @@ struct LeafRows {
             deleteBelow = try BulkStatement("DELETE FROM \(table) WHERE path > ? AND path < ?", in: db)
             deleteOne = try BulkStatement("DELETE FROM \(table) WHERE path = ?", in: db)
             insertOne = try BulkStatement("INSERT INTO \(table) (path, value) VALUES (?, ?)", in: db)
+            updateOne = try BulkStatement("UPDATE \(table) SET value = ? WHERE path = ?", in: db)
             upsertOne = try BulkStatement(
                 "INSERT INTO \(table) (path, value) VALUES (?, ?) ON CONFLICT(path) DO UPDATE SET value = excluded.value", in: db)
         }
@@ -146,6 +148,19 @@ struct LeafRows {
                 rows += 1
             }
             return rows
+        }
+
+        /// Replaces the row of a leaf at `path` known to be there (it held a leaf when last
+        /// committed) with the rows of `node`, a leaf without a priority: an `UPDATE` by the
+        /// primary key, a third cheaper than the upsert's insert that meets its conflict; the
+        /// upsert when no row was there after all.
+        /// - Complexity: O(log r).
+        func replaceLeaf(at path: Path, with node: Node) throws {
+            precondition(node.isLeaf && node.priority == nil, "one row, no priority")
+            let text = LeafRows.rowPath(path)
+            let value = node.jsonString()
+            try updateOne.run(.text(value), .text(text))
+            if db.changesCount == 0 { try upsertOne.run(.text(text), .text(value)) }
         }
 
         /// Inserts or replaces the row at `path` with `leaf`'s JSON.

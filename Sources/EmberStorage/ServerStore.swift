@@ -212,7 +212,8 @@ public final class ServerStore {
                 for (path, node) in zip(paths, nodes) { try Self.rewrite(path, to: node, previous: previous, with: writer) }
                 try Self.fixAncestors(of: paths, holding: nodes, from: root, previous: previous, isLoaded: isLoaded, with: writer)
                 try Self.apply(indexChanges, with: writer, in: db)
-                try Self.record(answers, ledger, capacity: capacity, in: db, watermarks: statements.watermark)
+                try Self.record(
+                    answers, ledger, capacity: capacity, in: db, watermarks: (statements.watermarkUpdate, statements.watermark))
                 return .commit
             }
         } catch {
@@ -393,12 +394,15 @@ public final class ServerStore {
     /// ledger's changes (watermarks folded per writer).
     private static func record(
         _ answers: [(key: String, failure: EmberCore.DatabaseError?)], _ ledger: [LedgerChange], capacity: Int, in db: Database,
-        watermarks: BulkStatement? = nil
+        watermarks: (update: BulkStatement, upsert: BulkStatement)? = nil
     ) throws {
         if !answers.isEmpty { try insert(answers, capacity: capacity, in: db) }
         for change in coalesced(ledger) {
             if let watermarks, case .watermark(let writer, let client, let sequence) = change {
-                try watermarks.run(.text(writer), .text(client), .integer(sequence))
+                // A writer seen before, the usual case: its row updated in place (an `UPDATE`
+                // by the key, a third cheaper than the upsert that meets its conflict).
+                try watermarks.update.run(.integer(sequence), .text(writer))
+                if db.changesCount == 0 { try watermarks.upsert.run(.text(writer), .text(client), .integer(sequence)) }
             } else {
                 try apply(change, in: db)
             }
@@ -412,6 +416,8 @@ public final class ServerStore {
         let rows: LeafRows.Writer
         /// A writer's new watermark (never lowered).
         let watermark: BulkStatement
+        /// The same for a writer whose row is there.
+        let watermarkUpdate: BulkStatement
         /// The transaction's `BEGIN` and `COMMIT`.
         let begin: BulkStatement
         let commit: BulkStatement
@@ -419,6 +425,7 @@ public final class ServerStore {
         init(_ db: Database) throws {
             rows = try ServerStore.rows.writer(in: db)
             watermark = try BulkStatement(Self.watermarkSQL, in: db)
+            watermarkUpdate = try BulkStatement("UPDATE writers SET watermark = max(watermark, ?) WHERE writer = ?", in: db)
             begin = try BulkStatement("BEGIN", in: db)
             commit = try BulkStatement("COMMIT", in: db)
         }
@@ -582,6 +589,10 @@ public final class ServerStore {
     ) throws {
         if let old = previous?(path), old.priority == nil, old.isEmpty || old.isLeaf {
             // No row below `path`: at most a leaf's row at it, which an upsert replaces.
+            if old.isLeaf && node.isLeaf && node.priority == nil {
+                // A leaf for a leaf, the usual write: its one row updated in place.
+                return try writer.replaceLeaf(at: path, with: node)
+            }
             if old.isLeaf && !node.isLeaf { try writer.deleteRow(LeafRows.rowPath(path)) }
         } else {
             try writer.clear(path, for: node)
