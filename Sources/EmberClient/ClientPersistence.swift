@@ -178,26 +178,18 @@ final class ClientPersistence {
 
     /// Commits what changed. On failure the error is recorded, reported and returned, and
     /// what was removed (answered writes) is committed even so: deleting needs no new space.
-    func commit() -> StoreError? {
-        // Commits handed to the store's queue are waited for (and their failures taken back).
-        guard let store, store.hasChanges || store.hasBackgroundCommits else { return nil }
+    /// - Parameter inBackground: the deferred changes on the store's own queue
+    ///   (``ClientStore/commitInBackground()``); otherwise the commits handed to it before are
+    ///   waited for (and their failures taken back).
+    func commit(inBackground: Bool = false) -> StoreError? {
+        guard let store, store.hasChanges || (!inBackground && store.hasBackgroundCommits) else { return nil }
         do {
+            if inBackground {
+                try store.commitInBackground()
+                return nil
+            }
             try store.commit()
             lastError = nil
-            return nil
-        } catch {
-            failed(error)
-            try? store.commitRemovals()
-            return error
-        }
-    }
-
-    /// Commits the deferred changes on the store's own queue (``ClientStore/commitInBackground()``);
-    /// a commit the store makes at once instead is recorded as ``commit()`` records it.
-    func commitInBackground() -> StoreError? {
-        guard let store, store.hasChanges else { return nil }
-        do {
-            try store.commitInBackground()
             return nil
         } catch {
             failed(error)

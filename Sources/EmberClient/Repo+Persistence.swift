@@ -68,12 +68,10 @@ extension Repo {
     /// client is not connected, the writes it was to keep are refused (reverted, with events,
     /// their completions told `storage_error`): a write is queued only once it is stored. Sent
     /// writes stay: the server's answer decides them.
-    /// - Parameter inBackground: the deferred changes alone, on the store's own queue
-    ///   (``ClientPersistence/commitInBackground()``).
+    /// - Parameter inBackground: the deferred changes, on the store's own queue
+    ///   (``ClientPersistence/commit(inBackground:)``).
     func commitStore(inBackground: Bool = false) {
-        guard let error = inBackground ? persistence.commitInBackground() : persistence.commit(),
-            connectionState != .connected
-        else { return }
+        guard let error = persistence.commit(inBackground: inBackground), connectionState != .connected else { return }
         let unstored = persistence.unstoredWriteKeys
         let refusal = DatabaseError.other(
             code: ErrorCode.storageError, message: "the client could not store the write, so it refused it: \(error.message)")

@@ -58,9 +58,7 @@ extension Ember: TickParticipant {
         engine.schedule(after: Self.deferredStoreCommitDelay, .timer) { [weak self] in
             guard let self else { return }
             storeCommitScheduled = false
-            for client in clientDatabases where client.hasUncommittedChanges && !client.hasUrgentStoreChanges {
-                client.commitStoreInBackground()
-            }
+            commitClientStores(inBackground: true)
         }
     }
 
@@ -69,9 +67,11 @@ extension Ember: TickParticipant {
     /// yet (one in flight, whose answer the end of this tick will likely bring) is left to the
     /// end of the tick: committed now, its save would be written and `fsync`ed only to be
     /// removed a moment later.
-    public func commitClientStores() {
+    /// - Parameter inBackground: hand the changes to the stores' queues and go on
+    ///   (``Database/commitStoreInBackground()``) instead.
+    public func commitClientStores(inBackground: Bool = false) {
         for client in clientDatabases where !client.hasUrgentStoreChanges {
-            client.commitStore()
+            if inBackground { client.commitStoreInBackground() } else { client.commitStore() }
         }
     }
 }

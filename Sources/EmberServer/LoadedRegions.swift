@@ -59,15 +59,7 @@ struct LoadedRegions {
     @discardableResult
     mutating func insert(_ path: Path, _ region: Region) -> Int {
         var entry = top
-        for key in path.keys {
-            if let next = entry.children[key] {
-                entry = next
-            } else {
-                let next = Entry()
-                entry.children[key] = next
-                entry = next
-            }
-        }
+        for key in path.keys { entry = entry.children.value(forKey: key, inserting: Entry.init) }
         var absorbed = 0
         for child in entry.children.values { absorbed += Self.bytes(below: child) }
         entry.children = [:]

@@ -94,13 +94,7 @@ struct TickShapes {
         var entry = top
         if entry.written { return }
         for key in path.keys {
-            if let next = entry.children[key] {
-                entry = next
-            } else {
-                let next = Entry()
-                entry.children[key] = next
-                entry = next
-            }
+            entry = entry.children.value(forKey: key, inserting: Entry.init)
             if entry.written { return }
             entries.append(entry)
         }

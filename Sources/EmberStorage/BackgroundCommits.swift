@@ -10,8 +10,6 @@ final class BackgroundCommits: Sendable {
     struct Failure: Sendable {
         let changes: [ClientStore.Change]
         let queryChanges: [Int64: TrackedQuery?]
-        /// Why, for the first that failed; `nil` for those that stood aside.
-        let error: StoreError?
     }
 
     private struct State {
@@ -42,9 +40,9 @@ final class BackgroundCommits: Sendable {
         }
     }
 
-    /// Records a commit that failed (`error`) or stood aside after one that failed (`nil`).
-    func failed(_ changes: [ClientStore.Change], _ queryChanges: [Int64: TrackedQuery?], _ error: StoreError?) {
-        state.withLock { $0.failures.append(Failure(changes: changes, queryChanges: queryChanges, error: error)) }
+    /// Records a commit that failed or stood aside after one that failed.
+    func failed(_ changes: [ClientStore.Change], _ queryChanges: [Int64: TrackedQuery?]) {
+        state.withLock { $0.failures.append(Failure(changes: changes, queryChanges: queryChanges)) }
     }
 
     /// The failures recorded, oldest first, forgotten here.

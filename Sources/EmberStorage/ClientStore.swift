@@ -389,7 +389,7 @@ public final class ClientStore {
                 return .commit
             }
         } catch {
-            throw StoreError("cannot commit \(changes.count + queryChanges.count) change(s) to the client's store at \(location)", error)
+            throw Self.commitFailure(changes.count + queryChanges.count, at: location, error)
         }
         clearChanges()
         noteCommit(removingWrites: removesWrites)
@@ -428,34 +428,35 @@ public final class ClientStore {
         let cancelled = cancelledSaves
         let queryChanges = self.queryChanges
         let removesWrites = changes.contains { if case .removeWrite = $0 { true } else { false } }
-        do {
-            try setSynchronous(durability == .full ? .normal : durability)
-        } catch {
-            throw StoreError("cannot commit \(changes.count + queryChanges.count) change(s) to the client's store at \(location)", error)
-        }
+        // The `synchronous` setting changes on the queue, before the commit, in order with
+        // everything else there: set here, it would wait for the commits queued before it.
+        let synchronous = durability == .full ? Durability.normal : durability
+        let pragma = synchronous == synchronousNow ? nil : "PRAGMA synchronous = \(synchronous.synchronousPragma)"
+        synchronousNow = synchronous
         clearChanges()
         noteCommit(removingWrites: removesWrites)
         let commits = backgroundCommits
-        let location = location
         backgroundCommits.didSubmit()
         queue.asyncWriteWithoutTransaction { db in
-            // What a failure gives back leaves the called-off saves out.
-            func kept() -> [Change] { changes.filter { if case .saveWrite = $0 { false } else { true } } }
-            guard !commits.hasFailures else {
-                commits.failed(kept(), queryChanges, nil)
-                return
-            }
             do {
+                // After a failure, stand aside: the changes go back in order.
+                guard !commits.hasFailures else { throw CancellationError() }
+                if let pragma { try db.execute(sql: pragma) }
                 try db.inTransaction {
                     _ = try ClientStore.write(changes, queryChanges, skipping: cancelled, in: db)
                     return .commit
                 }
             } catch {
-                commits.failed(
-                    kept(), queryChanges,
-                    StoreError("cannot commit \(changes.count + queryChanges.count) change(s) to the client's store at \(location)", error))
+                // What is given back leaves the called-off saves out. Its failure reaches the
+                // caller from the commit that retries it on the engine's thread.
+                commits.failed(changes.filter { if case .saveWrite = $0 { false } else { true } }, queryChanges)
             }
         }
+    }
+
+    /// The error of a commit of `count` changes that failed with SQLite's `error`.
+    private static func commitFailure(_ count: Int, at location: StoreLocation, _ error: any Error) -> StoreError {
+        StoreError("cannot commit \(count) change(s) to the client's store at \(location)", error)
     }
 
     /// Takes back the changes of background commits that failed, before those waiting now (they

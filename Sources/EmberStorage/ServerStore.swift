@@ -162,18 +162,6 @@ public final class ServerStore {
     /// - Throws: ``StoreError`` with SQLite's reason (disk full, read-only file, I/O error).
     /// - Complexity: O(c·d + r) statements for c changed locations of depth d and r rows
     ///   written.
-    /// - Parameter committed: the tree as the last commit (or the load) left it: a changed
-    ///   location that held a leaf or nothing there needs no search of the rows below it.
-    /// - Parameter isLoaded: whether the tree holds the whole of a location.
-    public func commit(_ root: Node, committed: Node, isLoaded: (Path) -> Bool = { _ in true }) throws(StoreError) {
-        try commit(root, shapes: { CommittedShape(committed.child(at: $0)) }, isLoaded: isLoaded)
-    }
-
-    /// Writes every location changed since the last commit, as `root` now holds it, in one
-    /// transaction. On failure nothing of it is written, and the changes stay marked.
-    /// - Throws: ``StoreError`` with SQLite's reason (disk full, read-only file, I/O error).
-    /// - Complexity: O(c·d + r) statements for c changed locations of depth d and r rows
-    ///   written.
     /// - Parameter shapes: what the rows of a changed location and of its ancestors held at the
     ///   last commit, when the caller knows it (`nil` from the function: not known): a changed
     ///   location that held a leaf or nothing needs no search of the rows below it, and an

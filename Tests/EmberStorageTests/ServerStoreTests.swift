@@ -78,7 +78,7 @@ import Testing
                 root.set(value, at: path)
                 store.markChanged(path)
             }
-            try store.commit(root, committed: committed)
+            try store.commit(root, shapes: { CommittedShape(committed.child(at: $0)) })
             if tick % 10 == 9 {
                 try store.close()
                 store = try ServerStore(at: .file(file), durability: .normal)
@@ -106,7 +106,8 @@ import Testing
         let loaded: Set<Path> = ["a/b", "a/d"]
         func commit(_ json: String, _ changed: [Path], after previous: String) throws {
             for path in changed { store.markChanged(path) }
-            try store.commit(try Node(jsonText: json), committed: try Node(jsonText: previous), isLoaded: { loaded.contains($0) })
+            let committed = try Node(jsonText: previous)
+            try store.commit(try Node(jsonText: json), shapes: { CommittedShape(committed.child(at: $0)) }, isLoaded: { loaded.contains($0) })
         }
         func reopened() throws -> Node {
             try store.close()
