@@ -176,6 +176,10 @@ final class ClientPersistence {
     /// ``ClientStore/hasUrgentChanges``).
     var hasUrgentChanges: Bool { store?.hasUrgentChanges ?? false }
 
+    /// Whether the store has held a queued write since it opened (see
+    /// ``ClientStore/hasStoredSaves``); without a store, `false`.
+    var hasStoredSaves: Bool { store?.hasStoredSaves ?? false }
+
     /// Commits what changed. On failure the error is recorded, reported and returned, and
     /// what was removed (answered writes) is committed even so: deleting needs no new space.
     /// - Parameter inBackground: the deferred changes on the store's own queue

@@ -82,6 +82,14 @@ public final class Database {
     /// tick (a queued write, a pin); the rest may wait (see ``ClientStore/hasUrgentChanges``).
     public var hasUrgentStoreChanges: Bool { repo.persistence.hasUrgentChanges }
 
+    /// The writer of this session's keyed writes (`IDENTITY.SESSION`, new each run).
+    public var writer: String { repo.session.writer }
+
+    /// Whether the client's store has held a queued write since it opened
+    /// (``ClientStore/hasStoredSaves``): only then can a write of ``writer`` come back to a
+    /// server after a restart, replayed from the store's queue.
+    public var hasStoredSaves: Bool { repo.persistence.hasStoredSaves }
+
     /// Calls off the saves, not committed yet, of the writes that `isAnswered` says a server in
     /// this process has answered, its store having just committed them and their answers (see
     /// ``ClientStore/forgetSaves(keptElsewhere:)``).

@@ -88,6 +88,14 @@ public final class Server {
     private var lastCommitFailed = false
     /// Called with each failed commit (after its tick was undone).
     public var onStoreError: ((StoreError) -> Void)?
+    /// Whether a commit stores a writer's new watermark (`nil`, the default: every writer's).
+    /// The host whose clients live in this process says `false` for the writer of a client whose
+    /// own store never held a queued write: none of that writer's writes can be sent again
+    /// after a restart (a write is replayed only from a client's stored queue, and a session's
+    /// writer is new each run), so its durable watermark would never be read, and leaving it
+    /// out spares each commit the writers table's page (a quarter of a `normal` durable write).
+    /// The ledger in memory keeps it either way, for the replays of a reconnection.
+    public var storesWatermark: ((String) -> Bool)?
     /// When set, every write is refused with `permission_denied` and this reason once the
     /// rules allowed it, the administrator's too: `ember serve` answers a namespace that does
     /// not exist with such a server, empty, so that a request that may not create one reads
@@ -359,7 +367,9 @@ public final class Server {
         tick = ServerTick()
         let shapes = tree.endChanges()
         do {
-            try store.commit(tree.root, shapes: shapes.isEmpty ? nil : { shapes.shape(at: $0) }, isLoaded: tree.isLoaded)
+            try store.commit(
+                tree.root, shapes: shapes.isEmpty ? nil : { shapes.shape(at: $0) }, isLoaded: tree.isLoaded,
+                storingWatermark: storesWatermark)
         } catch {
             store.discardChanges()
             // What the tick wrote is read again from the store, which the failed commit left as

@@ -111,6 +111,12 @@ public final class ClientStore {
     /// The rows of queued writes that were never written to the file (their saves called off
     /// because the server's store held them): their removal changes nothing on disk.
     private var neverStoredRows: Set<Int64> = []
+    /// Whether the file has held a queued write since the store was opened (one was there when
+    /// it opened, or a commit stored a save): only then can a write of this client come back
+    /// to a server after a restart, replayed from the queue. While it is `false`, a server in
+    /// this process need not make the watermark of this client's writer durable (see
+    /// `Server.storesWatermark`). Never goes back to `false`.
+    public private(set) var hasStoredSaves = false
     /// Whether a pin or unpin waits for the commit.
     private var hasPinChanges = false
     /// Whether answered writes left the file in commits that were not `fsync`ed (`full` mode
@@ -391,6 +397,7 @@ public final class ClientStore {
         } catch {
             throw Self.commitFailure(changes.count + queryChanges.count, at: location, error)
         }
+        if savesWrites { hasStoredSaves = true }
         clearChanges()
         noteCommit(removingWrites: removesWrites)
         // A large cache written (a listen on a large location): what building its rows freed.
@@ -732,5 +739,6 @@ public final class ClientStore {
         self.pins = Set(pins)
         writeLocations = locations
         nextWriteRow = lastRow + 1
+        if !locations.isEmpty { hasStoredSaves = true }
     }
 }

@@ -169,8 +169,12 @@ public final class ServerStore {
     /// - Parameter isLoaded: whether the tree holds the whole of a location (by default, every
     ///   location: the tree is whole). An ancestor of a changed location that it does not
     ///   hold keeps its priority while rows remain below it.
+    /// - Parameter storingWatermark: whether a writer's new watermark goes into the store with
+    ///   the commit (by default, every writer's): a writer none of whose writes can be sent
+    ///   again after a restart needs no durable watermark (see `Server.storesWatermark`).
     public func commit(
-        _ root: Node, shapes: ((Path) -> CommittedShape?)? = nil, isLoaded: (Path) -> Bool = { _ in true }
+        _ root: Node, shapes: ((Path) -> CommittedShape?)? = nil, isLoaded: (Path) -> Bool = { _ in true },
+        storingWatermark: ((String) -> Bool)? = nil
     ) throws(StoreError) {
         guard hasChanges else { return }
         if isReadOnly {
@@ -201,7 +205,8 @@ public final class ServerStore {
                 try Self.fixAncestors(of: paths, holding: nodes, from: root, previous: previous, isLoaded: isLoaded, with: writer)
                 try Self.apply(indexChanges, with: writer, in: db)
                 try Self.record(
-                    answers, ledger, capacity: capacity, in: db, watermarks: (statements.watermarkUpdate, statements.watermark))
+                    answers, ledger, capacity: capacity, in: db, watermarks: (statements.watermarkUpdate, statements.watermark),
+                    storing: storingWatermark)
                 return .commit
             }
         } catch {
@@ -382,10 +387,11 @@ public final class ServerStore {
     /// ledger's changes (watermarks folded per writer).
     private static func record(
         _ answers: [(key: String, failure: EmberCore.DatabaseError?)], _ ledger: [LedgerChange], capacity: Int, in db: Database,
-        watermarks: (update: BulkStatement, upsert: BulkStatement)? = nil
+        watermarks: (update: BulkStatement, upsert: BulkStatement)? = nil, storing: ((String) -> Bool)? = nil
     ) throws {
         if !answers.isEmpty { try insert(answers, capacity: capacity, in: db) }
         for change in coalesced(ledger) {
+            if let storing, case .watermark(let writer, _, _) = change, !storing(writer) { continue }
             if let watermarks, case .watermark(let writer, let client, let sequence) = change {
                 // A writer seen before, the usual case: its row updated in place (an `UPDATE`
                 // by the key, a third cheaper than the upsert that meets its conflict).

@@ -72,6 +72,69 @@ struct EmberTickParticipantTests {
         try ember.close()
     }
 
+    /// The writers whose watermarks the server's store holds, and each watermark.
+    func storedWatermarks(in directory: String) throws -> [String: Int64] {
+        var configuration = Configuration()
+        configuration.readonly = true
+        let queue = try DatabaseQueue(path: Persistence.serverFile(in: directory), configuration: configuration)
+        defer { try? queue.close() }
+        return try queue.read { db in
+            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT writer, watermark FROM writers").map { ($0[0], $0[1]) })
+        }
+    }
+
+    @Test("a connected client's answered writes leave no watermark in the server's store; once its store has held a queued write, its writer's watermark is kept, and that write replayed after a crash is answered from it, not applied twice")
+    func watermarksOnlyForWritersThatCanReplay() throws {
+        let directory = try TemporaryDirectory.make("ember-watermark").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let increment = json(#"{".sv":{"increment":1}}"#)
+        let clientFile = Persistence.clientFile("writer", in: directory)
+        let aside = directory + "/aside"
+        try FileManager.default.createDirectory(atPath: aside, withIntermediateDirectories: true)
+        do {
+            let ember = try open(directory)
+            let writer = try ember.client(named: "writer")
+            try ember.flush()
+            var answers: [String] = []
+            for index in 1...3 {
+                try writer.reference("online/\(index)").setValue(.int(Int64(index))) { answers.append($0.map { "\($0)" } ?? "ok") }
+            }
+            try ember.flush()
+            #expect(answers == ["ok", "ok", "ok"])
+            #expect(try storedWatermarks(in: directory).isEmpty, "nothing of the writer can be replayed: no watermark kept")
+            // Offline: the increment is queued in the client's store, from which a restart
+            // could send it again.
+            writer.goOffline()
+            try writer.reference("count").setNode(increment) { answers.append($0.map { "\($0)" } ?? "ok") }
+            try ember.flush()
+            ember.commitClientStores()
+            // The client's store as a crash right after the increment's answer would leave it:
+            // the increment still queued (its removal never reached the disk).
+            for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: clientFile + suffix) {
+                try FileManager.default.copyItem(atPath: clientFile + suffix, toPath: aside + "/client" + suffix)
+            }
+            writer.goOnline()
+            try ember.flush()
+            #expect(answers == ["ok", "ok", "ok", "ok"])
+            #expect(ember.server.value(at: "count") == json("1"))
+            let kept = try storedWatermarks(in: directory)
+            #expect(kept.count == 1 && kept.values.first == 4, "the writer's watermark is kept once a write of it was queued: \(kept)")
+            try ember.close()
+        }
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: clientFile + suffix) }
+        for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: aside + "/client" + suffix) {
+            try FileManager.default.copyItem(atPath: aside + "/client" + suffix, toPath: clientFile + suffix)
+        }
+        let ember = try open(directory)
+        let writer = try ember.client(named: "writer", startOffline: true)
+        #expect(writer.pendingWriteCount == 1, "the increment is back in the queue")
+        writer.goOnline()
+        try ember.flush()
+        #expect(writer.pendingWriteCount == 0)
+        #expect(ember.server.value(at: "count") == json("1"), "the replayed increment was answered from the ledger, not applied again")
+        try ember.close()
+    }
+
     @Test("a client's cache changes wait for one scheduled commit; a write made offline is committed at the end of its tick")
     func cacheChangesWaitForTheScheduledCommit() throws {
         let directory = try TemporaryDirectory.make("ember-tick").path
