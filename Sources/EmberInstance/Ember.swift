@@ -162,14 +162,12 @@ public final class Ember {
         }
         network = InProcessNetwork(engine: engine)
         engine.add(self)
-        if case .directory = persistence, let server = embeddedServer {
+        if case .directory(let directory, _) = persistence, let server = embeddedServer {
             // The watermark of a writer whose client here never stored a queued write is left out
             // of the commits: nothing of that writer can be replayed after a restart.
             server.storesWatermark = { [unowned self] writer in
                 clientDatabases.first { $0.writer == writer }?.hasStoredSaves ?? true
             }
-        }
-        if case .directory(let directory, _) = persistence, let server = embeddedServer {
             // The server reads its store a location at a time: bad rows are found as they are read.
             let file = Persistence.serverFile(in: directory)
             server.onBadRows = { [unowned self] rows in notices.append(.badRows(file: file, rows)) }

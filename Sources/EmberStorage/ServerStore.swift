@@ -187,7 +187,9 @@ public final class ServerStore {
         }
         let paths = changed.outermost
         let answers = self.answers
-        let ledger = self.ledger
+        // Folded and sorted out here, before the transaction: `storingWatermark` is the
+        // caller's, not the store's queue's, to run.
+        let ledger = Self.coalesced(self.ledger, storingWatermark: storingWatermark)
         let capacity = answerCapacity
         let kept = keptIndexes
         do {
@@ -205,8 +207,7 @@ public final class ServerStore {
                 try Self.fixAncestors(of: paths, holding: nodes, from: root, previous: previous, isLoaded: isLoaded, with: writer)
                 try Self.apply(indexChanges, with: writer, in: db)
                 try Self.record(
-                    answers, ledger, capacity: capacity, in: db, watermarks: (statements.watermarkUpdate, statements.watermark),
-                    storing: storingWatermark)
+                    answers, ledger, capacity: capacity, in: db, watermarks: (statements.watermarkUpdate, statements.watermark))
                 return .commit
             }
         } catch {
@@ -350,7 +351,7 @@ public final class ServerStore {
         let capacity = answerCapacity
         do {
             try queue.inTransaction { db in
-                try Self.record(answers, ledger, capacity: capacity, in: db)
+                try Self.record(answers, Self.coalesced(ledger), capacity: capacity, in: db)
                 return .commit
             }
         } catch {
@@ -384,14 +385,13 @@ public final class ServerStore {
     }
 
     /// Writes the record of answered writes: the answers to keys of earlier versions, and the
-    /// ledger's changes (watermarks folded per writer).
+    /// ledger's changes, already folded (``coalesced(_:storingWatermark:)``).
     private static func record(
         _ answers: [(key: String, failure: EmberCore.DatabaseError?)], _ ledger: [LedgerChange], capacity: Int, in db: Database,
-        watermarks: (update: BulkStatement, upsert: BulkStatement)? = nil, storing: ((String) -> Bool)? = nil
+        watermarks: (update: BulkStatement, upsert: BulkStatement)? = nil
     ) throws {
         if !answers.isEmpty { try insert(answers, capacity: capacity, in: db) }
-        for change in coalesced(ledger) {
-            if let storing, case .watermark(let writer, _, _) = change, !storing(writer) { continue }
+        for change in ledger {
             if let watermarks, case .watermark(let writer, let client, let sequence) = change {
                 // A writer seen before, the usual case: its row updated in place (an `UPDATE`
                 // by the key, a third cheaper than the upsert that meets its conflict).
@@ -431,7 +431,22 @@ public final class ServerStore {
     }
 
     /// `changes` with each writer's successive watermarks folded into its last one (a tick of
-    /// 100,000 writes from one client writes one row, not 100,000), in the same order otherwise.
+    /// 100,000 writes from one client writes one row, not 100,000), in the same order otherwise,
+    /// then without the watermarks of the writers `storingWatermark` says need none (asked once
+    /// a writer).
+    /// - Complexity: O(c) for c changes.
+    static func coalesced(_ changes: [LedgerChange], storingWatermark: ((String) -> Bool)?) -> [LedgerChange] {
+        let folded = coalesced(changes)
+        guard let storingWatermark else { return folded }
+        func dropped(_ change: LedgerChange) -> Bool {
+            if case .watermark(let writer, _, _) = change { !storingWatermark(writer) } else { false }
+        }
+        // The usual tick keeps everything or drops its one watermark: no copy when nothing goes.
+        guard folded.contains(where: dropped) else { return folded }
+        return folded.filter { !dropped($0) }
+    }
+
+    /// `changes` with each writer's successive watermarks folded into its last one.
     /// - Complexity: O(c) for c changes.
     static func coalesced(_ changes: [LedgerChange]) -> [LedgerChange] {
         // One writer's one write, the usual tick of a writer waiting for each answer: nothing to
