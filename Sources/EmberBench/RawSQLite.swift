@@ -1,18 +1,20 @@
 import EmberStorage
 import GRDB
 
-/// Plain SQLite through GRDB, set up as Ember's stores are (WAL, the durability's `synchronous`
-/// setting), doing the closest equivalent of a durability workload with nothing of Ember
-/// around it: the floor the stores are measured against.
+/// Plain SQLite through GRDB, set up as Ember's stores are (exclusive locking, WAL, the
+/// durability's `synchronous` setting), doing the closest equivalent of a durability workload
+/// with nothing of Ember around it: the floor the stores are measured against.
 struct RawSQLite {
     let queue: DatabaseQueue
 
-    /// Opens (or creates) the file `path` in WAL mode with `synchronous` set as `durability`
-    /// sets it.
+    /// Opens (or creates) the file `path` in exclusive locking mode and WAL mode with
+    /// `synchronous` set as `durability` sets it, as `StoreLocation.openDurable` opens Ember's
+    /// stores.
     init(path: String, durability: Durability) {
         var configuration = Configuration()
         let synchronous = Self.synchronous(durability)
         configuration.prepareDatabase { db in
+            _ = try String.fetchOne(db, sql: "PRAGMA locking_mode = EXCLUSIVE")
             _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
             try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
         }

@@ -18,7 +18,8 @@ struct EmberTickParticipantTests {
             clock: ManualClock(1_700_000_000_000), random: SeededRandom(seed: 1))
     }
 
-    /// The writer names of a client's write keys start with its identity and a dot.
+    /// The writer names of a client's write keys start with its identity and a dot. Read with
+    /// no process open on `directory`: an open store holds its file exclusively.
     func writeKeyPrefix(of client: String, in directory: String) throws -> Data {
         var configuration = Configuration()
         configuration.readonly = true
@@ -53,13 +54,19 @@ struct EmberTickParticipantTests {
         let directory = try TemporaryDirectory.make("ember-tick").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         do {
+            // The client's store is made, with its lasting identity.
+            let ember = try open(directory)
+            _ = try ember.client(named: "writer")
+            try ember.close()
+        }
+        let prefix = try writeKeyPrefix(of: "writer", in: directory)
+        do {
             let ember = try open(directory)
             let writer = try ember.client(named: "writer")
             // Connected first: a write made before the handshake is queued (and stored) until
             // it can be sent.
             try writeOnline(writer, in: ember)
             var answers: [String] = []
-            let prefix = try writeKeyPrefix(of: "writer", in: directory)
             #expect(storeBytes(of: "writer", in: directory).range(of: prefix) == nil, "no write key was ever written to the queue")
             writer.goOffline()
             try writer.reference("offline").setValue(.string("queued")) { answers.append($0.map { "\($0)" } ?? "ok") }
@@ -78,15 +85,11 @@ struct EmberTickParticipantTests {
         try ember.close()
     }
 
-    /// The writers whose watermarks the server's store holds, and each watermark.
-    func storedWatermarks(in directory: String) throws -> [String: Int64] {
-        var configuration = Configuration()
-        configuration.readonly = true
-        let queue = try DatabaseQueue(path: Persistence.serverFile(in: directory), configuration: configuration)
-        defer { try? queue.close() }
-        return try queue.read { db in
-            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT writer, watermark FROM writers").map { ($0[0], $0[1]) })
-        }
+    /// The writers whose watermarks the server's store holds, and each watermark, read through
+    /// the store's own connection (an open store holds its file exclusively).
+    func storedWatermarks(in ember: Ember) throws -> [String: Int64] {
+        let store = try #require(ember.server.store)
+        return Dictionary(uniqueKeysWithValues: try store.loadLedger().map { ($0.writer, $0.watermark) })
     }
 
     @Test("a connected client's answered writes leave no watermark in the server's store; once its store has held a queued write, its writer's watermark is kept, and that write replayed after a crash is answered from it, not applied twice")
@@ -102,7 +105,7 @@ struct EmberTickParticipantTests {
             let writer = try ember.client(named: "writer")
             try writeOnline(writer, in: ember)
             var answers: [String] = []
-            #expect(try storedWatermarks(in: directory).isEmpty, "nothing of the writer can be replayed: no watermark kept")
+            #expect(try storedWatermarks(in: ember).isEmpty, "nothing of the writer can be replayed: no watermark kept")
             // Offline: the increment is queued in the client's store, from which a restart
             // could send it again.
             writer.goOffline()
@@ -118,7 +121,7 @@ struct EmberTickParticipantTests {
             try ember.flush()
             #expect(answers == ["ok"])
             #expect(ember.server.value(at: "count") == json("1"))
-            let kept = try storedWatermarks(in: directory)
+            let kept = try storedWatermarks(in: ember)
             #expect(kept.count == 1 && kept.values.first == 4, "the writer's watermark is kept once a write of it was queued: \(kept)")
             try ember.close()
         }

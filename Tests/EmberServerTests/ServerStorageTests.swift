@@ -94,13 +94,11 @@ struct ServerStorageTests {
         _ = writer.take()
         #expect(watcher.take() == ["handshake 1700000000000", "data kept 1", "ack 1 ok"])
 
-        let blocker = try DatabaseQueue(path: file)
-        try blocker.inTransaction(.immediate) { _ in
+        try #require(server.store).refusingWrites {
             writer.send { .merge(requestID: $0, path: "", changes: [WireChange("kept", json("2")), WireChange("new", json("3"))], writeKey: "s:w2") }
             writer.send { .get(requestID: $0, query: QuerySpec(path: "kept")) }
             network.engine.runDue()
             server.endTick()
-            return .rollback
         }
         network.engine.runDue()
         #expect(failures.count == 1)

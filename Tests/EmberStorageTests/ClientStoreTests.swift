@@ -240,9 +240,8 @@ import Testing
         #expect(try store.cachedNode(at: "a") == json(#"{"x":1}"#))
         #expect(!store.hasBackgroundCommits)
 
-        let blocker = try DatabaseQueue(path: file)
-        try blocker.inTransaction(.immediate) { _ in
-            // Both are queued behind this, so both run while the blocker holds the file.
+        try store.refusingWrites {
+            // Both are queued behind this, so both run while the store refuses writes.
             try store.queue.inDatabase { _ in
                 store.overwriteServerCache(json("2"), at: "a/x")
                 try store.commitInBackground()
@@ -256,12 +255,12 @@ import Testing
             store.overwriteServerCache(json("5"), at: "b")
             #expect(throws: StoreError.self) { try store.commitInBackground() }
             #expect(store.hasChanges)
-            return .rollback
         }
         try store.commit()
         #expect(!store.hasChanges)
         let committed = try store.cachedNode(at: "")
         #expect(committed == json(#"{"a":{"x":3,"y":4},"b":5}"#))
+        try store.close()
         let reopened = try ClientStore(at: .file(file), durability: .normal, now: 0)
         #expect(try reopened.cachedNode(at: "") == json(#"{"a":{"x":3,"y":4},"b":5}"#))
     }
@@ -271,12 +270,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try ClientStore(at: .file(file), durability: .full, now: 0)
         try store.commit()
-        let blocker = try DatabaseQueue(path: file)
-        try blocker.inTransaction(.immediate) { _ in
+        try store.refusingWrites {
             store.saveWrite(PersistedWrite(key: "s:w1", path: "a", change: .put(json("1"))))
             #expect(throws: StoreError.self) { try store.commit() }
             #expect(store.hasChanges)
-            return .rollback
         }
         try store.commit()
         #expect(try store.loadQueue().map(\.write).map(\.key) == ["s:w1"])

@@ -243,21 +243,36 @@ import Testing
         let store = try ServerStore(at: .file(file), durability: .full)
         var root = Node.empty
         try apply([("kept", "1")], to: &root, in: store)
-        // Another connection holds the write lock: the commit cannot happen.
-        let blocker = try DatabaseQueue(path: file)
-        try blocker.inTransaction(.immediate) { _ in
+        // The store refuses writes, as a full or failing disk would: the commit cannot happen.
+        try store.refusingWrites {
             root.set(Node(.int(2)), at: "a")
             root.set(Node(.int(3)), at: "b")
             store.markChanged("a")
             store.markChanged("b")
             #expect(throws: StoreError.self) { try store.commit(root) }
             #expect(store.hasChanges)
-            return .rollback
         }
         #expect(try store.load().root.child(at: "a").isEmpty)
         #expect(try store.load().root.child(at: "b").isEmpty)
         try store.commit(root)
         #expect(try store.load().root == root)
+    }
+
+    @Test("an open store holds its file exclusively, with no shared-memory index: another connection is told it is locked until the store closes, and what was committed is there")
+    func anOpenStoreHoldsItsFileExclusively() throws {
+        let directory = try TemporaryDirectory.make("ember-server")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("server.sqlite").path
+        let store = try ServerStore(at: .file(file), durability: .full)
+        var root = Node.empty
+        try apply([("a", "1")], to: &root, in: store)
+        #expect(!FileManager.default.fileExists(atPath: file + "-shm"), "the log's index is in the connection's memory")
+        let error = try #require(throws: GRDB.DatabaseError.self) { try DatabaseQueue(path: file) }
+        #expect(error.resultCode == .SQLITE_BUSY)
+        try store.close()
+        let other = try DatabaseQueue(path: file)
+        #expect(try other.read { try String.fetchOne($0, sql: "SELECT value FROM leaves WHERE path = 'a'") } == "1")
+        try other.close()
     }
 
     @Test func aFileThatIsNotADatabaseIsReportedByName() throws {

@@ -144,7 +144,7 @@ struct ComparisonRun {
                 if shape.writers == 1 {
                     // SQLite has one writer at a time: no row for 8 writers.
                     let rows = shape.window == 1 ? "one row per transaction" : "\(shape.window) rows per transaction"
-                    peers.append(.init(peer: "SQLite WAL, `synchronous=\(RawSQLite.synchronous(mode))`, \(rows)", measurement: sqlite { _ in
+                    peers.append(.init(peer: "SQLite WAL, exclusive locking, `synchronous=\(RawSQLite.synchronous(mode))`, \(rows)", measurement: sqlite { _ in
                         .measured(.rate("writes/s", operations: shape.count, durations: Repetitions.measure(size: shape.count, runs: runs) {
                             DurabilityBenchmarks.rawUpsertsOnce(durability: mode, writers: 1, batch: shape.window, count: $0)
                         }))
