@@ -71,6 +71,23 @@ if arguments.first == "durable-writes" {
     exit(0)
 }
 
+if arguments.first == "disk-floor" {
+    // `ember-bench disk-floor [COUNT] [RUNS]`: the disk alone (DiskFloor: one 4 KB `pwrite` and
+    // `fdatasync` per write), each run's rate on a line, beside `durable-writes full 1 1 COUNT`.
+    let rest = Array(arguments.dropFirst())
+    let count = rest.first.flatMap { Int($0) } ?? 5_000
+    let runs = rest.dropFirst().first.flatMap { Int($0) } ?? 3
+    for _ in 0..<runs {
+        do {
+            print("disk floor: \(Int(Double(count) / (try DiskFloor.syncedWritesOnce(count: count)).seconds)) writes/s")
+        } catch {
+            print(error)
+            exit(2)
+        }
+    }
+    exit(0)
+}
+
 if arguments.first == "top-ten" {
     // `ember-bench top-ten [CHILDREN] [QUERIES] [RUNS]`: issue 8's indexed top ten alone
     // (default 1,000,000 children, 100,000 queries, 3 runs): for profiling.

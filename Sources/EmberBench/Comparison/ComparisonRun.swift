@@ -156,6 +156,20 @@ struct ComparisonRun {
                         $0.writes(walMode: walMode, fibers: shape.writers, count: shape.count, runs: runs)
                     }))
                 }
+                if mode == .full && shape.writers == 1 && shape.window == 1 {
+                    // What every peer of this row pays per write at the least (DiskFloor).
+                    peers.append(.init(peer: "the disk alone: one 4 KB `pwrite` and `fdatasync` per write, no database", measurement: Measurement.catching("disk floor") {
+                        var failure: (any Error)?
+                        let durations = Repetitions.measure(size: shape.count, runs: runs) { count in
+                            do { return try DiskFloor.syncedWritesOnce(count: count) } catch {
+                                failure = error
+                                return .seconds(1)
+                            }
+                        }
+                        if let failure { throw failure }
+                        return .rate("writes/s", operations: shape.count, durations: durations)
+                    }))
+                }
                 if mode == .full {
                     // Redis has no analogue of `normal`: `everysec` can lose acknowledged writes.
                     let clients = shape.writers == 1 ? "1 client" : "\(shape.writers) clients"
