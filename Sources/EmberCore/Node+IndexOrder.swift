@@ -49,16 +49,15 @@ extension Node {
     public func child(after position: NamedNode, in index: Index) -> NamedNode? {
         switch index {
         case .key:
-            return first(of: childTree.entries(from: .from(position.key, inclusive: false)))
+            return childTree.entry(after: position.key).map { NamedNode($0.key, $0.value) }
         case .priority:
             if let byPriority = priorityIndex {
-                var cursor = byPriority.entries(from: .from(PriorityKey(position.node.priority, position.key), inclusive: false))
-                return cursor.next().map { NamedNode($0.key.key, $0.value) }
+                return byPriority.entry(after: PriorityKey(position.node.priority, position.key)).map { NamedNode($0.key.key, $0.value) }
             }
             // No child has a priority: priority order is key order, and a position with a
             // priority sorts after every child without one.
             if position.node.priority != nil { return nil }
-            return first(of: childTree.entries(from: .from(position.key, inclusive: false)))
+            return childTree.entry(after: position.key).map { NamedNode($0.key, $0.value) }
         case .value, .child:
             return extreme(in: index, wantsLowest: true, where: { index.compare($0, position) > 0 })
         }
@@ -69,22 +68,16 @@ extension Node {
     public func child(before position: NamedNode, in index: Index) -> NamedNode? {
         switch index {
         case .key:
-            return first(of: childTree.entries(from: .downFrom(position.key, inclusive: false)))
+            return childTree.entry(before: position.key).map { NamedNode($0.key, $0.value) }
         case .priority:
             if let byPriority = priorityIndex {
-                var cursor = byPriority.entries(from: .downFrom(PriorityKey(position.node.priority, position.key), inclusive: false))
-                return cursor.next().map { NamedNode($0.key.key, $0.value) }
+                return byPriority.entry(before: PriorityKey(position.node.priority, position.key)).map { NamedNode($0.key.key, $0.value) }
             }
             if position.node.priority != nil { return lastChild }
-            return first(of: childTree.entries(from: .downFrom(position.key, inclusive: false)))
+            return childTree.entry(before: position.key).map { NamedNode($0.key, $0.value) }
         case .value, .child:
             return extreme(in: index, wantsLowest: false, where: { index.compare($0, position) < 0 })
         }
-    }
-
-    private func first(of cursor: SortedTreeCursor<ChildKey, Node>) -> NamedNode? {
-        var cursor = cursor
-        return cursor.next().map { NamedNode($0.key, $0.value) }
     }
 
     /// The lowest (or highest) child in `index` order among those satisfying `predicate`.
