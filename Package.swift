@@ -271,6 +271,7 @@ let package = Package(
                 "EmberCore", "EmberSync", "EmberWire", "EmberRules", "EmberServer", "EmberStorage", "EmberClient", "EmberInstance",
                 "EmberTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
             ],
+            exclude: ["FIREBASE-TESTS.md"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

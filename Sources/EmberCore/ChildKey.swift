@@ -29,7 +29,7 @@ public struct ChildKey: Sendable {
     /// - Complexity: O(k) in the length of the key (to classify integer keys).
     public init(unchecked name: String) {
         if let value = Self.parseInteger(name) {
-            if String(value) == name {
+            if Self.isCanonical(integer: name) {
                 storage = .integer(value)
             } else {
                 storage = .paddedInteger(name)
@@ -37,6 +37,18 @@ public struct ChildKey: Sendable {
         } else {
             storage = .string(name)
         }
+    }
+
+    /// Whether `name`, a key ``parseInteger(_:)`` accepted, is the canonical decimal form of its
+    /// value (`String(value) == name`), judged by its first bytes: no leading zero (`"0"` alone
+    /// excepted) and no `"-0"`. Formatting the value to compare cost a key about 400
+    /// instructions.
+    /// - Complexity: O(1).
+    static func isCanonical(integer name: String) -> Bool {
+        var utf8 = name.utf8.makeIterator()
+        guard let first = utf8.next() else { return false }
+        if first == UInt8(ascii: "-") { return utf8.next() != UInt8(ascii: "0") }
+        return first != UInt8(ascii: "0") || utf8.next() == nil
     }
 
     /// Creates the key for an integer, as an array index is stored.

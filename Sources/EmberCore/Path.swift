@@ -24,7 +24,8 @@ public struct Path: Sendable, Hashable {
     public init(validating string: String) throws(DatabaseError) {
         var keys: [ChildKey] = []
         for name in Self.segments(of: string) {
-            if keys.isEmpty && name == ".info" {
+            // The byte count first: a `String` comparison is Unicode-aware, and costs more.
+            if keys.isEmpty && name.utf8.count == 5 && name == ".info" {
                 keys.append(.info)
                 continue
             }

@@ -27,6 +27,22 @@ import Testing
         #expect(ChildKey(unchecked: "12345678901").integerValue == nil)
     }
 
+    @Test("a key that is the canonical form of its integer is the same key as that integer; a padded one is another key")
+    func canonicalIntegerKeysAreTheirIntegers() {
+        let names = [
+            "0", "-0", "00", "7", "07", "-7", "-07", "10", "100", "-100", "2147483647", "-2147483648", "02147483647",
+            "-02147483648", "000000000001", "-1", "1",
+        ]
+        for name in names {
+            let value = ChildKey(unchecked: name).integerValue!
+            let canonical = String(value) == name
+            #expect((ChildKey(unchecked: name) == ChildKey(value)) == canonical, "\(name)")
+            #expect(ChildKey(unchecked: name).name == name, "\(name) keeps its spelling")
+        }
+        #expect(ChildKey(unchecked: "-0") != ChildKey(unchecked: "0"))
+        #expect(ChildKey(unchecked: "-0") == ChildKey(unchecked: "-0"))
+    }
+
     @Test func notIntegers() {
         for name in ["1.5", "+1", "1e3", " 1", "1 ", "-", "--1", "0x1", "١"] {
             #expect(ChildKey(unchecked: name).integerValue == nil, "\(name)")
