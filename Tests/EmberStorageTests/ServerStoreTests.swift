@@ -275,6 +275,35 @@ import Testing
         try other.close()
     }
 
+    @Test("a store left by a crash of a version that kept the WAL's index in a -shm file opens, with every committed row of its WAL")
+    func aCrashImageWithASharedMemoryIndexOpens() throws {
+        let directory = try TemporaryDirectory.make("ember-server")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("server.sqlite").path
+        let image = directory.appendingPathComponent("image.sqlite").path
+        let store = try ServerStore(at: .file(file), durability: .full)
+        var root = Node.empty
+        try apply([("a", "1")], to: &root, in: store)
+        try store.close()
+        // A connection as earlier versions opened the file (WAL, normal locking: a -shm file),
+        // its commit still in the WAL when the process dies: the files copied while it is open.
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
+        }
+        let old = try DatabaseQueue(path: file, configuration: configuration)
+        try old.write { db in try db.execute(sql: "INSERT INTO leaves (path, value) VALUES ('b', '2')") }
+        #expect(FileManager.default.fileExists(atPath: file + "-shm"))
+        for suffix in ["", "-wal", "-shm"] {
+            try FileManager.default.copyItem(atPath: file + suffix, toPath: image + suffix)
+        }
+        try old.close()
+        let reopened = try ServerStore(at: .file(image), durability: .full)
+        #expect(try reopened.load().root == json(#"{"a":1,"b":2}"#))
+        try reopened.close()
+    }
+
     @Test func aFileThatIsNotADatabaseIsReportedByName() throws {
         let directory = try TemporaryDirectory.make("ember-server")
         defer { try? FileManager.default.removeItem(at: directory) }
