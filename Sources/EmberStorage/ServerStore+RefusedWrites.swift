@@ -1,5 +1,3 @@
-import GRDB
-
 extension ServerStore {
     /// Runs `body` while the store refuses every write, as a disk that refuses them would: a
     /// commit made in it fails (SQLite's `PRAGMA query_only` on the store's connection) and
@@ -11,15 +9,5 @@ extension ServerStore {
     /// - Throws: what `body` throws, or SQLite's error when the setting cannot be changed.
     public func refusingWrites<T>(_ body: () throws -> T) throws -> T {
         try queue.refusingWrites(body)
-    }
-}
-
-extension DatabaseQueue {
-    /// Runs `body` while this connection refuses every write (`PRAGMA query_only`); the
-    /// setting is restored behind whatever `body` queued on the connection.
-    func refusingWrites<T>(_ body: () throws -> T) throws -> T {
-        try inDatabase { try $0.execute(sql: "PRAGMA query_only = ON") }
-        defer { try? inDatabase { try $0.execute(sql: "PRAGMA query_only = OFF") } }
-        return try body()
     }
 }

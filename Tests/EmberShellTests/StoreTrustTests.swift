@@ -52,6 +52,34 @@ struct StoreTrustTests {
         #expect(after.output == "2\n")
     }
 
+    @Test("while ember has a database directory open, another program opening server.sqlite (Python's sqlite3) is told it is locked; once ember exits, it reads what ember wrote")
+    func anotherProgramWaitsForTheStore() throws {
+        let directory = try TemporaryDirectory.make("ember-trust").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let started = try start(["--db", directory], input: .pipe)
+        let input = try #require(started.input)
+        defer {
+            try? input.close()
+            started.process.waitUntilExit()
+        }
+        try input.write(contentsOf: Data("set /held 1\nget /held\n".utf8))
+        #expect(started.waitForOutput(containing: "1", timeout: 30), "ember answered: \(started.output) \(started.errors)")
+        let read = ["python3", "-c", """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1], timeout=0)
+            print(db.execute("SELECT value FROM leaves WHERE path = 'held'").fetchone()[0])
+            """, directory + "/server.sqlite"]
+        let refused = ChildProcess.run(read, timeout: 60)
+        #expect(refused.status != 0)
+        #expect(refused.error.contains("database is locked"), "\(refused.error)")
+        try input.close()
+        started.process.waitUntilExit()
+        #expect(started.process.terminationStatus == 0)
+        let after = ChildProcess.run(read, timeout: 60)
+        #expect(after.status == 0, "\(after.error)")
+        #expect(after.output == "1\n")
+    }
+
     @Test("a client store truncated to 1,000 bytes stops a command-line run with exit 1, set aside and reported; status lists it")
     func truncatedClientStore() throws {
         let directory = try TemporaryDirectory.make("ember-trust").path

@@ -159,15 +159,7 @@ struct ComparisonRun {
                 if mode == .full && shape.writers == 1 && shape.window == 1 {
                     // What every peer of this row pays per write at the least (DiskFloor).
                     peers.append(.init(peer: "the disk alone: one 4 KB `pwrite` and `fdatasync` per write, no database", measurement: Measurement.catching("disk floor") {
-                        var failure: (any Error)?
-                        let durations = Repetitions.measure(size: shape.count, runs: runs) { count in
-                            do { return try DiskFloor.syncedWritesOnce(count: count) } catch {
-                                failure = error
-                                return .seconds(1)
-                            }
-                        }
-                        if let failure { throw failure }
-                        return .rate("writes/s", operations: shape.count, durations: durations)
+                        .rate("writes/s", operations: shape.count, durations: try Repetitions.measure(size: shape.count, runs: runs, DiskFloor.syncedWritesOnce(count:)))
                     }))
                 }
                 if mode == .full {
