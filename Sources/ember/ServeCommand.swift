@@ -144,7 +144,7 @@ struct ServeCommand: ParsableCommand {
         options.limits.maxBodySize = maxMessage
         options.limits.maxUnsentBytes = maxUnsent
         options.limits.idleTimeout = idleTimeout
-        if let certs, project == nil { throw ValidationError("--certs needs --project: the project whose ID tokens they verify") }
+        if certs != nil, project == nil { throw ValidationError("--certs needs --project: the project whose ID tokens they verify") }
         if let project {
             guard !project.isEmpty, project.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) else {
                 throw ValidationError("--project takes a Firebase project id (letters, digits and '-'), not '\(project)'")

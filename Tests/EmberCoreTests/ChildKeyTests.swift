@@ -96,4 +96,38 @@ import Testing
         #expect(problem("\u{20}ok") == nil)
         #expect(problem("\u{80}ok") == nil)
     }
+
+    /// `Set` and `Dictionary` hash keys with ``ChildKey/_rawHashValue(seed:)`` (one-call
+    /// SipHash-1-3): equal keys hash alike under every table seed, keys that differ stay apart,
+    /// and a table of many keys finds each.
+    @Test func keysHashAsTheyCompareInSetsAndDictionaries() {
+        let names = ["7", "07", "-0", "0", "-7", "a", "ab", "abcdefgh", "abcdefghi", "日本", "k123", "2147483648", ""]
+        for seed in [0, 1, -1, 0x5EED, Int.max] {
+            for name in names {
+                // The same key made two ways: from its name, and (an integer) from its value.
+                let key = ChildKey(unchecked: name)
+                #expect(key._rawHashValue(seed: seed) == ChildKey(unchecked: String(name))._rawHashValue(seed: seed))
+                if let value = key.integerValue, key.name == String(value) {
+                    #expect(ChildKey(value)._rawHashValue(seed: seed) == key._rawHashValue(seed: seed))
+                }
+            }
+        }
+        // Padded integers, canonical ones and strings are different keys in a set.
+        let keys = Set(["7", "07", "007", "-0", "0", "7a"].map(ChildKey.init(unchecked:)) + [ChildKey(7)])
+        #expect(keys.count == 6)
+        // A table seeded differently gives another hash for the same key (a table's seed is mixed in).
+        #expect(ChildKey(unchecked: "k1")._rawHashValue(seed: 1) != ChildKey(unchecked: "k1")._rawHashValue(seed: 2))
+        var table: [ChildKey: Int] = [:]
+        for index in 0..<50_000 {
+            table[ChildKey(unchecked: index % 2 == 0 ? "k\(index)" : String(index))] = index
+        }
+        #expect(table.count == 50_000)
+        for index in stride(from: 0, to: 50_000, by: 7) {
+            #expect(table[ChildKey(unchecked: index % 2 == 0 ? "k\(index)" : String(index))] == index)
+        }
+        // The low bits, which pick a bucket, are spread: of 50,000 keys over 65,536 buckets about
+        // 35,900 distinct ones are expected (1 − e^(−50000/65536)); a weak hash gives far fewer.
+        let buckets = Set(table.keys.map { $0._rawHashValue(seed: 0) & 0xFFFF })
+        #expect(buckets.count > 34_000)
+    }
 }
