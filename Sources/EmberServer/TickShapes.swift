@@ -73,14 +73,16 @@ struct TickShapes {
         }
     }
 
-    /// Calls `body` with each depth of `path` from `wholeFrom` on and the node there.
+    /// Calls `body` with each depth of `path` from `wholeFrom` on and the node there, walking
+    /// down from `root` (no path of the prefix is made).
     private static func walk(_ path: Path, in root: Node, old: Node?, wholeFrom: Int, _ body: (Int, Node) -> Void) {
         guard wholeFrom <= path.count else { return }
         if wholeFrom == path.count, let old {
             body(path.count, old)
             return
         }
-        var node = root.child(at: Path(keys: Array(path.keys.prefix(wholeFrom))))
+        var node = root
+        for depth in 0..<wholeFrom { node = node.child(path.keys[depth]) }
         body(wholeFrom, node)
         for depth in wholeFrom..<path.count {
             node = node.child(path.keys[depth])
@@ -89,23 +91,33 @@ struct TickShapes {
     }
 
     private static func add(_ path: Path, to top: Entry, in root: Node, old: Node?, wholeFrom: Int) {
-        // The entries on the path, made as needed, stopping under a location written before.
-        var entries: [Entry] = [top]
-        var entry = top
-        if entry.written { return }
-        for key in path.keys {
-            entry = entry.children.value(forKey: key, inserting: Entry.init)
-            if entry.written { return }
-            entries.append(entry)
-        }
-        guard entries.contains(where: { $0.shape == nil }) else {
+        // The entries on the path, made as needed, stopping under a location written before;
+        // kept on the stack (an array of them cost a write an allocation).
+        if top.written { return }
+        let count = path.count + 1
+        withUnsafeTemporaryAllocation(of: Entry.self, capacity: count) { entries in
+            var made = 0
+            defer { entries.baseAddress!.deinitialize(count: made) }
+            entries.baseAddress!.initialize(to: top)
+            made = 1
+            var entry = top
+            var unknown = top.shape == nil
+            for key in path.keys {
+                entry = entry.children.value(forKey: key, inserting: Entry.init)
+                if entry.written { return }
+                (entries.baseAddress! + made).initialize(to: entry)
+                made += 1
+                if entry.shape == nil { unknown = true }
+            }
+            if unknown {
+                // Locations above `wholeFrom` are not whole in memory: recorded as unknown.
+                for depth in 0..<min(wholeFrom, count) where entries[depth].shape == nil { entries[depth].shape = .some(nil) }
+                walk(path, in: root, old: old, wholeFrom: wholeFrom) { depth, node in
+                    if entries[depth].shape == nil { entries[depth].shape = .some(CommittedShape(node)) }
+                }
+            }
             entry.written = true
-            return
         }
-        var known = [CommittedShape?](repeating: nil, count: path.count + 1)
-        walk(path, in: root, old: old, wholeFrom: wholeFrom) { depth, node in known[depth] = CommittedShape(node) }
-        for (depth, entry) in entries.enumerated() where entry.shape == nil { entry.shape = .some(known[depth]) }
-        entry.written = true
     }
 
     /// The shape `path` had before the tick changed it, when it was recorded whole.
