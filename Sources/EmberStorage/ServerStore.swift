@@ -375,7 +375,7 @@ public final class ServerStore {
             let rows = try Row.fetchCursor(db, sql: "SELECT writer, seq, code, message, path FROM refusals")
             while let row = try rows.next() {
                 let path: String? = row[4]
-                refusals[row[0], default: [:]][row[1]] = .other(
+                refusals[row[0], default: [:]][row[1]] = .restored(
                     code: row[2], message: row[3], at: path.map(Path.init(unchecked:)))
             }
             return try Row.fetchAll(db, sql: "SELECT writer, watermark FROM writers").map { row in
@@ -500,7 +500,7 @@ public final class ServerStore {
                 let key: String = row[0]
                 if let code: String = row[1] {
                     let path: String? = row[3]
-                    answers.append((key, .other(code: code, message: row[2] ?? code, at: path.map(Path.init(unchecked:)))))
+                    answers.append((key, .restored(code: code, message: row[2] ?? code, at: path.map(Path.init(unchecked:)))))
                 } else {
                     answers.append((key, nil))
                 }

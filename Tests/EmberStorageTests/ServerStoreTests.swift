@@ -236,6 +236,34 @@ import Testing
         #expect(try store.load().root == root)
     }
 
+    @Test("a refusal and an answer read back after a reopen say what they said, their location once")
+    func refusalsAndAnswersReadBackAsTheyWere() throws {
+        let directory = try TemporaryDirectory.make("ember-server")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("server.sqlite").path
+        let store = try ServerStore(at: .file(file), durability: .normal)
+        let denied = EmberCore.DatabaseError.permissionDenied(at: "rooms/r1")
+        let stale = EmberCore.DatabaseError.other(code: "datastale", message: "the data changed", at: "a/b")
+        store.recordLedger([
+            .watermark(writer: "w1", client: "c1", sequence: 3), .refusal(writer: "w1", sequence: 3, denied),
+            .refusal(writer: "w1", sequence: 2, .other(code: "x", message: "no location")),
+        ])
+        store.recordAnswer("old-key", failure: stale)
+        try store.commitLedger()
+        try store.close()
+        let reopened = try ServerStore(at: .file(file), durability: .normal)
+        let refusals = try #require(try reopened.loadLedger().first { $0.writer == "w1" }).refusals
+        #expect(refusals[3]?.message == denied.message)
+        #expect(refusals[3]?.message == "permission denied at /rooms/r1")
+        #expect(refusals[3]?.code == "permission_denied")
+        #expect(refusals[3]?.path == "rooms/r1")
+        #expect(refusals[2]?.message == "no location")
+        let answer = try #require(try reopened.loadAnswers().first { $0.key == "old-key" }?.failure)
+        #expect(answer.message == "the data changed at /a/b")
+        #expect(answer.path == "a/b")
+        try reopened.close()
+    }
+
     @Test func aCommitThatFailsWritesNothingAndKeepsItsChanges() throws {
         let directory = try TemporaryDirectory.make("ember-server")
         defer { try? FileManager.default.removeItem(at: directory) }
