@@ -136,6 +136,10 @@ struct InProcessNetworkTests {
         let key = WriteKey(writer: "k2x9.3fa1", sequence: 17)
         #expect(key.description == "k2x9.3fa1#17")
         #expect(WriteKey(parsing: "k2x9.3fa1#17") == key)
+        // A writer past a small string's 15 bytes, and the largest sequence number.
+        let long = "writer.with.a.long.name.0123456789"
+        #expect(WriteKey(parsing: "\(long)#9223372036854775807") == WriteKey(writer: long, sequence: .max))
+        #expect(WriteKey(parsing: String("x\(long)#42".dropFirst())) == WriteKey(writer: long, sequence: 42))
         for opaque in ["s:w1", "abc:t1,2", "#1", "a#", "a#0", "a#-1", "a b#1", "a#1x", "é#1", "a#99999999999999999999"] {
             #expect(WriteKey(parsing: opaque) == nil, "\(opaque)")
         }
