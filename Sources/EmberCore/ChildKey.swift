@@ -226,8 +226,8 @@ extension ChildKey: Hashable {
 
     /// The key's hash in a `Set` or `Dictionary` whose table has this `seed`: SipHash-1-3 of
     /// the integer or of the UTF-8 bytes, as equality compares them, under this process's random
-    /// key (``SipHash``) with the table's seed mixed in. The same function `Hasher` computes, in
-    /// one call: a lookup in a table keyed by ``ChildKey`` costs about a fifth of what it did.
+    /// key (``SipHash``) with the table's seed mixed in: the same function `Hasher` computes, in
+    /// one call, without its streaming buffer.
     /// - Complexity: O(k) in the length of the key.
     public func _rawHashValue(seed: Int) -> Int {
         Int(truncatingIfNeeded: sipHash(seed: UInt64(truncatingIfNeeded: seed)))

@@ -1,10 +1,9 @@
 extension DatabaseError {
     /// An error read back from where its code, whole ``message`` and path were stored (the
-    /// server's record of refused writes): the same code, path and message. The stored message
-    /// already ends with " at PATH", which `.other` would add a second time; it is taken off.
+    /// server's record of refused writes): the same code, message and path. The message is kept
+    /// as it was written, the location already in it wherever its kind put it ("invalid value at
+    /// /a: …", "permission denied at /a"); `.other` would add it again at the end.
     public static func restored(code: String, message: String, at path: Path?) -> DatabaseError {
-        let location = path.map { " at \($0)" } ?? ""
-        let reason = !location.isEmpty && message.hasSuffix(location) ? String(message.dropLast(location.count)) : message
-        return .other(code: code, message: reason, at: path)
+        DatabaseError(.stored(code: code, message: message), path: path)
     }
 }

@@ -27,6 +27,9 @@ public struct DatabaseError: Error, Hashable, Sendable, CustomStringConvertible 
         case maxRetries
         case overriddenBySet
         case other(code: String, message: String)
+        /// An error read back whole from where it was stored: its message already says where
+        /// (``DatabaseError/restored(code:message:at:)``).
+        case stored(code: String, message: String)
     }
 
     let kind: Kind
@@ -57,7 +60,7 @@ public struct DatabaseError: Error, Hashable, Sendable, CustomStringConvertible 
         case .writeCanceled: ErrorCode.writeCanceled
         case .maxRetries: ErrorCode.maxRetries
         case .overriddenBySet: ErrorCode.overriddenBySet
-        case .other(let code, _): code
+        case .other(let code, _), .stored(let code, _): code
         }
     }
 
@@ -100,6 +103,8 @@ public struct DatabaseError: Error, Hashable, Sendable, CustomStringConvertible 
             return "the transaction was overridden by a later set\(location)"
         case .other(_, let message):
             return message + location
+        case .stored(_, let message):
+            return message
         }
     }
 

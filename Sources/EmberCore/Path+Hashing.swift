@@ -3,7 +3,7 @@ extension Path {
     /// SipHash-1-3 under this process's random key (``ChildKey/sipHash(seed:)``), fed as one word
     /// each, then the count, into a SipHash-1-3 keyed with the table's seed. Equal paths have
     /// equal keys, so equal hashes; a path that only differs by where its keys split (`a/bc`,
-    /// `ab/c`) gives other words. About half of `Hasher`'s cost for a path of a few short keys.
+    /// `ab/c`) gives other words.
     /// - Complexity: O(d·k) for d keys of length k.
     public func _rawHashValue(seed: Int) -> Int {
         let key = SipHash.processKey

@@ -65,4 +65,49 @@ struct WriteLedgerTests {
         #expect(kept == [StoredWriter(writer: "alice.two", watermark: 1, refusals: [:])])
         #expect(try store.loadLedger().count == 2, "alice.two and bob.x")
     }
+
+    /// The errors of the acknowledgements `client` received, in order.
+    private func ackErrors(_ client: RawClient) -> [DatabaseError] {
+        client.received.compactMap { message in
+            if case .ack(_, .failed(let error)) = message { return error }
+            return nil
+        }
+    }
+
+    @Test("a refused write sent again after a restart gets the refusal it got, word for word, by either kind of key")
+    func refusalsReadBackWordForWord() throws {
+        let directory = try TemporaryDirectory.make("ember-ledger").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = directory + "/server.sqlite"
+        func session(_ body: (RawClient, InProcessNetwork, Server) throws -> Void) throws {
+            let network = InProcessNetwork(clock: clock)
+            let server = try Server(clock: clock, store: try ServerStore(at: .file(file), durability: .normal))
+            try body(RawClient(network, server: server), network, server)
+            try server.close()
+        }
+        func sendBoth(_ client: RawClient, _ network: InProcessNetwork, _ server: Server) {
+            client.send { .resume(requestID: $0, client: "alice", writers: ["alice.one": 1]) }
+            // A keyed write of this version (the ledger's refusals) and of an earlier one (answers).
+            client.send { .put(requestID: $0, path: "rooms/r1/.bad", data: json("1"), hash: nil, writeKey: "alice.one#1") }
+            client.send { .put(requestID: $0, path: "rooms/r2/.bad", data: json("2"), hash: nil, writeKey: "s:w9") }
+            network.engine.runDue()
+            server.endTick()
+            network.engine.runDue()
+        }
+        var first: [DatabaseError] = []
+        try session { client, network, server in
+            sendBoth(client, network, server)
+            first = ackErrors(client)
+        }
+        #expect(first.count == 2)
+        #expect(first.allSatisfy { $0.path != nil }, "each refusal names where it was refused")
+        try session { client, network, server in
+            sendBoth(client, network, server)
+            let again = ackErrors(client)
+            #expect(again.map(\.code) == first.map(\.code))
+            #expect(again.map(\.message) == first.map(\.message))
+            #expect(again.map(\.path) == first.map(\.path))
+        }
+    }
 }
+
