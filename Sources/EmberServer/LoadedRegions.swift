@@ -36,6 +36,28 @@ struct LoadedRegions {
         }
     }
 
+    /// How many of `path`'s ancestors, from the root down, have a region strictly below them:
+    /// `k` means the root and the next `k - 1` (those of depth below `k`) do.
+    ///
+    /// Such an ancestor holds no leaf row in the store: the region below it was read by
+    /// ``ServerStore/loadLocation(_:skipping:interiorAncestors:)``, which found no leaf above it
+    /// (or else the region would be that leaf's), or split from a region that was; and a write
+    /// at or above the ancestor since would have needed a region there, which absorbs those
+    /// below (regions never nest), as ``ServerTree/forget(touching:dropped:)`` drops them when
+    /// the store is changed under the tree. The trie keeps no empty entries, so every entry
+    /// met on the way down has a region below it.
+    /// - Complexity: O(d) for a path of depth d.
+    func interiorDepth(_ path: Path) -> Int {
+        var entry = top
+        var known = 0
+        while known < path.count, entry.region == nil, !entry.children.isEmpty {
+            known += 1
+            guard known < path.count, let next = entry.children[path.keys[known - 1]] else { break }
+            entry = next
+        }
+        return known
+    }
+
     /// The regions strictly below `path`, each relative to it with its bytes.
     /// - Complexity: O(e) for the e trie entries below `path`.
     func regions(below path: Path) -> [(path: Path, bytes: Int)] {

@@ -74,7 +74,8 @@ final class ServerTree: RuleTreeReader, @unchecked Sendable {
         // store): their rows are not read, and memory's data is laid in their place.
         let owner = path.isPriority ? path.parent ?? .root : path
         let held = regions.regions(below: owner)
-        let stored = try store.loadLocation(path, skipping: held.map(\.path))
+        // Ancestors with a region below are known to hold no leaf: their rows are not looked up.
+        let stored = try store.loadLocation(path, skipping: held.map(\.path), interiorAncestors: regions.interiorDepth(owner))
         loadCount += 1
         var node = stored.node
         let below = stored.path == owner ? held : regions.regions(below: stored.path)

@@ -9,8 +9,9 @@ import GRDBSQLite
 /// (looking the statement up by its SQL, boxing each argument, observing each execution) cost
 /// more than SQLite's own work there (measured in BENCHMARKS.md, issue 18), so these few
 /// statements are prepared once per transaction through GRDB and then bound and stepped
-/// through SQLite's C API. They run only inside a transaction that GRDB opened, and nothing
-/// observes the tables they write.
+/// through SQLite's C API. Those that write run only inside a transaction that GRDB opened, and
+/// nothing observes the tables they write; those that read run in a transaction or on the
+/// store's own connection between its commits (``ServerStore/loadLocation(_:skipping:interiorAncestors:)``).
 struct BulkStatement {
     /// One argument.
     enum Argument {
@@ -55,6 +56,27 @@ struct BulkStatement {
             guard code == SQLITE_ROW else { throw failure(code) }
             try body(handle)
         }
+    }
+
+    /// Runs the statement (a query) once with `arguments`: whether it gives a row.
+    /// - Throws: GRDB's ``GRDB/DatabaseError`` with SQLite's code and message.
+    /// - Complexity: O(1) beyond SQLite's own work.
+    func hasRow(_ arguments: Argument...) throws -> Bool {
+        let handle = try bind(arguments)
+        defer { sqlite3_reset(handle) }
+        let code = sqlite3_step(handle)
+        if code == SQLITE_ROW { return true }
+        guard code == SQLITE_DONE else { throw failure(code) }
+        return false
+    }
+
+    /// The text of `column` of the row `statement` is on (in ``forEachRow(_:body:)``), as
+    /// GRDB reads a `String` (SQLite's text, converted if the column holds another type; NULL
+    /// reads as empty).
+    /// - Complexity: O(n) in the text's bytes.
+    static func text(_ statement: OpaquePointer?, column: Int32) -> String {
+        guard let bytes = sqlite3_column_text(statement, column) else { return "" }
+        return String(cString: bytes)
     }
 
     /// Resets the statement and binds `arguments`, in order.

@@ -533,7 +533,10 @@ public final class ServerStore {
     /// - Complexity: O(d log r + k log k) for a path of depth d and k rows at and below it.
     /// - Parameter skipping: locations below `path` (relative to it) the caller holds already:
     ///   their rows are left out (neither read into the node nor counted in its bytes).
-    public func loadLocation(_ path: Path, skipping: [Path] = []) throws(StoreError) -> StoredLocation {
+    /// - Parameter interiorAncestors: how many of the path's ancestors, from the root down, the
+    ///   caller knows hold no leaf row (a location read below them found none, and none was
+    ///   written there since): their rows are not looked up.
+    public func loadLocation(_ path: Path, skipping: [Path] = [], interiorAncestors: Int = 0) throws(StoreError) -> StoredLocation {
         let asked = path.isPriority ? path.parent ?? .root : path
         // Outside a transaction (no BEGIN and COMMIT per read, which cost a write a third of
         // its time): this process is the store's only writer, and it commits on this thread.
@@ -543,15 +546,14 @@ public final class ServerStore {
                 // The shallowest ancestor that holds a leaf, if any: one lookup of the primary key
                 // per ancestor, shallowest first (an `IN` list ordered by length cost SQLite two
                 // temporary B-trees, a fifth of a write to a new location).
-                let lookup = try db.cachedStatement(sql: "SELECT 1 FROM leaves WHERE path = ?")
-                var ancestor = Path.root
-                for key in asked.keys {
+                let lookup = try BulkStatement("SELECT 1 FROM leaves WHERE path = ?", in: db)
+                for depth in min(interiorAncestors, asked.count)..<asked.count {
+                    let ancestor = Path(keys: Array(asked.keys.prefix(depth)))
                     let text = LeafRows.rowPath(ancestor)
-                    if try Int.fetchOne(lookup, arguments: [text]) != nil {
+                    if try lookup.hasRow(.text(text)) {
                         location = ancestor
                         break
                     }
-                    ancestor = ancestor.child(key)
                 }
             }
             var problems: [BadRow] = []

@@ -161,7 +161,9 @@ extension DatabaseQueue {
 
     /// As ``reading(_:of:at:_:)``, outside a transaction: for a store whose only writer is the
     /// caller's own thread, so that nothing can commit between the statements of `body`.
-    func readingDirectly<T>(_ action: String, of what: String, at location: StoreLocation, _ body: (Database) throws -> T)
+    /// - Parameter action: made only when it fails (a location read names its path, whose text
+    ///   cost a read of a new location a tenth of its work).
+    func readingDirectly<T>(_ action: @autoclosure () -> String, of what: String, at location: StoreLocation, _ body: (Database) throws -> T)
         throws(StoreError) -> T
     {
         try Self.mappingFailures(action, of: what, at: location) { try inDatabase(body) }
@@ -170,14 +172,14 @@ extension DatabaseQueue {
     /// Runs `body` in a read, with its failures as ``StoreError``s: a stored value that is not
     /// JSON "holds a bad value", anything else "cannot `action`".
     /// - Parameter what: the store, for the message ("the server's store").
-    func reading<T>(_ action: String, of what: String, at location: StoreLocation, _ body: (Database) throws -> T)
+    func reading<T>(_ action: @autoclosure () -> String, of what: String, at location: StoreLocation, _ body: (Database) throws -> T)
         throws(StoreError) -> T
     {
         try Self.mappingFailures(action, of: what, at: location) { try read(body) }
     }
 
     /// `run`'s result, its failures as ``StoreError``s.
-    private static func mappingFailures<T>(_ action: String, of what: String, at location: StoreLocation, _ run: () throws -> T)
+    private static func mappingFailures<T>(_ action: () -> String, of what: String, at location: StoreLocation, _ run: () throws -> T)
         throws(StoreError) -> T
     {
         do {
@@ -187,7 +189,7 @@ extension DatabaseQueue {
         } catch let error as EmberCore.DatabaseError {
             throw StoreError("\(what) at \(location) holds a bad value: \(error)")
         } catch {
-            throw StoreError("cannot \(action) of \(what) at \(location)", error)
+            throw StoreError("cannot \(action()) of \(what) at \(location)", error)
         }
     }
 }

@@ -171,6 +171,13 @@ import Testing
         #expect(try store.loadLocation("a").node == expected.child("a"))
         let below = try store.loadLocation("a/x/y")
         #expect(below.path == "a" && below.node == expected.child("a"), "a location below a leaf reads the leaf's")
+        // Ancestors the caller knows hold no leaf are not looked up; those below still are.
+        let leafBelowKnown = try store.loadLocation("a/x/y", interiorAncestors: 1)
+        #expect(leafBelowKnown.path == "a" && leafBelowKnown.node == expected.child("a"), "the root known, `a` still looked up")
+        let allKnown = try store.loadLocation("a/x/y", interiorAncestors: 2)
+        #expect(allKnown.path == "a/x/y" && allKnown.node.isEmpty, "`a` taken as known: its leaf is not looked for")
+        #expect(try store.loadLocation("o/d/e", interiorAncestors: 3).node == Node(.int(6)))
+        #expect(try store.loadLocation("o/d", interiorAncestors: 9).node == expected.child(at: "o/d"))
         try store.close()
     }
 
