@@ -36,6 +36,45 @@ struct LoadedRegions {
         }
     }
 
+    /// What the trie says of one path, found in one walk down it (``look(_:)``).
+    enum Lookup {
+        /// A region at or above the path holds it whole: its entry, and its location's depth.
+        case covered(entry: Entry, depth: Int)
+        /// No region holds the path. `interiorDepth` is ``interiorDepth(_:)``; `entry` is the
+        /// trie's entry at the path, when regions lie below it (``regions(below:)`` reads them).
+        case outside(interiorDepth: Int, entry: Entry?)
+    }
+
+    /// ``covering(_:)``, ``interiorDepth(_:)`` and the entry at `path`, in one walk: what a
+    /// location read needs to know before it goes to the store.
+    /// - Complexity: O(d) for a path of depth d.
+    func look(_ path: Path) -> Lookup {
+        var entry = top
+        var depth = 0
+        while true {
+            if entry.region != nil { return .covered(entry: entry, depth: depth) }
+            guard depth < path.count else {
+                // `entry` is at the path: its ancestors have regions below them, through it.
+                return .outside(interiorDepth: depth, entry: entry.children.isEmpty ? nil : entry)
+            }
+            guard let next = entry.children[path.keys[depth]] else {
+                // The entries walked, the root's included, each have a region below them.
+                return .outside(interiorDepth: entry.children.isEmpty ? depth : depth + 1, entry: nil)
+            }
+            entry = next
+            depth += 1
+        }
+    }
+
+    /// The regions strictly below `entry` (from ``look(_:)``), each relative to it with its
+    /// bytes.
+    /// - Complexity: O(e) for the e trie entries below it.
+    func regions(below entry: Entry) -> [(path: Path, bytes: Int)] {
+        var found: [(path: Path, bytes: Int)] = []
+        for (key, child) in entry.children { Self.collect(child, at: Path(keys: [key]), into: &found) }
+        return found
+    }
+
     /// How many of `path`'s ancestors, from the root down, have a region strictly below them:
     /// `k` means the root and the next `k - 1` (those of depth below `k`) do.
     ///

@@ -66,16 +66,21 @@ final class ServerTree: RuleTreeReader, @unchecked Sendable {
         guard let store else { return }
         uses += 1
         // A priority path is covered by its owner's region (none is ever marked at it).
-        if let covering = regions.covering(path) {
-            covering.entry.region!.lastUse = uses
-            return
-        }
-        // The regions below are in memory, perhaps changed this tick (memory is newer than the
-        // store): their rows are not read, and memory's data is laid in their place.
         let owner = path.isPriority ? path.parent ?? .root : path
-        let held = regions.regions(below: owner)
+        let interiorDepth: Int
+        let held: [(path: Path, bytes: Int)]
+        switch regions.look(owner) {
+        case .covered(let entry, _):
+            entry.region!.lastUse = uses
+            return
+        case .outside(let depth, let entry):
+            interiorDepth = depth
+            // The regions below are in memory, perhaps changed this tick (memory is newer than
+            // the store): their rows are not read, and memory's data is laid in their place.
+            held = entry.map(regions.regions(below:)) ?? []
+        }
         // Ancestors with a region below are known to hold no leaf: their rows are not looked up.
-        let stored = try store.loadLocation(path, skipping: held.map(\.path), interiorAncestors: regions.interiorDepth(owner))
+        let stored = try store.loadLocation(path, skipping: held.map(\.path), interiorAncestors: interiorDepth)
         loadCount += 1
         var node = stored.node
         let below = stored.path == owner ? held : regions.regions(below: stored.path)
@@ -84,7 +89,8 @@ final class ServerTree: RuleTreeReader, @unchecked Sendable {
             node.set(root.child(at: stored.path.appending(region.path)), at: region.path)
             heldBytes += region.bytes
         }
-        root.set(node, at: stored.path)
+        // A new location (nothing stored, nothing in memory): the tree has nothing to change.
+        if !node.isEmpty || !root.child(at: stored.path).isEmpty { root.set(node, at: stored.path) }
         let skippedBytes = stored.path == owner ? heldBytes : 0
         let absorbed = regions.insert(stored.path, .init(bytes: stored.bytes + skippedBytes, lastUse: uses))
         loadedBytes += stored.bytes + skippedBytes - absorbed

@@ -30,6 +30,28 @@ struct LoadedRegionsTests {
         #expect(regions.covering("a/b/c/d")?.depth == 3)
     }
 
+    @Test("one walk tells what covers a path, how many of its ancestors are known, and where the regions below it are")
+    func lookAgreesWithTheSeparateQuestions() throws {
+        var regions = LoadedRegions()
+        regions.insert("a/b/c", region())
+        regions.insert("a/b/e/f", region())
+        regions.insert("x", region())
+        for path: Path in ["", "a", "a/b", "a/b/c", "a/b/c/d", "a/b/d", "a/b/e", "a/q/r", "x", "x/y", "z", "z/y/w"] {
+            switch regions.look(path) {
+            case .covered(_, let depth):
+                #expect(regions.covering(path)?.depth == depth, "\(path)")
+            case .outside(let interior, let entry):
+                #expect(regions.covering(path) == nil, "\(path)")
+                #expect(interior == regions.interiorDepth(path), "\(path)")
+                let below = entry.map(regions.regions(below:)) ?? []
+                #expect(below.map(\.path).sorted() == regions.regions(below: path).map(\.path).sorted(), "\(path)")
+            }
+        }
+        guard case .outside(3, let entry?) = regions.look("a/b/e") else { Issue.record("a/b/e has a region below it"); return }
+        #expect(regions.regions(below: entry).map(\.path) == ["f"])
+        guard case .outside(2, nil) = regions.look("a/q/r") else { Issue.record("a/q/r: the root and a are known"); return }
+    }
+
     @Test("a region removed or absorbed by one above takes its knowledge with it")
     func knowledgeGoesWithTheRegion() {
         var regions = LoadedRegions()
