@@ -9,6 +9,16 @@ import GRDB
 struct LeafRows {
     /// The table: a constant of the store, never user input.
     let table: String
+    /// The queries of ``load(at:in:problems:bytes:skipping:)``, made once: a location read
+    /// made its text every time (a seventh of reading a location that holds nothing).
+    private let allRowsSQL: String
+    private let rangeSQL: String
+
+    init(table: String) {
+        self.table = table
+        allRowsSQL = "SELECT path, value FROM \(table) ORDER BY path"
+        rangeSQL = "SELECT path, value FROM \(table) WHERE path >= ? AND path < ? ORDER BY path"
+    }
 
     /// Calls `body` with the row path and JSON of every row of `node` at the row path `text`
     /// (its priority's, then its leaf's or its children's), each child's path made from its
@@ -198,7 +208,7 @@ struct LeafRows {
         // every request that touches new data; GRDB's cursor cost more than SQLite's own work
         // for a location that holds nothing, measured with callgrind).
         if path.isEmpty {
-            rows = try BulkStatement("SELECT path, value FROM \(table) ORDER BY path", in: db)
+            rows = try BulkStatement(allRowsSQL, in: db)
             arguments = []
         } else {
             // One range of the primary key, `text` up to `text0` (`0` follows `/`): the location's
@@ -206,7 +216,7 @@ struct LeafRows {
             // keys extend this one with a byte below `/` (`b-c` beside `b`), left out below. An
             // `OR` of the exact row and the range below costs SQLite a temporary B-tree to order
             // the two (a third of a write to a new location, measured with callgrind).
-            rows = try BulkStatement("SELECT path, value FROM \(table) WHERE path >= ? AND path < ? ORDER BY path", in: db)
+            rows = try BulkStatement(rangeSQL, in: db)
             arguments = [.text(text), .text(text + "0")]
         }
         let own = text.utf8.count

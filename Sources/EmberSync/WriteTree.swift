@@ -98,20 +98,6 @@ public struct WriteTree: Sendable {
         for path in write.changedPaths { visible.remove(write.id, at: path) }
     }
 
-    /// Whether a visible write other than the one being removed changes `path`, a location
-    /// above it or one below it.
-    /// - Complexity: O(d) hash lookups.
-    private func visibleWriteOverlaps(_ path: Path) -> Bool {
-        visible.othersOverlap(path)
-    }
-
-    /// Whether a visible write later than `id` changes `path` or a location above it, so that
-    /// it decides what shows at `path`.
-    /// - Complexity: O(d) hash lookups.
-    private func isShadowed(_ path: Path, after id: WriteID) -> Bool {
-        visible.hasNewer(than: id, atOrAbove: path)
-    }
-
     /// Removes a write that the server confirmed or refused.
     /// - Returns: whether the write may have been visible, so that views must be re-evaluated.
     /// - Complexity: O(log w + k d log n) for k changed paths (plus O(w) to close the gap in
@@ -138,15 +124,19 @@ public struct WriteTree: Sendable {
         guard removed.visibility == .visible else { return false }
         defer { uncount(removed) }
         let changed = removed.changedPaths
-        if !changed.contains(where: visibleWriteOverlaps) {
+        // Whether a visible write other than this one changes a changed path, a location above
+        // it or one below it; then, whether a later one changes it or a location above it (it
+        // decides what shows there). Closures over the index: a method of `self` passed as a
+        // closure copied the whole tree (its list, its layer, its indexes) each time.
+        if !changed.contains(where: { visible.othersOverlap($0) }) {
             // Alone where it wrote: nothing shadows it and it shadows nothing.
             removeFromVisibleLayer(changed)
             return true
         }
         // What later writes change again showed theirs already, and still does.
-        let unshadowed = changed.filter { !isShadowed($0, after: removed.id) }
+        let unshadowed = changed.filter { !visible.hasNewer(than: removed.id, atOrAbove: $0) }
         if unshadowed.isEmpty { return false }
-        if unshadowed.contains(where: visibleWriteOverlaps) {
+        if unshadowed.contains(where: { visible.othersOverlap($0) }) {
             // Other writes below, or earlier ones at or above: what shows there is theirs again.
             visibleWrites = Self.layer(allWrites, at: .root) { $0.visibility == .visible }
         } else {
