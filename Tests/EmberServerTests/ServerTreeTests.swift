@@ -21,6 +21,16 @@ struct ServerTreeTests {
         try Server(clock: clock, rules: rules, store: try ServerStore(at: .file(file), durability: .normal), cacheSize: cacheSize)
     }
 
+    /// Runs `body` with the path of a store file holding `data` (committed and closed) in a
+    /// temporary directory, removed after.
+    private func withStore(holding data: String, _ body: (_ file: String) throws -> Void) throws {
+        let directory = try TemporaryDirectory.make("ember-tree").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = directory + "/server.sqlite"
+        try seed(file, data)
+        try body(file)
+    }
+
     /// A store at `file` holding `data`, committed and closed.
     private func seed(_ file: String, _ data: String) throws {
         let server = try open(file)
@@ -122,58 +132,54 @@ struct ServerTreeTests {
 
     @Test("a location read beside others already in memory still finds a leaf above it, and a write there replaces the leaf")
     func leafBesideLoadedRegions() throws {
-        let directory = try TemporaryDirectory.make("ember-tree").path
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let file = directory + "/server.sqlite"
-        try seed(file, #"{"a":5,"b":{"c":{"d":1},"e":{"f":"x"}},"g":{"h":true}}"#)
-        let server = try open(file)
-        // `b/c/d` in memory: the root, `b` and `b/c` are known to hold no leaf.
-        #expect(server.value(at: "b/c/d") == json("1"))
-        // Beside it, below the leaf `a`: the leaf is still found (only the root was known), so
-        // the write replaces it rather than leaving its row beside the new one.
-        #expect(server.value(at: "a/x/y") == .empty)
-        try server.put(json("2"), at: "a/x/y", hash: nil)
-        #expect(server.value(at: "b/e/f") == json(#""x""#))
-        server.endTick()
-        // A leaf written above a location in memory: the location reads as nothing.
-        try server.put(json("7"), at: "g", hash: nil)
-        #expect(server.value(at: "g/h") == .empty)
-        server.endTick()
-        try server.close()
-        #expect(try rows(file) == ["a/x/y=2", "b/c/d=1", "b/e/f=\"x\"", "g=7"])
-        // With a cache of one byte, everything is evicted after each tick; within a tick, a
-        // location beside one just read, below the leaf `g`, replaces the leaf when written.
-        let small = try open(file, cacheSize: 1)
-        #expect(small.value(at: "b/c/d") == json("1"))
-        #expect(small.value(at: "g/h/i") == .empty)
-        try small.put(json("3"), at: "g/h/i", hash: nil)
-        small.endTick()
-        #expect(small.cacheUse.evictions > 0)
-        #expect(small.value(at: "") == json(#"{"a":{"x":{"y":2}},"b":{"c":{"d":1},"e":{"f":"x"}},"g":{"h":{"i":3}}}"#))
-        try small.close()
-        #expect(try rows(file) == ["a/x/y=2", "b/c/d=1", "b/e/f=\"x\"", "g/h/i=3"])
+        try withStore(holding: #"{"a":5,"b":{"c":{"d":1},"e":{"f":"x"}},"g":{"h":true}}"#) { file in
+            let server = try open(file)
+            // `b/c/d` in memory: the root, `b` and `b/c` are known to hold no leaf.
+            #expect(server.value(at: "b/c/d") == json("1"))
+            // Beside it, below the leaf `a`: the leaf is still found (only the root was known), so
+            // the write replaces it rather than leaving its row beside the new one.
+            #expect(server.value(at: "a/x/y") == .empty)
+            try server.put(json("2"), at: "a/x/y", hash: nil)
+            #expect(server.value(at: "b/e/f") == json(#""x""#))
+            server.endTick()
+            // A leaf written above a location in memory: the location reads as nothing.
+            try server.put(json("7"), at: "g", hash: nil)
+            #expect(server.value(at: "g/h") == .empty)
+            server.endTick()
+            try server.close()
+            #expect(try rows(file) == ["a/x/y=2", "b/c/d=1", "b/e/f=\"x\"", "g=7"])
+            // With a cache of one byte, everything is evicted after each tick; within a tick, a
+            // location beside one just read, below the leaf `g`, replaces the leaf when written.
+            let small = try open(file, cacheSize: 1)
+            #expect(small.value(at: "b/c/d") == json("1"))
+            #expect(small.value(at: "g/h/i") == .empty)
+            try small.put(json("3"), at: "g/h/i", hash: nil)
+            small.endTick()
+            #expect(small.cacheUse.evictions > 0)
+            #expect(small.value(at: "") == json(#"{"a":{"x":{"y":2}},"b":{"c":{"d":1},"e":{"f":"x"}},"g":{"h":{"i":3}}}"#))
+            try small.close()
+            #expect(try rows(file) == ["a/x/y=2", "b/c/d=1", "b/e/f=\"x\"", "g/h/i=3"])
+        }
     }
 
     @Test("a leaf written above a location in memory by a tick whose commit fails leaves the store's rows as they were")
     func leafAboveLoadedRegionRefused() throws {
-        let directory = try TemporaryDirectory.make("ember-tree").path
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let file = directory + "/server.sqlite"
-        try seed(file, #"{"a":{"b":{"c":1}}}"#)
-        let server = try open(file)
-        #expect(server.value(at: "a/b/c") == json("1"))
-        server.endTick()
-        try #require(server.store).refusingWrites {
-            try server.put(json("9"), at: "a", hash: nil)
+        try withStore(holding: #"{"a":{"b":{"c":1}}}"#) { file in
+            let server = try open(file)
+            #expect(server.value(at: "a/b/c") == json("1"))
             server.endTick()
+            try #require(server.store).refusingWrites {
+                try server.put(json("9"), at: "a", hash: nil)
+                server.endTick()
+            }
+            #expect(server.lastStoreError != nil)
+            #expect(server.value(at: "a/b/d") == .empty)
+            #expect(server.value(at: "a") == json(#"{"b":{"c":1}}"#))
+            try server.put(json("4"), at: "a/b/d", hash: nil)
+            server.endTick()
+            try server.close()
+            #expect(try rows(file) == ["a/b/c=1", "a/b/d=4"])
         }
-        #expect(server.lastStoreError != nil)
-        #expect(server.value(at: "a/b/d") == .empty)
-        #expect(server.value(at: "a") == json(#"{"b":{"c":1}}"#))
-        try server.put(json("4"), at: "a/b/d", hash: nil)
-        server.endTick()
-        try server.close()
-        #expect(try rows(file) == ["a/b/c=1", "a/b/d=4"])
     }
 
     @Test("with a cache smaller than the data, what no listen holds is evicted after each tick, and everything reads back exactly")
