@@ -89,6 +89,12 @@ final class ServerTree: RuleTreeReader, @unchecked Sendable {
             node.set(root.child(at: stored.path.appending(region.path)), at: region.path)
             heldBytes += region.bytes
         }
+        // A priority whose node's other rows were all skipped is the node's when memory's data
+        // fills it (as a tree read whole would have it: a priority stays with data).
+        for (relative, priority) in stored.heldPriorities {
+            let held = node.child(at: relative)
+            if !held.isEmpty { node.set(held.withPriority(priority), at: relative) }
+        }
         // A new location (nothing stored, nothing in memory): the tree has nothing to change.
         if !node.isEmpty || !root.child(at: stored.path).isEmpty { root.set(node, at: stored.path) }
         let skippedBytes = stored.path == owner ? heldBytes : 0

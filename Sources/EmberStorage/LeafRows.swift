@@ -201,6 +201,19 @@ struct LeafRows {
     ///   neither parsed nor counted: the caller has them already (a location read over regions
     ///   in memory, which replace them). They must not nest.
     func load(at path: Path, in db: Database, problems: inout [BadRow], bytes: inout Int, skipping: [Path] = []) throws -> Node {
+        var unapplied: [(path: Path, priority: Priority)] = []
+        return try load(at: path, in: db, problems: &problems, bytes: &bytes, skipping: skipping, unappliedPriorities: &unapplied)
+    }
+
+    /// As ``load(at:in:problems:bytes:skipping:)``, and with `skipping`, the priorities read
+    /// whose node holds nothing but skipped rows, each with its path relative to `path`: the
+    /// node is empty here, so its priority cannot be set on it (a priority needs data), but the
+    /// caller's data laid over it may fill it, and then the priority is the node's (a region in
+    /// memory below an object with a priority, the object's other rows all in other regions).
+    func load(
+        at path: Path, in db: Database, problems: inout [BadRow], bytes: inout Int, skipping: [Path],
+        unappliedPriorities: inout [(path: Path, priority: Priority)]
+    ) throws -> Node {
         let text = Self.rowPath(path)
         let rows: BulkStatement
         let arguments: [BulkStatement.Argument]
@@ -225,7 +238,7 @@ struct LeafRows {
         // walk from the root per row). A priority goes to its owner's parent as pending, applied
         // when the parent is finished (a leaf's priority row may come after its siblings: `a`,
         // `a-b`, `a/.priority` is path order), or to the owner itself while it is open.
-        var builder = TreeBuilder()
+        var builder = TreeBuilder(keepsUnapplied: !skipping.isEmpty)
         let prefix = text.isEmpty ? 0 : text.utf8.count + 1
         // The rows below a skipped location are contiguous in path order (its own row and its
         // leaf's priority row are not, and are found by the set).
@@ -265,7 +278,9 @@ struct LeafRows {
                 problems.append(BadRow(path: "/" + full, reason: error.message))
             }
         }
-        return builder.finish()
+        let node = builder.finish()
+        unappliedPriorities = builder.unappliedPriorities.map { (Path(keys: $0.keys), $0.priority) }
+        return node
     }
 
     /// The location of `skipped` at or above the relative row path `relative`, if any.
@@ -293,7 +308,9 @@ struct LeafRows {
             var priority: Priority?
             var pending: [(ChildKey, Priority)] = []
 
-            func node() -> Node {
+            /// The node the frame's rows make. A priority whose node is empty is dropped, or,
+            /// when `unapplied` is given, listed there with its keys (the frame is at `keys`).
+            func node(at keys: [ChildKey], unapplied: inout [(keys: [ChildKey], priority: Priority)]?) -> Node {
                 // A small object whose children carry no priority is kept flat (most of real
                 // data: a fifth of the memory of a tree of its children).
                 var node: Node
@@ -304,14 +321,32 @@ struct LeafRows {
                 }
                 for (key, priority) in pending {
                     let child = node.child(key)
-                    if !child.isEmpty { node.setChild(key, child.withPriority(priority)) }
+                    if !child.isEmpty {
+                        node.setChild(key, child.withPriority(priority))
+                    } else {
+                        unapplied?.append((keys + [key], priority))
+                    }
                 }
-                if let priority, !node.isEmpty { node = node.withPriority(priority) }
+                if let priority {
+                    if !node.isEmpty {
+                        node = node.withPriority(priority)
+                    } else {
+                        unapplied?.append((keys, priority))
+                    }
+                }
                 return node
             }
         }
 
         private var stack = [Frame()]
+        /// The priorities whose node was empty, when kept (a load that skips rows).
+        private(set) var unapplied: [(keys: [ChildKey], priority: Priority)]?
+
+        init(keepsUnapplied: Bool) {
+            unapplied = keepsUnapplied ? [] : nil
+        }
+
+        var unappliedPriorities: [(keys: [ChildKey], priority: Priority)] { unapplied ?? [] }
 
         /// Sets the leaf `node` at `keys` (the location itself when empty).
         mutating func add(_ node: Node, at keys: [ChildKey]) {
@@ -350,14 +385,16 @@ struct LeafRows {
         }
 
         private mutating func close() {
+            // The frame's keys, made only when they may be listed.
+            let keys = unapplied == nil ? [] : stack.dropFirst().map { $0.key! }
             let frame = stack.removeLast()
-            let node = frame.node()
+            let node = frame.node(at: keys, unapplied: &unapplied)
             if !node.isEmpty, let key = frame.key { stack[stack.count - 1].children.append((key, node)) }
         }
 
         mutating func finish() -> Node {
             while stack.count > 1 { close() }
-            return stack[0].node()
+            return stack[0].node(at: [], unapplied: &unapplied)
         }
     }
 

@@ -561,10 +561,12 @@ public final class ServerStore {
             var problems: [BadRow] = []
             var bytes = 0
             // Skipped locations are relative to the path asked; a leaf above it is read whole.
+            var unapplied: [(path: Path, priority: Priority)] = []
             let node = try Self.rows.load(
-                at: location, in: db, problems: &problems, bytes: &bytes, skipping: location == asked ? skipping : [])
+                at: location, in: db, problems: &problems, bytes: &bytes, skipping: location == asked ? skipping : [],
+                unappliedPriorities: &unapplied)
             if !problems.isEmpty { rowsMatchTree = false }
-            return StoredLocation(path: location, node: node, badRows: problems, bytes: bytes)
+            return StoredLocation(path: location, node: node, badRows: problems, bytes: bytes, heldPriorities: unapplied)
         }
     }
 

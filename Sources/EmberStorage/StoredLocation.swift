@@ -13,4 +13,16 @@ public struct StoredLocation: Sendable {
     public let badRows: [BadRow]
     /// The bytes of the rows read (their paths and JSON): what the location costs the store.
     public let bytes: Int
+    /// The priorities read of nodes (relative to ``path``) whose every other row was skipped:
+    /// empty in ``node``, they hold only what the caller keeps in memory, and when that is not
+    /// empty the priority is theirs (``ServerStore/loadLocation(_:skipping:interiorAncestors:)``).
+    public let heldPriorities: [(path: Path, priority: Priority)]
+
+    public init(path: Path, node: Node, badRows: [BadRow], bytes: Int, heldPriorities: [(path: Path, priority: Priority)] = []) {
+        self.path = path
+        self.node = node
+        self.badRows = badRows
+        self.bytes = bytes
+        self.heldPriorities = heldPriorities
+    }
 }

@@ -181,6 +181,21 @@ import Testing
         try store.close()
     }
 
+    @Test("a location read with locations below it skipped gives back the priorities of the nodes left empty, by their paths")
+    func priorityOfNodesLeftEmptyBySkipping() throws {
+        let store = try ServerStore(at: .memory, durability: .normal)
+        var root = Node.empty
+        try apply([("c", #"{".priority":"p","c":{".priority":2,"b":{"c":1}},"d":{"x":1},"e":{".priority":5,"f":true}}"#)], to: &root, in: store)
+        let read = try store.loadLocation("c", skipping: ["c/b", "d"])
+        #expect(read.node == json(#"{".priority":"p","e":{".priority":5,"f":true}}"#))
+        #expect(read.heldPriorities.map(\.path) == ["c"] && read.heldPriorities.map(\.priority) == [Priority.number(2)])
+        let all = try store.loadLocation("c", skipping: ["c", "d", "e"])
+        #expect(all.node.isEmpty, "every row skipped, the location's own priority too is left to the caller")
+        #expect(all.heldPriorities.map(\.path) == [""] && all.heldPriorities.map(\.priority) == [Priority.string("p")])
+        #expect(try store.loadLocation("c").heldPriorities.isEmpty, "nothing skipped, nothing held back")
+        try store.close()
+    }
+
     @Test func removingEverythingBelowALocationLeavesNoRows() throws {
         let store = try ServerStore(at: .memory, durability: .normal)
         var root = Node.empty
