@@ -189,6 +189,38 @@ struct ServerTreeTests {
         }
     }
 
+    @Test("an object emptied and written again in one tick, its priority only in the store, comes back without its priority (known defect)")
+    func priorityOfAnObjectEmptiedAndRefilledInOneTick() throws {
+        // Firebase applies each write in turn: deleting `/d/c` deletes `/d` and its priority, and
+        // `/d/a` makes a new `/d` without one. Here `/d` is not whole in memory (only `/d/c` is
+        // read), so nothing sees `/d` empty between the writes, and the commit, which looks at
+        // the tick's end, keeps the priority row of a `/d` that holds data again. Found by the
+        // random test below (seed 534 of 100–599); not fixed: telling that an ancestor not in
+        // memory went empty needs a read of its rows outside the regions held, at each deletion.
+        try withStore(holding: #"{"d":{".priority":2,"c":{"x":1}}}"#) { file in
+            let server = try open(file)
+            try server.put(.empty, at: "d/c", hash: nil)
+            try server.put(json("1"), at: "d/a", hash: nil)
+            server.endTick()
+            try server.close()
+            let again = try open(file)
+            withKnownIssue("the priority of an object emptied and written again in one tick is kept") {
+                #expect(again.value(at: "d") == json(#"{"a":1}"#))
+            }
+            try again.close()
+        }
+        // Across ticks the commit sees `/d` empty and deletes its priority.
+        try withStore(holding: #"{"d":{".priority":2,"c":{"x":1}}}"#) { file in
+            let server = try open(file)
+            try server.put(.empty, at: "d/c", hash: nil)
+            server.endTick()
+            try server.put(json("1"), at: "d/a", hash: nil)
+            server.endTick()
+            #expect(server.value(at: "d") == json(#"{"a":1}"#))
+            try server.close()
+        }
+    }
+
     @Test("a leaf written above a location in memory by a tick whose commit fails leaves the store's rows as they were")
     func leafAboveLoadedRegionRefused() throws {
         try withStore(holding: #"{"a":{"b":{"c":1}}}"#) { file in
@@ -376,7 +408,8 @@ struct ServerTreeTests {
                         try operations()
                         server.endTick()
                     }
-                    #expect(server.lastStoreError != nil)
+                    // A tick whose writes changed nothing has nothing to commit, and no failure.
+                    #expect(server.lastStoreError != nil || next == model, "seed \(seed), tick \(tick)")
                 } else {
                     try operations()
                     server.endTick()
