@@ -66,6 +66,23 @@ struct LoadedRegions {
         }
     }
 
+    /// The row path of the region a row lies at or below (`rowPath`: keys joined by `/`, as
+    /// the store keeps them), if any.
+    /// - Complexity: O(d) for a row path of d keys.
+    func region(holdingRow rowPath: String) -> String? {
+        var entry = top
+        var end = rowPath.utf8.startIndex
+        var start = rowPath.utf8.startIndex
+        while true {
+            if entry.region != nil { return String(rowPath.utf8[..<end])! }
+            guard start < rowPath.utf8.endIndex else { return nil }
+            end = rowPath.utf8[start...].firstIndex(of: UInt8(ascii: "/")) ?? rowPath.utf8.endIndex
+            guard let next = entry.children[ChildKey(unchecked: String(rowPath.utf8[start..<end])!)] else { return nil }
+            entry = next
+            start = end < rowPath.utf8.endIndex ? rowPath.utf8.index(after: end) : end
+        }
+    }
+
     /// The regions strictly below `entry` (from ``look(_:)``), each relative to it with its
     /// bytes.
     /// - Complexity: O(e) for the e trie entries below it.

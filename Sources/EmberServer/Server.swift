@@ -369,6 +369,7 @@ public final class Server {
         do {
             try store.commit(
                 tree.root, shapes: shapes.isEmpty ? nil : { shapes.shape(at: $0) }, isLoaded: tree.isLoaded,
+                emptied: { shapes.wasEmptied($0) },
                 storingWatermark: storesWatermark)
         } catch {
             store.discardChanges()

@@ -91,7 +91,7 @@ final class ServerTree: RuleTreeReader, @unchecked Sendable {
         }
         // A priority whose node's other rows were all skipped is the node's when memory's data
         // fills it (as a tree read whole would have it: a priority stays with data).
-        for (relative, priority) in stored.heldPriorities {
+        for (relative, priority) in stored.heldPriorities where !shapes.wasEmptied(stored.path.appending(relative)) {
             let held = node.child(at: relative)
             if !held.isEmpty { node.set(held.withPriority(priority), at: relative) }
         }
@@ -153,6 +153,31 @@ final class ServerTree: RuleTreeReader, @unchecked Sendable {
         let delta = Self.estimatedBytes(of: now, pathBytes: prefix) - before
         covering?.entry.region!.bytes += delta
         loadedBytes += delta
+        if node.isEmpty, !path.isPriority, let covering, covering.depth > 0 { noteEmptiedAncestors(of: owner, above: covering.depth) }
+    }
+
+    /// After a deletion inside the region whose location is `depth` keys down `path`: notes
+    /// each ancestor of that location, from the nearest up, that holds no data any more
+    /// (``TickShapes/noteEmptied(_:)``). Such an ancestor is not whole in memory, and its
+    /// priority is only in the store: as Firebase applies each write in turn, the priority goes
+    /// with its data, and a later write of the tick below it makes a new node without one.
+    /// A store that cannot be read leaves the ancestor as it was (not noted).
+    /// - Complexity: nothing when the region's location holds data; else one store read per
+    ///   ancestor left empty (``ServerStore/hasData(below:besides:ignoringPriorityOf:)``).
+    private func noteEmptiedAncestors(of path: Path, above depth: Int) {
+        guard let store, root.child(at: Path(keys: Array(path.keys.prefix(depth)))).isEmpty else { return }
+        var ignored: Set<String> = []
+        var level = depth - 1
+        while level >= 0 {
+            let ancestor = Path(keys: Array(path.keys.prefix(level)))
+            guard root.child(at: ancestor).isEmpty else { return }
+            // Its own priority row, and those of the emptied locations below it, hold no data.
+            ignored.insert(Self.rowPath(ancestor))
+            let holdsData = (try? store.hasData(below: ancestor, besides: regions.region(holdingRow:), ignoringPriorityOf: ignored)) ?? true
+            if holdsData { return }
+            shapes.noteEmptied(ancestor)
+            level -= 1
+        }
     }
 
     /// Ends the tick's changes.
@@ -242,6 +267,11 @@ final class ServerTree: RuleTreeReader, @unchecked Sendable {
     }
 
     // MARK: Sizes
+
+    /// `path` as the store's row path: its keys joined by `/`.
+    private static func rowPath(_ path: Path) -> String {
+        path.keys.map(\.name).joined(separator: "/")
+    }
 
     /// The bytes of `path` as a row path (keys joined by `/`).
     static func rowPathBytes(_ path: Path) -> Int {

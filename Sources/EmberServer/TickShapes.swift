@@ -33,6 +33,22 @@ struct TickShapes {
     }
 
     private var record = Record.none
+    /// The locations not whole in memory that a deletion of this tick left without data
+    /// (``ServerTree/set(_:at:)``): their priority, kept only in the store, went with their
+    /// data, even if a later write of the tick gives them data again.
+    private(set) var emptied: Set<Path> = []
+
+    /// Notes that a deletion left `path`, not whole in memory, without data.
+    /// - Complexity: O(d) to hash a path of depth d.
+    mutating func noteEmptied(_ path: Path) {
+        emptied.insert(path)
+    }
+
+    /// Whether a deletion of this tick left `path` without data (``noteEmptied(_:)``).
+    /// - Complexity: O(1) when none did; else O(d) to hash a path of depth d.
+    func wasEmptied(_ path: Path) -> Bool {
+        !emptied.isEmpty && emptied.contains(path)
+    }
 
     /// Whether no write was recorded.
     var isEmpty: Bool {

@@ -169,12 +169,14 @@ public final class ServerStore {
     /// - Parameter isLoaded: whether the tree holds the whole of a location (by default, every
     ///   location: the tree is whole). An ancestor of a changed location that it does not
     ///   hold keeps its priority while rows remain below it.
+    /// - Parameter emptied: whether a deletion of the tick left a location the tree does not
+    ///   hold without data: its priority goes, even if it holds data again.
     /// - Parameter storingWatermark: whether a writer's new watermark goes into the store with
     ///   the commit (by default, every writer's): a writer none of whose writes can be sent
     ///   again after a restart needs no durable watermark (see `Server.storesWatermark`).
     public func commit(
         _ root: Node, shapes: ((Path) -> CommittedShape?)? = nil, isLoaded: (Path) -> Bool = { _ in true },
-        storingWatermark: ((String) -> Bool)? = nil
+        emptied: (Path) -> Bool = { _ in false }, storingWatermark: ((String) -> Bool)? = nil
     ) throws(StoreError) {
         guard hasChanges else { return }
         if isReadOnly {
@@ -204,7 +206,8 @@ public final class ServerStore {
                 // Each changed location's node, looked up once.
                 let nodes = paths.map { root.child(at: $0) }
                 for (path, node) in zip(paths, nodes) { try Self.rewrite(path, to: node, previous: previous, with: writer) }
-                try Self.fixAncestors(of: paths, holding: nodes, from: root, previous: previous, isLoaded: isLoaded, with: writer)
+                try Self.fixAncestors(
+                    of: paths, holding: nodes, from: root, previous: previous, isLoaded: isLoaded, emptied: emptied, with: writer)
                 try Self.apply(indexChanges, with: writer, in: db)
                 try Self.record(
                     answers, ledger, capacity: capacity, in: db, watermarks: (statements.watermarkUpdate, statements.watermark))
@@ -570,6 +573,45 @@ public final class ServerStore {
         }
     }
 
+    /// Whether rows of data lie below `path` besides those of the locations the caller holds in
+    /// memory (`held`: given a row's path, the row path of the held location it lies at or below,
+    /// if any) and the priority rows of `ignoring` (row paths of locations): whether `path`, an
+    /// ancestor of memory's locations, still holds data now that those are empty in memory.
+    /// - Throws: ``StoreError`` when the file cannot be read.
+    /// - Complexity: O((h + i + 1) log r): one seek past each held location and ignored row met,
+    ///   one for the first row of data.
+    public func hasData(below path: Path, besides held: (String) -> String?, ignoringPriorityOf ignored: Set<String>) throws(StoreError) -> Bool {
+        let own = LeafRows.rowPath(path)
+        let end = path.isEmpty ? nil : own + "0"
+        return try queue.readingDirectly("read below \(path)", of: "the server's store", at: location) { db in
+            let next = try BulkStatement(
+                end == nil ? "SELECT path FROM leaves WHERE path >= ? ORDER BY path LIMIT 1"
+                    : "SELECT path FROM leaves WHERE path >= ? AND path < ? ORDER BY path LIMIT 1", in: db)
+            var start = path.isEmpty ? "" : own + "/"
+            while true {
+                var found: String?
+                try next.forEachRow(end.map { [.text(start), .text($0)] } ?? [.text(start)]) { row in
+                    found = BulkStatement.text(row, column: 0)
+                }
+                guard let row = found else { return false }
+                if row.hasSuffix("/.priority") || row == ".priority" {
+                    let owner = row == ".priority" ? "" : String(row.utf8.dropLast("/.priority".utf8.count))!
+                    if ignored.contains(owner) {
+                        // The next row after it (no key holds a control character).
+                        start = row + "\u{1}"
+                        continue
+                    }
+                }
+                if let location = held(row) {
+                    // Past the location's own row, or past every row below it (`0` follows `/`).
+                    start = row == location ? row + "\u{1}" : location + "0"
+                    continue
+                }
+                return true
+            }
+        }
+    }
+
     /// Tells the store that its tree is read a location at a time (``loadLocation(_:)``)
     /// rather than whole (``load()``): a commit given the tree as committed trusts it about
     /// which rows exist, until a location read leaves a bad row out.
@@ -628,7 +670,7 @@ public final class ServerStore {
     /// a statement per ancestor, a third of a commit (callgrind).
     private static func fixAncestors(
         of paths: [Path], holding nodes: [Node], from root: Node, previous: ((Path) -> CommittedShape?)?,
-        isLoaded: (Path) -> Bool, with writer: LeafRows.Writer
+        isLoaded: (Path) -> Bool, emptied: (Path) -> Bool, with writer: LeafRows.Writer
     ) throws {
         // Ancestors already fixed (several changed paths share them); one changed path, the
         // usual tick, needs no set (hashing its ancestors' paths cost a write 3,000 instructions).
@@ -641,6 +683,10 @@ public final class ServerStore {
                 if sharing { guard done.insert(ancestor).inserted else { break } }
                 guard isLoaded(ancestor) else {
                     if !holdsData, try !writer.hasRows(below: ancestor) {
+                        try writer.deleteRow(LeafRows.rowPath(ancestor.child(.priority)))
+                    } else if emptied(ancestor) {
+                        // Left without data by a deletion of the tick and given data again: a new
+                        // node, without the old one's priority.
                         try writer.deleteRow(LeafRows.rowPath(ancestor.child(.priority)))
                     }
                     continue
