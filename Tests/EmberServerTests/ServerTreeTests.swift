@@ -164,9 +164,9 @@ struct ServerTreeTests {
 
     @Test("an object's priority stays when the object is read while every one of its children is already in memory")
     func priorityAboveHeldRegions() throws {
-        // Found by the random test below (seed 12): `/c/c`'s rows are its priority and `b/c`;
-        // with `/c/c/b` in memory, reading `/c` skipped `b/c`, built `/c/c` empty, dropped its
-        // priority, then laid `/c/c/b` over it: `/c/c` came back without its priority.
+        // Found by `randomTicksOfSingleLocations` (its first version): `/c/c`'s rows are its
+        // priority and `b/c`; with `/c/c/b` in memory, reading `/c` skipped `b/c`, built `/c/c`
+        // empty, dropped its priority, then laid `/c/c/b` over it: `/c/c` came back without it.
         try withStore(holding: #"{"c":{"c":{".priority":2,"b":{"c":1}},"d":{"x":1},".priority":"p"},"e":{".priority":3,"f":{"g":true}}}"#) { file in
             let server = try open(file)
             #expect(server.value(at: "c/d") == json(#"{"x":1}"#))
@@ -193,8 +193,8 @@ struct ServerTreeTests {
     func priorityOfAnObjectEmptiedAndRefilledInOneTick() throws {
         // Firebase applies each write in turn: deleting `/d/c` deletes `/d` and its priority, and
         // `/d/a` makes a new `/d` without one. `/d` is not whole in memory (only `/d/c` is read):
-        // the deletion asks the store whether `/d` holds anything else. Found by the random test
-        // below (seed 534 of 100–599).
+        // the deletion asks the store whether `/d` holds anything else. Found by
+        // `randomTicksOfSingleLocations` (its first version, one seed in 500).
         let data = #"{"d":{".priority":2,"c":{"x":1}},"e":{".priority":3,"f":{".priority":4,"g":1},"h":{"i":2}}}"#
         try withStore(holding: data) { file in
             let server = try open(file)
@@ -387,22 +387,40 @@ struct ServerTreeTests {
         #expect(try open(file).value(at: "") == model)
     }
 
+    /// What the random ticks of ``randomTicksOfSingleLocations(mix:seed:cacheSize:)`` write.
+    enum RandomMix: Sendable {
+        /// Sets only.
+        case sets
+        /// Updates, priority writes and sets.
+        case updatesAndPriorities
+    }
+
     @Test(
         "random ticks of writes and single-location reads, regions kept across ticks (no read of the root until the end), some ticks failing, read back as a tree kept whole would",
-        arguments: [(UInt64(11), 1 << 20), (12, 1 << 20), (13, 200), (14, 200)])
-    func randomLocationsReadBackExactly(seed: UInt64, cacheSize: Int) throws {
+        arguments: [
+            (RandomMix.sets, UInt64(11), 1 << 20), (.sets, 12, 1 << 20), (.sets, 13, 200), (.sets, 14, 200),
+            (.updatesAndPriorities, 2000, 1 << 20), (.updatesAndPriorities, 2001, 190), (.updatesAndPriorities, 2002, 1 << 20),
+            (.updatesAndPriorities, 2003, 230),
+        ])
+    func randomTicksOfSingleLocations(mix: RandomMix, seed: UInt64, cacheSize: Int) throws {
         // A location read below regions in memory looks up only the ancestors they do not vouch
-        // for (`LoadedRegions.interiorDepth`): leaves written above them, objects written over
-        // leaves, deletions, failed ticks and reopening must leave that knowledge true, checked
-        // location by location against a tree kept whole.
+        // for (`LoadedRegions.interiorDepth`), and builds its node over theirs: leaves written
+        // above them, objects written over leaves, deletions that empty ancestors not in memory,
+        // priorities, failed ticks and reopening must leave memory and the store exactly as a
+        // tree kept whole would have them, checked location by location. (Two defects were
+        // found this way: `priorityAboveHeldRegions`, `priorityOfAnObjectEmptiedAndRefilledInOneTick`.)
         try withStore(holding: "null") { file in
             var random = SeededRandom(seed: seed)
             let keys = ["a", "b", "c", "d"]
-            let values = ["1", #""s""#, "null", #"{"x":1}"#, #"{"a":{"b":2},"c":3}"#, #"{".value":true,".priority":2}"#, "null"]
-            func randomPath() -> Path {
-                let depth = 1 + Int(random.next() % 4)
+            let values = [
+                "1", #""s""#, "null", #"{"x":1}"#, #"{"a":{"b":2},"c":3}"#, #"{".value":true,".priority":2}"#, "null",
+                #"{"b":{".priority":7,"c":1}}"#,
+            ]
+            func randomPath(_ depths: Int = 4) -> Path {
+                let depth = 1 + Int(random.next() % UInt64(depths))
                 return Path(unchecked: (0..<depth).map { _ in keys[Int(random.next() % UInt64(keys.count))] }.joined(separator: "/"))
             }
+            func randomValue() throws -> Node { try Node(jsonText: values[Int(random.next() % UInt64(values.count))]) }
             var server = try open(file, cacheSize: cacheSize)
             var model = Node.empty
             for tick in 0..<150 {
@@ -412,10 +430,27 @@ struct ServerTreeTests {
                     for _ in 0...(random.next() % 5) {
                         let read = randomPath()
                         #expect(server.value(at: read) == next.child(at: read), "seed \(seed), tick \(tick), read \(read)")
-                        let path = randomPath()
-                        let value = try Node(jsonText: values[Int(random.next() % UInt64(values.count))])
-                        try server.put(value, at: path, hash: nil)
-                        next.set(value, at: path)
+                        switch mix == .sets ? 2 : random.next() % 4 {
+                        case 0:
+                            // An update of one child, or of a child and a grandchild elsewhere.
+                            let at = randomPath(2)
+                            let first = keys[Int(random.next() % 3)]
+                            var changes = [WireChange(Path(unchecked: first), try randomValue())]
+                            let second = keys[Int(random.next() % 3)] + "/" + keys[Int(random.next() % 3)]
+                            if !second.hasPrefix(first) { changes.append(WireChange(Path(unchecked: second), try randomValue())) }
+                            try server.merge(changes, at: at)
+                            for change in changes { next.set(change.node, at: at.appending(change.path)) }
+                        case 1:
+                            let at = randomPath().child(.priority)
+                            let priority = random.next() % 3 == 0 ? Node.empty : Node(.int(Int64(random.next() % 5)))
+                            try server.put(priority, at: at, hash: nil)
+                            next.set(priority, at: at)
+                        default:
+                            let path = randomPath()
+                            let value = try randomValue()
+                            try server.put(value, at: path, hash: nil)
+                            next.set(value, at: path)
+                        }
                     }
                 }
                 if fails {
