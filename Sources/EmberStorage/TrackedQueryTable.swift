@@ -35,13 +35,25 @@ final class TrackedQueryTable {
         }
         set {
             if spec.loadsAllData {
+                let entry = defaults[spec.path]
+                let wasComplete = entry?.record.isComplete == true
+                let wasActive = entry?.record.isActive == true
                 if let newValue {
-                    if let entry = defaults[spec.path] { entry.record = newValue } else { defaults[spec.path] = Entry(newValue) }
+                    if let entry { entry.record = newValue } else { defaults[spec.path] = Entry(newValue) }
                 } else {
                     defaults[spec.path] = nil
                 }
-                if newValue?.isComplete == true { completeDefaults.insert(spec.path) } else { completeDefaults.remove(spec.path) }
-                if newValue?.isActive == true { activeDefaults.insert(spec.path) } else { activeDefaults.remove(spec.path) }
+                // The sets change only with the flags (a new query made complete, the usual
+                // first write to a location, walked both sets: 1,800 of this setter's 8,500
+                // instructions, callgrind).
+                let isComplete = newValue?.isComplete == true
+                let isActive = newValue?.isActive == true
+                if isComplete != wasComplete {
+                    if isComplete { completeDefaults.insert(spec.path) } else { completeDefaults.remove(spec.path) }
+                }
+                if isActive != wasActive {
+                    if isActive { activeDefaults.insert(spec.path) } else { activeDefaults.remove(spec.path) }
+                }
             } else if let newValue {
                 if let entry = filtered[spec] { entry.record = newValue } else { filtered[spec] = Entry(newValue) }
             } else {
