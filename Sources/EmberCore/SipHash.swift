@@ -4,10 +4,10 @@
 /// Why it is here rather than `Hasher`: a `Dictionary` keyed by ``ChildKey`` (the regions the
 /// server holds, a tick's changed paths, the rules' levels) hashed each key through `Hasher`'s
 /// seeding, buffering and finalising: 5–8% of a durable write's time (`perf`); in one call, a
-/// durable write's `Hasher` calls (6,200 instructions) became 4,100 (callgrind). ``ChildKey`` keeps the same function and the same secrecy:
-/// its key is drawn from `Hasher`'s own per-process random seed (``processKey``), so keys a client
-/// chooses cannot be crafted to collide, and `SWIFT_DETERMINISTIC_HASHING` makes it repeatable as
-/// it makes `Hasher`.
+/// durable write's `Hasher` calls (6,200 instructions) became 4,100 (callgrind). ``ChildKey``
+/// keeps the same function and the same secrecy: its key is drawn from `Hasher`'s own
+/// per-process random seed (``processKey``), so keys a client chooses cannot be crafted to
+/// collide, and `SWIFT_DETERMINISTIC_HASHING` makes it repeatable as it makes `Hasher`.
 enum SipHash {
     /// This process's 128-bit key, derived from `Hasher`'s random per-process seed.
     static let processKey: (UInt64, UInt64) = {

@@ -40,13 +40,23 @@ struct LoadedRegions {
     enum Lookup {
         /// A region at or above the path holds it whole: its entry, and its location's depth.
         case covered(entry: Entry, depth: Int)
-        /// No region holds the path. `interiorDepth` is ``interiorDepth(_:)``; `entry` is the
-        /// trie's entry at the path, when regions lie below it (``regions(below:)`` reads them).
+        /// No region holds the path. `interiorDepth`: how many of its ancestors, from the root
+        /// down, have a region strictly below them (`k`: the root and the next `k - 1`);
+        /// `entry`: the trie's entry at the path, when regions lie below it
+        /// (``regions(below:)`` reads them).
         case outside(interiorDepth: Int, entry: Entry?)
     }
 
-    /// ``covering(_:)``, ``interiorDepth(_:)`` and the entry at `path`, in one walk: what a
-    /// location read needs to know before it goes to the store.
+    /// ``covering(_:)``, the ancestors known to hold no leaf and the entry at `path`, in one
+    /// walk: what a location read needs to know before it goes to the store.
+    ///
+    /// An ancestor with a region strictly below it holds no leaf row in the store: the region
+    /// below it was read by ``ServerStore/loadLocation(_:skipping:interiorAncestors:)``, which
+    /// found no leaf above it (or else the region would be that leaf's), or split from a region
+    /// that was; and a write at or above the ancestor since would have needed a region there,
+    /// which absorbs those below (regions never nest), as ``ServerTree/forget(touching:dropped:)``
+    /// drops them when the store is changed under the tree. The trie keeps no empty entries, so
+    /// every entry met on the way down has a region below it.
     /// - Complexity: O(d) for a path of depth d.
     func look(_ path: Path) -> Lookup {
         var entry = top
@@ -90,28 +100,6 @@ struct LoadedRegions {
         var found: [(path: Path, bytes: Int)] = []
         for (key, child) in entry.children { Self.collect(child, at: Path(keys: [key]), into: &found) }
         return found
-    }
-
-    /// How many of `path`'s ancestors, from the root down, have a region strictly below them:
-    /// `k` means the root and the next `k - 1` (those of depth below `k`) do.
-    ///
-    /// Such an ancestor holds no leaf row in the store: the region below it was read by
-    /// ``ServerStore/loadLocation(_:skipping:interiorAncestors:)``, which found no leaf above it
-    /// (or else the region would be that leaf's), or split from a region that was; and a write
-    /// at or above the ancestor since would have needed a region there, which absorbs those
-    /// below (regions never nest), as ``ServerTree/forget(touching:dropped:)`` drops them when
-    /// the store is changed under the tree. The trie keeps no empty entries, so every entry
-    /// met on the way down has a region below it.
-    /// - Complexity: O(d) for a path of depth d.
-    func interiorDepth(_ path: Path) -> Int {
-        var entry = top
-        var known = 0
-        while known < path.count, entry.region == nil, !entry.children.isEmpty {
-            known += 1
-            guard known < path.count, let next = entry.children[path.keys[known - 1]] else { break }
-            entry = next
-        }
-        return known
     }
 
     /// The regions strictly below `path`, each relative to it with its bytes.

@@ -166,13 +166,13 @@ final class ServerTree: RuleTreeReader, @unchecked Sendable {
     ///   ancestor left empty (``ServerStore/hasData(below:besides:ignoringPriorityOf:)``).
     private func noteEmptiedAncestors(of path: Path, above depth: Int) {
         guard let store, root.child(at: Path(keys: Array(path.keys.prefix(depth)))).isEmpty else { return }
-        var ignored: Set<String> = []
+        var ignored: Set<Path> = []
         var level = depth - 1
         while level >= 0 {
             let ancestor = Path(keys: Array(path.keys.prefix(level)))
             guard root.child(at: ancestor).isEmpty else { return }
             // Its own priority row, and those of the emptied locations below it, hold no data.
-            ignored.insert(Self.rowPath(ancestor))
+            ignored.insert(ancestor)
             let holdsData = (try? store.hasData(below: ancestor, besides: regions.region(holdingRow:), ignoringPriorityOf: ignored)) ?? true
             if holdsData { return }
             shapes.noteEmptied(ancestor)
@@ -267,11 +267,6 @@ final class ServerTree: RuleTreeReader, @unchecked Sendable {
     }
 
     // MARK: Sizes
-
-    /// `path` as the store's row path: its keys joined by `/`.
-    private static func rowPath(_ path: Path) -> String {
-        path.keys.map(\.name).joined(separator: "/")
-    }
 
     /// The bytes of `path` as a row path (keys joined by `/`).
     static func rowPathBytes(_ path: Path) -> Int {

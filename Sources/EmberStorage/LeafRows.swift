@@ -340,12 +340,13 @@ struct LeafRows {
 
         private var stack = [Frame()]
         /// The priorities whose node was empty, when kept (a load that skips rows).
-        private(set) var unapplied: [(keys: [ChildKey], priority: Priority)]?
+        private var unapplied: [(keys: [ChildKey], priority: Priority)]?
 
         init(keepsUnapplied: Bool) {
             unapplied = keepsUnapplied ? [] : nil
         }
 
+        /// The priorities whose node was empty (none unless kept).
         var unappliedPriorities: [(keys: [ChildKey], priority: Priority)] { unapplied ?? [] }
 
         /// Sets the leaf `node` at `keys` (the location itself when empty).

@@ -575,13 +575,14 @@ public final class ServerStore {
 
     /// Whether rows of data lie below `path` besides those of the locations the caller holds in
     /// memory (`held`: given a row's path, the row path of the held location it lies at or below,
-    /// if any) and the priority rows of `ignoring` (row paths of locations): whether `path`, an
-    /// ancestor of memory's locations, still holds data now that those are empty in memory.
+    /// if any) and the priority rows of the locations `ignored`: whether `path`, an ancestor of
+    /// memory's locations, still holds data now that those are empty in memory.
     /// - Throws: ``StoreError`` when the file cannot be read.
     /// - Complexity: O((h + i + 1) log r): one seek past each held location and ignored row met,
     ///   one for the first row of data.
-    public func hasData(below path: Path, besides held: (String) -> String?, ignoringPriorityOf ignored: Set<String>) throws(StoreError) -> Bool {
+    public func hasData(below path: Path, besides held: (String) -> String?, ignoringPriorityOf ignoredPaths: Set<Path>) throws(StoreError) -> Bool {
         let own = LeafRows.rowPath(path)
+        let ignored = Set(ignoredPaths.map(LeafRows.rowPath))
         let end = path.isEmpty ? nil : own + "0"
         return try queue.readingDirectly("read below \(path)", of: "the server's store", at: location) { db in
             let next = try BulkStatement(

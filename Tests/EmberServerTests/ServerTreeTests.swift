@@ -404,7 +404,7 @@ struct ServerTreeTests {
         ])
     func randomTicksOfSingleLocations(mix: RandomMix, seed: UInt64, cacheSize: Int) throws {
         // A location read below regions in memory looks up only the ancestors they do not vouch
-        // for (`LoadedRegions.interiorDepth`), and builds its node over theirs: leaves written
+        // for (`LoadedRegions.look`), and builds its node over theirs: leaves written
         // above them, objects written over leaves, deletions that empty ancestors not in memory,
         // priorities, failed ticks and reopening must leave memory and the store exactly as a
         // tree kept whole would have them, checked location by location. (Two defects were

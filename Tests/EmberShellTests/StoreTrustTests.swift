@@ -1,3 +1,4 @@
+import EmberCore
 import EmberTestSupport
 import Foundation
 import Testing
@@ -145,5 +146,25 @@ struct StoreTrustTests {
         #expect(err.contains("error: the database at \(directory)/server.sqlite is read-only"), "\(err)")
         #expect(chmod(directory, 0o755) == 0)
         #expect(try ember("--db", directory, "-c", "get /a/b").output == "1\n", "nothing was written")
+    }
+
+    @Test("an object's priority is exported whole after its children were read in the same run, and is gone after it was emptied and written again in one script")
+    func prioritiesReadBackThroughTheBinary() throws {
+        let directory = try TemporaryDirectory.make("ember-trust").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        #expect(try ember("--db", directory, "-c", #"set / {"c":{"c":{".priority":2,"b":{"c":1}},"d":{"x":1}},"e":{".priority":3,"f":{"x":1}}}"#).status == 0)
+        // `/c/c/b` and `/c/d` read first: `/c` is then read over them (it lost `/c/c`'s priority).
+        let read = try ember("--db", directory, "-c", "get /c/c/b", "-c", "get /c/d", "-c", "export /c")
+        #expect(read.status == 0, "\(read.error)")
+        // The export is the last of the three answers (each a JSON text from a line's start).
+        let exported = read.output.range(of: "\n{\n  \"c\": {", options: .backwards).map { String(read.output[$0.lowerBound...]) }
+        #expect(try exported.map { try Node(jsonText: $0) } == Node(jsonText: #"{"c":{".priority":2,"b":{"c":1}},"d":{"x":1}}"#), "\(read.output)")
+        // `/e/f` deleted, then `/e/g` written, without waiting: one tick; `/e` is a new object,
+        // without the old one's priority (it came back after the restart).
+        let script = try ember("--db", directory, "-e", #"db:ref("e/f"):remove() db:ref("e/g"):set(1) ember.flush()"#)
+        #expect(script.status == 0, "\(script.error)")
+        let after = try ember("--db", directory, "-c", "export /e")
+        #expect(after.status == 0, "\(after.error)")
+        #expect(try Node(jsonText: after.output) == Node(jsonText: #"{"g":1}"#), "\(after.output)")
     }
 }
