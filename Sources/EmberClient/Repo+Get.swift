@@ -48,6 +48,7 @@ extension Repo {
     /// when no view holds it in memory.
     private func storedData(for query: QuerySpec) -> Node? {
         guard let cached = persistence.serverCache(for: query), cached.isComplete else { return nil }
+        syncTree.applyDeferredWrites()
         let node = syncTree.pendingWrites.completeEventCache(at: query.path, server: cached.node) ?? cached.node
         return Self.shape(node, for: query)
     }
@@ -61,6 +62,7 @@ extension Repo {
     func finishGet(_ id: GetRequestID, serverData: Node) {
         guard let get = gets.take(id) else { return }
         let path = get.query.path
+        syncTree.applyDeferredWrites()
         let pending = syncTree.pendingWrites
         guard pending.hasVisibleWrite(overlapping: path) else {
             raise([]) { get.completion(.success(serverData)) }

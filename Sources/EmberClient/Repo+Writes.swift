@@ -75,7 +75,7 @@ extension Repo {
         if let row = write.storeRow { persistence.removeWrite(key: write.key, row: row, at: write.path) }
         switch status {
         case .ok:
-            if let record = syncTree.pendingWrites.write(writeID) {
+            if let record = syncTree.pendingWrite(writeID) {
                 persistence.keepConfirmedWrite(record, now: environment.clock.now())
             }
             raise(syncTree.ackUserWrite(writeID, outcome: .confirmed)) { write.completion(nil) }

@@ -300,6 +300,8 @@ struct TransactionQueue {
     /// ones (and those in doubt) when the server answers, since their put may have landed.
     /// - Complexity: O(d + m log m) for m transactions at, above or below `path`.
     mutating func abort(overlapping path: Path) -> [Action] {
+        // No transaction: nothing to walk (every set and update asks).
+        guard !records.isEmpty else { return [] }
         var actions: [Action] = []
         var reverted: [TransactionRecord] = []
         for id in locations.overlapping(path).sorted() {

@@ -58,14 +58,19 @@ public final class InProcessLink {
         self.silentDropTimeout = silentDropTimeout
         // The handlers hold the link strongly: an end in use keeps its link alive. ``end(_:)``
         // breaks the cycle once both ends know the connection is over.
+        // Each message is one closure scheduled on the network (a closure to deliver it, wrapped
+        // in another that checks the link, cost every message an allocation more).
         client.sendHandler = { [self] message in
-            if state == .open { onCrossing?(.toServer(message)) }
-            carry(after: &lastArrivalAtServer) { [self] in
-                server.receive(.received(message))
+            guard state == .open else { return }
+            onCrossing?(.toServer(message))
+            network.scheduleMessage(at: arrival(after: &lastArrivalAtServer)) { [self] in
+                if state != .dropped { server.receive(.received(message)) }
             }
         }
         server.sendHandler = { [self] message in
-            carry(after: &lastArrivalAtClient) { [self] in
+            guard state == .open else { return }
+            network.scheduleMessage(at: arrival(after: &lastArrivalAtClient)) { [self] in
+                guard state != .dropped else { return }
                 onCrossing?(.toClient(message))
                 client.receive(.received(message))
             }
@@ -115,15 +120,6 @@ public final class InProcessLink {
             server.sendHandler = nil
             onCrossing = nil
             server.closeHandler = nil
-        }
-    }
-
-    /// Schedules one message's arrival, unless the connection has ended; a message in flight
-    /// when the connection drops is lost.
-    private func carry(after last: inout Int64, _ deliver: @escaping () -> Void) {
-        guard state == .open else { return }
-        network.scheduleMessage(at: arrival(after: &last)) { [self] in
-            if state != .dropped { deliver() }
         }
     }
 

@@ -10,7 +10,7 @@ extension LuaRuntime {
     /// The function at `callbackIndex`, if any, is called with an error object (or `nil`) when
     /// the server answers.
     func performWrite(
-        _ call: LuaCall, label: String, callbackAt callbackIndex: Int32, resultsBefore: Int32 = 0,
+        _ call: LuaCall, _ verb: StaticString, at path: Path, callbackAt callbackIndex: Int32, resultsBefore: Int32 = 0,
         pushingFirst pushFirst: () -> Void = {},
         _ start: (@escaping (DatabaseError?) -> Void) throws(DatabaseError) -> Void
     ) throws(LuaBindingError) -> LuaCallResult {
@@ -20,7 +20,7 @@ extension LuaRuntime {
         } else if !call.isAbsent(callbackIndex) {
             throw call.wrongType(at: callbackIndex, expected: "a completion function")
         }
-        let handle = LuaWriteHandle(label: label)
+        let handle = LuaWriteHandle(verb, at: path)
         do {
             try start { [weak self] error in
                 handle.answer = .some(error)
@@ -28,7 +28,7 @@ extension LuaRuntime {
                 guard let self else { return }
                 self.enqueue(LuaCallback(
                     function: callback, releasesFunction: true, arguments: [.error(error)],
-                    context: "completion of the \(label)", listener: nil))
+                    context: "completion of the \(handle.label)", listener: nil))
             }
         } catch {
             if let callback { release(callback) }
@@ -53,7 +53,7 @@ extension LuaRuntime {
                 } else if call.isAbsent(3) && call.count >= 4 {
                     callbackIndex = 4
                 }
-                return try call.runtime.performWrite(call, label: "set at \(reference.path)", callbackAt: callbackIndex) {
+                return try call.runtime.performWrite(call, "set", at: reference.path, callbackAt: callbackIndex) {
                     done throws(DatabaseError) in try reference.setValue(value, priority: priority, completion: done)
                 }
             }),
@@ -61,27 +61,27 @@ extension LuaRuntime {
                 let reference = try call.reference(at: 1)
                 let value = try call.json(at: 2)
                 let priority = try call.priority(at: 3)
-                return try call.runtime.performWrite(call, label: "set at \(reference.path)", callbackAt: 4) {
+                return try call.runtime.performWrite(call, "set", at: reference.path, callbackAt: 4) {
                     done throws(DatabaseError) in try reference.setValue(value, priority: priority, completion: done)
                 }
             }),
             ("setPriority", { call throws(LuaBindingError) in
                 let reference = try call.reference(at: 1)
                 let priority = try call.priority(at: 2)
-                return try call.runtime.performWrite(call, label: "priority at \(reference.path)", callbackAt: 3) {
+                return try call.runtime.performWrite(call, "priority", at: reference.path, callbackAt: 3) {
                     done throws(DatabaseError) in try reference.setPriority(priority, completion: done)
                 }
             }),
             ("update", { call throws(LuaBindingError) in
                 let reference = try call.reference(at: 1)
                 let changes = try Self.changes(call, at: 2, below: reference.path)
-                return try call.runtime.performWrite(call, label: "update at \(reference.path)", callbackAt: 3) {
+                return try call.runtime.performWrite(call, "update", at: reference.path, callbackAt: 3) {
                     done throws(DatabaseError) in try reference.updateNodes(changes, completion: done)
                 }
             }),
             ("remove", { call throws(LuaBindingError) in
                 let reference = try call.reference(at: 1)
-                return try call.runtime.performWrite(call, label: "remove at \(reference.path)", callbackAt: 2) {
+                return try call.runtime.performWrite(call, "remove", at: reference.path, callbackAt: 2) {
                     done throws(DatabaseError) in try reference.removeValue(completion: done)
                 }
             }),
@@ -94,7 +94,7 @@ extension LuaRuntime {
                 }
                 let value = try call.json(at: 2)
                 return try call.runtime.performWrite(
-                    call, label: "push at \(child.path)", callbackAt: 3, resultsBefore: 1, pushingFirst: { call.push(child) }
+                    call, "push", at: child.path, callbackAt: 3, resultsBefore: 1, pushingFirst: { call.push(child) }
                 ) {
                     done throws(DatabaseError) in try child.setValue(value, completion: done)
                 }
@@ -203,7 +203,7 @@ extension LuaRuntime {
             ("set", { call throws(LuaBindingError) in
                 let operations = try operations(call)
                 let value = try call.json(at: 2)
-                return try call.runtime.performWrite(call, label: "onDisconnect set at \(operations.reference.path)", callbackAt: 3) {
+                return try call.runtime.performWrite(call, "onDisconnect set", at: operations.reference.path, callbackAt: 3) {
                     done throws(DatabaseError) in try operations.setValue(value, completion: done)
                 }
             }),
@@ -211,7 +211,7 @@ extension LuaRuntime {
                 let operations = try operations(call)
                 let value = try call.json(at: 2)
                 let priority = try call.priority(at: 3)
-                return try call.runtime.performWrite(call, label: "onDisconnect set at \(operations.reference.path)", callbackAt: 4) {
+                return try call.runtime.performWrite(call, "onDisconnect set", at: operations.reference.path, callbackAt: 4) {
                     done throws(DatabaseError) in try operations.setValue(value, priority: priority, completion: done)
                 }
             }),
@@ -220,19 +220,19 @@ extension LuaRuntime {
                 guard case .object(let members) = try call.json(at: 2) else {
                     throw call.error(at: 2, "expected a table of paths and values")
                 }
-                return try call.runtime.performWrite(call, label: "onDisconnect update at \(operations.reference.path)", callbackAt: 3) {
+                return try call.runtime.performWrite(call, "onDisconnect update", at: operations.reference.path, callbackAt: 3) {
                     done throws(DatabaseError) in try operations.updateChildValues(members, completion: done)
                 }
             }),
             ("remove", { call throws(LuaBindingError) in
                 let operations = try operations(call)
-                return try call.runtime.performWrite(call, label: "onDisconnect remove at \(operations.reference.path)", callbackAt: 2) {
+                return try call.runtime.performWrite(call, "onDisconnect remove", at: operations.reference.path, callbackAt: 2) {
                     done throws(DatabaseError) in try operations.removeValue(completion: done)
                 }
             }),
             ("cancel", { call throws(LuaBindingError) in
                 let operations = try operations(call)
-                return try call.runtime.performWrite(call, label: "onDisconnect cancel at \(operations.reference.path)", callbackAt: 2) {
+                return try call.runtime.performWrite(call, "onDisconnect cancel", at: operations.reference.path, callbackAt: 2) {
                     done throws(DatabaseError) in try operations.cancel(completion: done)
                 }
             }),

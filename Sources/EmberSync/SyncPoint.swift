@@ -45,7 +45,7 @@ struct SyncPoint: Sendable {
         }
         // Taken before any view changes: filtered views see the data as it was.
         var here: Node? = nil
-        if serverCacheAbove == nil && views.contains(where: { !$0.query.loadsAllData }) {
+        if serverCacheAbove == nil && hasFilteredView {
             here = completeServerCache(at: .root)
         }
         var events: [Event] = []
@@ -54,6 +54,15 @@ struct SyncPoint: Sendable {
             events += views[position].apply(operation, writes: writes, completeServerCache: completeServerCache)
         }
         return events
+    }
+
+    /// Whether a view of a filtered query is here. Each view's query is read in place (a
+    /// closure over the views took a copy of each view, for every operation that reaches the
+    /// point).
+    /// - Complexity: O(v) for v views.
+    private var hasFilteredView: Bool {
+        for position in views.indices where !views[position].query.loadsAllData { return true }
+        return false
     }
 
     /// Adds a listener to the view of `query`, creating the view from the data known, and

@@ -36,7 +36,9 @@ public struct SyncTree<Provider: ListenProvider> {
         _ node: Node, at path: Path, writeID: WriteID, visibility: WriteVisibility = .visible
     ) -> [Event] {
         generation &+= 1
-        pendingWrites.addOverwrite(node, at: path, id: writeID, visibility: visibility)
+        // With no view, nothing reads the layer of pending writes: the write waits out of it
+        // (``WriteTree/applyDeferred()``), and most often leaves, answered, without entering.
+        pendingWrites.addOverwrite(node, at: path, id: writeID, visibility: visibility, deferred: syncPoints.isEmpty)
         guard visibility == .visible else { return [] }
         return applyToSyncPoints(.overwrite(.user, path, node))
     }
@@ -46,6 +48,15 @@ public struct SyncTree<Provider: ListenProvider> {
         pendingWrites.addMerge(changes, at: path, id: writeID)
         return applyToSyncPoints(.merge(.user, path, Self.tree(of: changes)))
     }
+
+    /// Puts the writes made while no view was there into the layer of pending writes, before
+    /// something reads ``pendingWrites`` (``WriteTree/applyDeferred()``).
+    public mutating func applyDeferredWrites() { pendingWrites.applyDeferred() }
+
+    /// The pending write `writeID`, read in place (``pendingWrites`` returns a copy of the
+    /// whole write tree).
+    /// - Complexity: O(log w) for w pending writes.
+    public func pendingWrite(_ writeID: WriteID) -> WriteRecord? { pendingWrites.write(writeID) }
 
     /// Drops a pending write that the server confirmed or refused, and returns the events of
     /// the views it changes (none when the server's data already matches).
@@ -113,6 +124,8 @@ public struct SyncTree<Provider: ListenProvider> {
         _ registration: EventRegistration, for query: QuerySpec, persisted: (() -> CacheNode?)? = nil
     ) -> [Event] {
         generation &+= 1
+        // A view is made: from now on the layer of pending writes is read.
+        pendingWrites.applyDeferred()
         let path = query.path
         var serverCache: Node?
         var foundAncestorDefaultView = false
@@ -220,7 +233,8 @@ public struct SyncTree<Provider: ListenProvider> {
     /// The complete data at `path` as the client sees it, hidden writes included and
     /// `excluding` left out (what a transaction starts from), or `nil` when no listen or write
     /// makes it known.
-    public func completeEventCache(at path: Path, excluding: Set<WriteID> = []) -> Node? {
+    public mutating func completeEventCache(at path: Path, excluding: Set<WriteID> = []) -> Node? {
+        pendingWrites.applyDeferred()
         let serverCache = syncPoints.first(on: path) { syncPointPath, syncPoint in
             syncPoint.completeServerCache(at: syncPointPath.relative(to: path)!)
         }
@@ -257,6 +271,7 @@ public struct SyncTree<Provider: ListenProvider> {
 
     private mutating func applyToSyncPoints(_ operation: Operation) -> [Event] {
         generation &+= 1
+        if !syncPoints.isEmpty { pendingWrites.applyDeferred() }
         let events = Self.apply(operation, to: &syncPoints, serverCache: nil, writes: WriteTreeRef(path: .root, tree: pendingWrites))
         return Self.labelled(events, operation.eventOrigin)
     }
@@ -273,6 +288,7 @@ public struct SyncTree<Provider: ListenProvider> {
 
     private mutating func applyTagged(_ operation: Operation, to query: QuerySpec) -> [Event] {
         generation &+= 1
+        pendingWrites.applyDeferred()
         let writes = WriteTreeRef(path: query.path, tree: pendingWrites)
         return syncPoints.modify(at: query.path) { tree in
             guard var syncPoint = tree.value else { return [] }

@@ -72,6 +72,25 @@ struct VisibleWriteIndex: Sendable {
         return node.writes.count > 1 || node.below > 0
     }
 
+    /// What a removed write `id` at `path` meets there, in one walk: whether a listed write other
+    /// than it overlaps `path` (``othersOverlap(_:)``) and whether one newer than it is listed at
+    /// `path` or above it (``hasNewer(than:atOrAbove:)``).
+    /// - Complexity: O(d) for a path of depth d.
+    func meeting(_ path: Path, removing id: WriteID) -> (othersOverlap: Bool, newer: Bool) {
+        var node = self
+        var overlap = false
+        for key in path.keys {
+            if let newest = node.writes.last {
+                overlap = true
+                if newest > id { return (true, true) }
+            }
+            guard let child = node.children[key] else { return (overlap, false) }
+            node = child
+        }
+        let newer = node.writes.last.map { $0 > id } ?? false
+        return (overlap || node.writes.count > 1 || node.below > 0, newer)
+    }
+
     /// Whether a write newer than `id` is listed at `path` or at a location above it.
     /// - Complexity: O(d) for a path of depth d.
     func hasNewer(than id: WriteID, atOrAbove path: Path) -> Bool {

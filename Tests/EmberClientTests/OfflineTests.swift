@@ -61,6 +61,45 @@ struct OfflineTests {
         #expect(bob.cachedValue(at: "list") == final)
     }
 
+    /// A client with no listener keeps its pending sets out of its layer of pending writes
+    /// until something looks (``WriteTree/applyDeferred()``): whatever looks while they are
+    /// pending must see them as if they had been layered when made.
+    @Test("sets made before any listener show to a transaction, a listener and a get that come while they are pending")
+    func setsBeforeAnyListener() async throws {
+        let (ember, _) = makeEmber(latency: 5)
+        try ember.server.put(json(#"{"a":1,"n":5}"#), at: "list", hash: nil)
+        let alice = client(ember, "alice")
+        try ember.flush()
+        alice.goOffline()
+        try ember.flush()
+        var completions: [String] = []
+        try ref(alice, "list/b").setValue(2) { completions.append("b=2 \($0?.code ?? "ok")") }
+        try ref(alice, "list/n").setValue(7) { completions.append("n=7 \($0?.code ?? "ok")") }
+        try ref(alice, "list/b").setValue(3) { completions.append("b=3 \($0?.code ?? "ok")") }
+        // A transaction starts from the pending sets (nothing else is known offline).
+        var seen: [Node] = []
+        try ref(alice, "list/n").runTransaction({ current in
+            seen.append(current)
+            guard case .int(let value)? = current.leafValue else { return .abort }
+            return .commit(Node(.int(value + 1)))
+        })
+        #expect(seen == [json("7")])
+        let log = EventLog()
+        log.watch(ref(alice, "list"), [.childAdded, .childChanged, .childRemoved, .value])
+        try ember.flush()
+        let offline = log.take()
+        alice.goOnline()
+        try ember.flush()
+        let online = log.take()
+        #expect(completions == ["b=2 ok", "n=7 ok", "b=3 ok"])
+        #expect(ember.server.value(at: "list") == json(#"{"a":1,"b":3,"n":8}"#))
+        let value = try await ref(alice, "list").get()
+        #expect(value.value == ["a": 1, "b": 3, "n": 8])
+        // The same events as with every set layered when made (checked with deferral off).
+        #expect(offline == ["child_added b: 3", "child_added n after b: 8"])
+        #expect(online == ["child_added a: 1", #"value /list: {"a":1,"b":3,"n":8}"#])
+    }
+
     @Test("reads offline come from the cache; get asks the server when connected")
     func reads() async throws {
         let (ember, _) = makeEmber(latency: 5)

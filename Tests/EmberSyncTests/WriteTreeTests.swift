@@ -15,12 +15,14 @@ struct WriteTreeTests {
     let nothing: Set<WriteID> = [WriteID(-1)]
 
     /// A random write among overlapping locations: sets (some hidden) and updates.
-    private func randomWrite(_ random: inout SeededRandom, id: Int, into tree: inout WriteTree) {
+    /// With `deferring`, half the sets are deferred (made while no view looks).
+    private func randomWrite(_ random: inout SeededRandom, id: Int, into tree: inout WriteTree, deferring: Bool = false) {
         let value = Node(.int(Int64(id)))
         switch random.next() % 4 {
         case 0, 1:
             let path = paths[Int(random.next() % UInt64(paths.count))]
-            tree.addOverwrite(value, at: path, id: WriteID(id), visibility: random.next() % 5 == 0 ? .hidden : .visible)
+            let visibility: WriteVisibility = random.next() % 5 == 0 ? .hidden : .visible
+            tree.addOverwrite(value, at: path, id: WriteID(id), visibility: visibility, deferred: deferring && random.next() % 2 == 0)
         default:
             let base: Path = random.next() % 2 == 0 ? "" : "a"
             let children: [Path] = base.isEmpty ? ["a/b", "b", "c", "a/c/d"] : ["b", "c", "x", "c/d"]
@@ -62,15 +64,22 @@ struct WriteTreeTests {
         #expect(tree.allWrites.isEmpty)
     }
 
-    @Test("writes and answers interleave, some out of order: the layer matches the list throughout", arguments: 1...10)
-    func interleaved(seed: Int) {
+    @Test(
+        "writes and answers interleave, some out of order: the layer matches the list throughout, with sets deferred or not",
+        arguments: 1...10, [false, true])
+    func interleaved(seed: Int, deferring: Bool) {
         var random = SeededRandom(seed: UInt64(seed) &* 31)
         var tree = WriteTree()
         var next = 1
         var pending: [Int] = []
         for _ in 0..<200 {
-            if pending.isEmpty || random.next() % 3 != 0 {
-                randomWrite(&random, id: next, into: &tree)
+            if deferring && random.next() % 6 == 0 {
+                // A view came: the deferred sets join the layer and its index, which the
+                // answers that follow use.
+                tree.applyDeferred()
+                #expect(tree.deferredCount == 0)
+            } else if pending.isEmpty || random.next() % 3 != 0 {
+                randomWrite(&random, id: next, into: &tree, deferring: deferring)
                 pending.append(next)
                 next += 1
             } else {
@@ -80,6 +89,40 @@ struct WriteTreeTests {
             }
             expectLayerMatchesList(tree, "(seed \(seed), pending \(pending))")
         }
+    }
+
+    @Test("sets deferred while no view looks are answered without entering the layer, and show to whatever asks meanwhile")
+    func deferredSetsAnswered() {
+        var tree = WriteTree()
+        for id in 1...1_000 {
+            tree.addOverwrite(json(String(id)), at: Path(stringLiteral: "w/k\(id % 10)"), id: WriteID(id), visibility: .visible, deferred: true)
+        }
+        #expect(tree.deferredCount == 1_000)
+        // Asked before they are applied, the layer has them all, newest last.
+        #expect(tree.completeEventCache(at: "w/k3", server: nil) == json("993"))
+        #expect(tree.hasVisibleWrite(overlapping: "w"))
+        for id in 1...500 {
+            #expect(tree.removeWrite(WriteID(id)) == false, "no view saw write \(id): nothing to re-evaluate")
+        }
+        #expect(tree.deferredCount == 500)
+        // A view comes: the rest enter the layer; answers then re-evaluate what they change.
+        tree.applyDeferred()
+        #expect(tree.deferredCount == 0)
+        #expect(tree.completeEventCache(at: "w", server: .empty) == json(#"{"k0":1000,"k1":991,"k2":992,"k3":993,"k4":994,"k5":995,"k6":996,"k7":997,"k8":998,"k9":999}"#))
+        for id in 501...990 { #expect(tree.removeWrite(WriteID(id)) == false, "write \(id) is written again later") }
+        #expect(tree.removeWrite(WriteID(991)) == true)
+        #expect(tree.completeEventCache(at: "w/k1", server: .empty) == .empty)
+        // A deferred set stays deferred while older writes are answered around it.
+        tree.addOverwrite(json("7"), at: "w/k1", id: WriteID(2_000), visibility: .visible, deferred: true)
+        #expect(tree.completeEventCache(at: "w/k1", server: nil) == json("7"))
+        for id in 992...1_000 {
+            #expect(tree.removeWrite(WriteID(id)) == true)
+            #expect(tree.deferredCount == 1)
+            #expect(tree.completeEventCache(at: Path(stringLiteral: "w/k\(id % 10)"), server: json("0")) == json("0"))
+            #expect(tree.completeEventCache(at: "w/k1", server: nil) == json("7"))
+        }
+        #expect(tree.removeWrite(WriteID(2_000)) == false)
+        #expect(tree.allWrites.isEmpty && tree.deferredCount == 0 && tree.visibleWrites.isEmpty)
     }
 
     @Test("an update fully shadowed by later writes is answered without changing what shows")
