@@ -74,7 +74,7 @@ extension Node {
             }
         }
         for child in children {
-            if let problem = ChildKey.problem(with: child.key.name) {
+            if let problem = child.key.problem {
                 throw DatabaseError(.invalidKey(key: child.key.name, reason: problem), path: Path(keys: keys))
             }
             keys.append(child.key)

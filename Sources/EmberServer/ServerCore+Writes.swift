@@ -143,7 +143,7 @@ extension ServerCore {
     static func checkPath(_ path: Path) throws(DatabaseError) {
         // The last key may be `.priority`: the write sets that node's priority.
         for key in path.isPriority ? path.keys.dropLast() : path.keys[...] {
-            if let problem = ChildKey.problem(with: key.name) {
+            if let problem = key.problem {
                 throw .invalidValue("the path has an invalid key \"\(key.name)\": \(problem)", at: path)
             }
         }

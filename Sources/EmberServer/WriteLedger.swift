@@ -18,14 +18,31 @@ import EmberWire
 struct WriteLedger {
     /// What is known of one writer.
     struct Writer: Hashable {
+        /// The client the writer belongs to (``WriteLedger/client(of:)``), found once: every
+        /// answer's change for the store names it.
+        let client: String
         /// The highest write number answered.
         var watermark: Int64
         /// The refusals at or above the floor, by write number.
         var refusals: [Int64: DatabaseError]
+
+        /// What is known of writer `name`.
+        init(_ name: String, watermark: Int64 = 0, refusals: [Int64: DatabaseError] = [:]) {
+            self.client = WriteLedger.client(of: name)
+            self.watermark = watermark
+            self.refusals = refusals
+        }
     }
 
     /// The writers, by name.
     private(set) var writers: [String: Writer] = [:]
+
+    /// Moves `writer`'s watermark up to `sequence`; returns the writer's client when it moved.
+    private static func advance(_ writer: inout Writer, to sequence: Int64) -> String? {
+        guard sequence > writer.watermark else { return nil }
+        writer.watermark = sequence
+        return writer.client
+    }
 
     /// The client a writer belongs to: its name up to the first `.`.
     /// - Complexity: O(n) in the length of the name (scanned as UTF-8 bytes: a scan by
@@ -49,13 +66,13 @@ struct WriteLedger {
         var changes: [LedgerChange] = []
         // In place: a copy of the writer would copy its refusals on every refused write (a
         // contended transaction's datastale answers made each one cost O(refusals)).
-        let watermark = writers[key.writer]?.watermark ?? 0
-        if key.sequence > watermark {
-            writers[key.writer, default: Writer(watermark: 0, refusals: [:])].watermark = key.sequence
-            changes.append(.watermark(writer: key.writer, client: Self.client(of: key.writer), sequence: key.sequence))
+        // One lookup of the writer (its name hashed once) for the usual answer: the watermark
+        // moves up. A writer is never added for a number that cannot move it.
+        if key.sequence > 0, let client = Self.advance(&writers[key.writer, default: Writer(key.writer)], to: key.sequence) {
+            changes.append(.watermark(writer: key.writer, client: client, sequence: key.sequence))
         }
         if case .failed(let error) = status {
-            writers[key.writer, default: Writer(watermark: 0, refusals: [:])].refusals[key.sequence] = error
+            writers[key.writer, default: Writer(key.writer)].refusals[key.sequence] = error
             changes.append(.refusal(writer: key.writer, sequence: key.sequence, error))
         }
         return changes
@@ -72,7 +89,7 @@ struct WriteLedger {
     /// - Complexity: O(w + r) for the client's w writers and r refusals.
     mutating func resume(client: String, floors: [String: Int64]) -> [LedgerChange] {
         var changes: [LedgerChange] = []
-        for (name, writer) in writers where StringOrder.bytesEqual(Self.client(of: name), client) {
+        for (name, writer) in writers where StringOrder.bytesEqual(writer.client, client) {
             guard let floor = floors[name] else {
                 writers[name] = nil
                 changes.append(.forgetWriter(name))
@@ -89,7 +106,7 @@ struct WriteLedger {
     /// Puts back what a store kept.
     mutating func restore(_ stored: [StoredWriter]) {
         for writer in stored {
-            writers[writer.writer] = Writer(watermark: writer.watermark, refusals: writer.refusals)
+            writers[writer.writer] = Writer(writer.writer, watermark: writer.watermark, refusals: writer.refusals)
         }
     }
 }
