@@ -167,7 +167,7 @@ private struct JSONReader {
     func string(at index: Int32) -> String? {
         var length = 0
         guard let bytes = lua_tolstring(state, index, &length) else { return nil }
-        return String(validating: UnsafeRawBufferPointer(start: bytes, count: length), as: UTF8.self)
+        return LuaState.utf8String(UnsafeRawBufferPointer(start: bytes, count: length))
     }
 
     /// Reads the table at `index` as an array or an object.

@@ -58,6 +58,24 @@ import Testing
         #expect(fixture.ember.server.value(at: "/c").isEmpty)
     }
 
+    /// Lua strings are bytes: what reaches the database must be UTF-8 (ASCII is taken as it is,
+    /// anything else checked).
+    @Test func stringsMustBeUTF8AsKeysPathsAndValues() throws {
+        let fixture = try LuaRuntimeFixture()
+        let results = try fixture.run("""
+            db:ref("s"):child("caf\u{E9}"):set("na\u{EF}ve"):wait()
+            db:ref("s"):child("k1"):set("plain"):wait()
+            return db:ref("s/caf\u{E9}"):get():val(), db:ref("s"):child("k1"):get():val()
+            """)
+        #expect(results == [.json("na\u{EF}ve"), .json("plain")])
+        for script in [#"db:ref("s"):child("caf\xE9")"#, #"db:ref("s\xFF")"#, #"db:ref("s"):set("\xC3\x28")"#] {
+            let error = try #require(throws: LuaError.self) { try fixture.run(script) }
+            #expect(error.message.contains("UTF-8"), "\(script): \(error.message)")
+        }
+        try fixture.ember.flush()
+        #expect(fixture.ember.server.value(at: "/s").jsonString(.export) == #"{"café":"naïve","k1":"plain"}"#)
+    }
+
     @Test func nullInsideUpdateDeletes() throws {
         let fixture = try LuaRuntimeFixture()
         let results = try fixture.run("""
