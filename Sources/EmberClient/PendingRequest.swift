@@ -4,8 +4,10 @@ import EmberWire
 
 /// A request sent on the current connection and not answered yet, by what its answer means.
 enum PendingRequest {
-    /// A listen: `ok` completes its data.
-    case listen(ActiveListen)
+    /// A listen: `ok` completes its data. Boxed: an `ActiveListen` (137 bytes) made every
+    /// request, a pending write's too, 144 bytes in the table of requests in flight (a million
+    /// pending writes of a Lua loop kept hundreds of MB there). An onDisconnect request (48) too.
+    indirect case listen(ActiveListen)
     /// An unlisten (its answer means nothing).
     case unlisten
     /// A set or update of the write queue.
@@ -13,7 +15,7 @@ enum PendingRequest {
     /// The guarded put of a batch of transactions (those sent with this request number).
     case transactions(Int)
     /// An onDisconnect registration or cancellation.
-    case onDisconnect(OnDisconnectRequest)
+    indirect case onDisconnect(OnDisconnectRequest)
     /// A `get`.
     case get(GetRequestID)
     /// The writers the client may still send writes of (its answer means nothing).

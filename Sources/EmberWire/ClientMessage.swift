@@ -9,9 +9,12 @@ import EmberCore
 public enum ClientMessage: Sendable, Hashable {
     /// Start sending the data of `query`. `tag` marks the updates of a filtered query; `hash`
     /// is the hash of the data the client holds, so that an unchanged location is not resent.
-    case listen(requestID: Int, query: QuerySpec, tag: Int?, hash: String)
+    ///
+    /// The cases that carry a query are boxed: a `QuerySpec` made every message, a write's too,
+    /// 168 bytes (each write waiting in the in-process network's queue carries one).
+    indirect case listen(requestID: Int, query: QuerySpec, tag: Int?, hash: String)
     /// Stop a listen.
-    case unlisten(requestID: Int, query: QuerySpec, tag: Int?)
+    indirect case unlisten(requestID: Int, query: QuerySpec, tag: Int?)
     /// Replace the value at `path`. With `hash`, only if the current value still has that hash
     /// (a transaction's guard); otherwise the answer is `datastale`. With `writeKey`, a write
     /// sent again after a lost connection is answered as before instead of applied twice.
@@ -25,7 +28,7 @@ public enum ClientMessage: Sendable, Hashable {
     /// Forget this connection's onDisconnect operations at and below `path`.
     case onDisconnectCancel(requestID: Int, path: Path)
     /// Read the data of `query` once.
-    case get(requestID: Int, query: QuerySpec)
+    indirect case get(requestID: Int, query: QuerySpec)
     /// From now on the connection acts as the user of `token` (an ``AuthToken``'s text). The
     /// answer is `ok`, or `invalid_token` / `expired_token` (and the connection stays as it was).
     case auth(requestID: Int, token: String)

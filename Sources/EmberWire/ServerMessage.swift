@@ -10,16 +10,20 @@ public enum ServerMessage: Sendable, Hashable {
     /// initial data, which tells the client its data is complete.
     case ack(requestID: Int, status: AckStatus)
     /// The answer to a `get`: the query's data, or why it could not be read.
-    case getResult(requestID: Int, result: GetResult)
+    indirect case getResult(requestID: Int, result: GetResult)
     /// The value at `path` is now `data`; `tag` names the filtered query it is for.
     case dataUpdate(path: Path, data: Node, tag: Int?)
     /// These paths below `path` changed; `tag` names the filtered query it is for.
     case mergeUpdate(path: Path, changes: [WireChange], tag: Int?)
     /// The server cancelled a listen (for example, permission was lost).
-    case listenRevoked(query: QuerySpec, tag: Int?, error: DatabaseError)
+    ///
+    /// The rare cases that carry a query or an error are boxed: they made every message, each
+    /// write's answer too, 192 bytes (every answer waiting in the in-process network's queue
+    /// carries one).
+    indirect case listenRevoked(query: QuerySpec, tag: Int?, error: DatabaseError)
     /// The server no longer takes the connection's token (it expired: `expired_token`): the
     /// connection is not signed in any more.
-    case authRevoked(error: DatabaseError)
+    indirect case authRevoked(error: DatabaseError)
 }
 
 /// What a `get` returns.
