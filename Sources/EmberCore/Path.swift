@@ -22,14 +22,6 @@ public struct Path: Sendable, Hashable {
     /// - Throws: ``DatabaseError`` `invalid_path` naming the bad segment, or `path_too_deep`.
     /// - Complexity: O(n) in the length of the string.
     public init(validating string: String) throws(DatabaseError) {
-        // One key and no slash (`ref:child(k)` in a loop, a push id): no segments to split out.
-        if Self.isOneSegment(string) {
-            if let problem = ChildKey.problem(with: string) {
-                throw DatabaseError(.invalidPath(path: string, reason: "segment \(DatabaseError.quote(string)): \(problem)"))
-            }
-            self.keys = [ChildKey(unchecked: string)]
-            return
-        }
         var keys: [ChildKey] = []
         for name in Self.segments(of: string) {
             // The byte count first: a `String` comparison is Unicode-aware, and costs more.
@@ -75,19 +67,12 @@ public struct Path: Sendable, Hashable {
     /// The non-empty segments of `string` between `/`s. Split on the UTF-8 bytes: `/` is one
     /// byte that never occurs inside another character, and splitting by `Character` (grapheme
     /// clusters) made parsing a path cost thousands of instructions a key.
-    /// Whether `string` is one segment: not empty, no `/`, and not `.info` (which has a key of
-    /// its own).
-    private static func isOneSegment(_ string: String) -> Bool {
-        var text = string
-        return text.withUTF8 { bytes in
-            if bytes.isEmpty || bytes.contains(UInt8(ascii: "/")) { return false }
-            return !(bytes.count == 5 && bytes.elementsEqual(".info".utf8))
-        }
-    }
-
+    /// A string with no `/` (`ref:child(k)` in a loop, a push id) is its own one segment, not
+    /// decoded again.
     private static func segments(of string: String) -> [String] {
         var text = string
         return text.withUTF8 { bytes in
+            if !bytes.contains(UInt8(ascii: "/")) { return bytes.isEmpty ? [] : [string] }
             var segments: [String] = []
             var start = 0
             for index in 0...bytes.count where index == bytes.count || bytes[index] == UInt8(ascii: "/") {

@@ -271,7 +271,9 @@ public struct SyncTree<Provider: ListenProvider> {
 
     private mutating func applyToSyncPoints(_ operation: Operation) -> [Event] {
         generation &+= 1
-        if !syncPoints.isEmpty { pendingWrites.applyDeferred() }
+        // No view: nothing to apply to, nor any pending write to read.
+        if syncPoints.isEmpty { return [] }
+        pendingWrites.applyDeferred()
         let events = Self.apply(operation, to: &syncPoints, serverCache: nil, writes: WriteTreeRef(path: .root, tree: pendingWrites))
         return Self.labelled(events, operation.eventOrigin)
     }

@@ -4,7 +4,7 @@ import EmberCore
 /// Where the visible pending writes are: for each location, the writes that change it (oldest
 /// first; an update is listed at each of its changed paths) and how many change a location below
 /// it. ``WriteTree`` asks it, for each write it removes, whether later writes shadow it or others
-/// overlap it, without a scan of the list.
+/// overlap it (``meeting(_:removing:)``), without a scan of the list.
 ///
 /// A tree of keys rather than dictionaries keyed by path: each question walks the path once,
 /// hashing each key once, where a dictionary lookup per ancestor hashes the ancestor's keys
@@ -59,22 +59,10 @@ struct VisibleWriteIndex: Sendable {
         return isEmpty
     }
 
-    /// Whether a listed write other than one of those at `path` overlaps it: a second write at
-    /// `path`, a write below it, or a write at a location above it.
-    /// - Complexity: O(d) for a path of depth d.
-    func othersOverlap(_ path: Path) -> Bool {
-        var node = self
-        for key in path.keys {
-            if !node.writes.isEmpty { return true }
-            guard let child = node.children[key] else { return false }
-            node = child
-        }
-        return node.writes.count > 1 || node.below > 0
-    }
-
-    /// What a removed write `id` at `path` meets there, in one walk: whether a listed write other
-    /// than it overlaps `path` (``othersOverlap(_:)``) and whether one newer than it is listed at
-    /// `path` or above it (``hasNewer(than:atOrAbove:)``).
+    /// What a removed write `id` listed at `path` meets there, in one walk: whether a listed
+    /// write other than it overlaps `path` (a second write at `path`, a write below it, or one
+    /// at a location above it), and whether a write newer than it is listed at `path` or above
+    /// it (one that decides what shows there).
     /// - Complexity: O(d) for a path of depth d.
     func meeting(_ path: Path, removing id: WriteID) -> (othersOverlap: Bool, newer: Bool) {
         var node = self
@@ -89,19 +77,6 @@ struct VisibleWriteIndex: Sendable {
         }
         let newer = node.writes.last.map { $0 > id } ?? false
         return (overlap || node.writes.count > 1 || node.below > 0, newer)
-    }
-
-    /// Whether a write newer than `id` is listed at `path` or at a location above it.
-    /// - Complexity: O(d) for a path of depth d.
-    func hasNewer(than id: WriteID, atOrAbove path: Path) -> Bool {
-        var node = self
-        for key in path.keys {
-            if let newest = node.writes.last, newest > id { return true }
-            guard let child = node.children[key] else { return false }
-            node = child
-        }
-        if let newest = node.writes.last, newest > id { return true }
-        return false
     }
 
     /// Appends the writes listed at `path`, above it and below it, in no particular order (an

@@ -70,7 +70,7 @@ public struct WriteTree: Sendable {
             hiddenCount += 1
             hidden.add(id, at: path)
         }
-        countAdded()
+        countAdded(from: allWrites.count - 1)
     }
 
     /// Records an update.
@@ -79,10 +79,8 @@ public struct WriteTree: Sendable {
         precondition(allWrites.last.map { $0.id < id } ?? true, "writes must be added in increasing id order")
         applyDeferred()
         allWrites.append(WriteRecord(id: id, path: path, change: .merge(changes), visibility: .visible))
-        countAdded()
-        for (relative, node) in changes {
-            layer.add(node, at: path.appending(relative))
-        }
+        countAdded(from: allWrites.count - 1)
+        Self.add(allWrites[allWrites.count - 1], to: &layer)
     }
 
     /// The writes before the deferred ones, oldest first: those the layer and the index hold.
@@ -107,12 +105,7 @@ public struct WriteTree: Sendable {
         let first = allWrites.count - deferredCount
         deferredCount = 0
         for index in first..<allWrites.count { Self.add(allWrites[index], to: &layer) }
-        if isCounting {
-            for index in first..<allWrites.count { count(allWrites[index]) }
-        } else if allWrites.count > 1 {
-            for write in allWrites where write.visibility == .visible { count(write) }
-            isCounting = true
-        }
+        countAdded(from: first)
     }
 
     /// The pending write with `id`.
@@ -132,12 +125,11 @@ public struct WriteTree: Sendable {
         return low < allWrites.count && allWrites[low].id == id ? low : nil
     }
 
-    /// Counts the write just added, and the one before it when counting starts.
-    /// - Complexity: O(k d) hash updates for k changed paths.
-    private mutating func countAdded() {
+    /// Counts the visible writes from position `first` of the list on (those just added), and
+    /// every visible write when counting starts (two or more are pending).
+    private mutating func countAdded(from first: Int) {
         if isCounting {
-            let added = allWrites[allWrites.count - 1]
-            if added.visibility == .visible { count(added) }
+            for index in first..<allWrites.count where allWrites[index].visibility == .visible { count(allWrites[index]) }
         } else if allWrites.count > 1 {
             for write in allWrites where write.visibility == .visible { count(write) }
             isCounting = true
@@ -187,38 +179,25 @@ public struct WriteTree: Sendable {
             return removed.visibility == .visible
         }
         guard removed.visibility == .visible else { return false }
-        if case .overwrite = removed.change {
-            // One changed path: one walk of the index answers both questions below, and no list
-            // of paths is made (the usual write; a fifth of removing it, callgrind).
-            let meeting = visible.meeting(removed.path, removing: removed.id)
-            visible.remove(removed.id, at: removed.path)
-            if !meeting.othersOverlap {
-                layer.remove(at: removed.path)
-                return true
-            }
-            if meeting.newer { return false }
-            layer = Self.layer(appliedWrites, at: .root) { $0.visibility == .visible }
-            return true
-        }
         defer { uncount(removed) }
+        // For each changed path, in one walk of the index: whether a visible write other than
+        // this one changes it, a location above it or one below it; whether a later one changes
+        // it or a location above it (it decides what shows there).
         let changed = removed.changedPaths
-        // Whether a visible write other than this one changes a changed path, a location above
-        // it or one below it; then, whether a later one changes it or a location above it (it
-        // decides what shows there). Closures over the index: a method of `self` passed as a
-        // closure copied the whole tree (its list, its layer, its indexes) each time.
-        if !changed.contains(where: { visible.othersOverlap($0) }) {
+        let meetings = changed.map { visible.meeting($0, removing: removed.id) }
+        if !meetings.contains(where: \.othersOverlap) {
             // Alone where it wrote: nothing shadows it and it shadows nothing.
             removeFromVisibleLayer(changed)
             return true
         }
         // What later writes change again showed theirs already, and still does.
-        let unshadowed = changed.filter { !visible.hasNewer(than: removed.id, atOrAbove: $0) }
+        let unshadowed = zip(changed, meetings).filter { !$0.1.newer }
         if unshadowed.isEmpty { return false }
-        if unshadowed.contains(where: { visible.othersOverlap($0) }) {
+        if unshadowed.contains(where: { $0.1.othersOverlap }) {
             // Other writes below, or earlier ones at or above: what shows there is theirs again.
             layer = Self.layer(appliedWrites, at: .root) { $0.visibility == .visible }
         } else {
-            removeFromVisibleLayer(unshadowed)
+            removeFromVisibleLayer(unshadowed.map(\.0))
         }
         return true
     }
