@@ -167,4 +167,23 @@ struct StoreTrustTests {
         #expect(after.status == 0, "\(after.error)")
         #expect(try Node(jsonText: after.output) == Node(jsonText: #"{"g":1}"#), "\(after.output)")
     }
+
+    /// Sets from a script with no listener wait out of the client's layer of pending writes
+    /// (`WriteTree.applyDeferred`); a read in the middle must see them, and all must be kept.
+    @Test("a script's sets with no listener are seen by its own get and read back by a new process; a key that is not UTF-8 fails the script")
+    func scriptSetsWithoutAListener() throws {
+        let directory = try TemporaryDirectory.make("ember-trust").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let script = try ember(
+            "--db", directory, "-e",
+            #"local r = db:ref("s") for i = 1, 2000 do r:child("k" .. i):set(i) end r:child("k5"):set("five") print("got " .. r:child("k5"):get():val()) ember.flush()"#)
+        #expect(script.status == 0, "\(script.error)")
+        #expect(script.output.contains("got five"), "\(script.output)")
+        let after = try ember("--db", directory, "-c", "get /s/k5", "-c", "get /s/k2000")
+        #expect(after.status == 0, "\(after.error)")
+        #expect(after.output.contains("five") && after.output.contains("2000"), "\(after.output)")
+        let bad = try ember("--db", directory, "-e", #"db:ref("s"):child("caf\xE9"):set(1)"#)
+        #expect(bad.status != 0)
+        #expect(bad.error.contains("not UTF-8"), "\(bad.error)")
+    }
 }
