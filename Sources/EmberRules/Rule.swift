@@ -77,7 +77,7 @@ public struct Rule: Sendable, Hashable {
     /// traced: what a check that builds no decision evaluates, with one evaluator for all its
     /// rules (``RuleEvaluator/move(to:captures:newData:)`` between them). The outcome is
     /// counted in `coverage`; the evaluator notes the locations read.
-    func holds(in evaluator: inout RuleEvaluator, coverage: inout RuleCoverage) -> Bool {
+    func holds(in evaluator: RuleEvaluator, coverage: inout RuleCoverage) -> Bool {
         if let constant = compiled.constant {
             coverage.count(id, constant)
             return constant
@@ -96,7 +96,7 @@ public struct Rule: Sendable, Hashable {
 
     /// Evaluates the rule, adding the locations whose data it read to `reads`.
     func evaluate(_ context: RuleContext, tracing: Bool, reads: inout RuleReads) -> RuleOutcome {
-        var evaluator = RuleEvaluator(context: context, tracing: tracing, reads: reads)
+        let evaluator = RuleEvaluator(context: context, tracing: tracing, reads: reads)
         reads = RuleReads()
         defer { reads = evaluator.reads }
         do {

@@ -7,9 +7,19 @@ import EmberCore
 /// `==` compare strictly) and Firebase's where it differs (dividing by zero gives NaN; a member
 /// of null is null but calling a method on it, comparing it with `<`, or adding it is an error).
 /// An error anywhere ends the evaluation: the rule is false, even under `||`.
-struct RuleEvaluator {
-    /// What every rule of one check shares: who, when, the data, the query.
-    let context: RuleContext
+///
+/// A class: one per check, shared by all its rules and handed to every compiled closure. As a
+/// struct of nine stored properties it was copied and destroyed through its value witnesses
+/// (the optimizer built it in a temporary), more than the allocation costs.
+final class RuleEvaluator {
+    /// What every rule of one check shares (a ``RuleContext``'s, held here rather than in a
+    /// context object of their own: a check makes one evaluator and no context): the claims
+    /// (`auth`), the time (`now`), the data before and after, the query.
+    let claims: JSONValue?
+    let now: Int64
+    let root: RuleData
+    let newRoot: RuleData?
+    let query: RuleQuery
     /// The rule's location (`data`, `newData`).
     private(set) var path: Path
     /// The keys the wildcards above the rule matched.
@@ -23,25 +33,36 @@ struct RuleEvaluator {
     /// Every location whose data the evaluation read (what a kept check holds).
     var reads: RuleReads
 
-    init(context: RuleContext, tracing: Bool = false, reads: RuleReads = RuleReads()) {
-        self.init(context: context, path: context.path, captures: context.captures, tracing: tracing, reads: reads)
+    /// An evaluator of one rule in `context`, at the context's location.
+    convenience init(context: RuleContext, tracing: Bool = false, reads: RuleReads = RuleReads()) {
+        self.init(
+            auth: context.auth, now: context.now, data: context.root, newData: context.newRoot, query: context.query,
+            path: context.path, captures: context.captures, tracing: tracing, reads: reads)
     }
 
-    /// An evaluator of a rule at `path`, sharing `context` with the other rules of its check
-    /// (one context per check, not one per rule).
-    init(context: RuleContext, path: Path, captures: RuleCaptures, tracing: Bool, reads: RuleReads) {
-        self.context = context
+    /// An evaluator for the rules of one check, standing at `path`.
+    init(
+        auth: JSONValue?, now: Int64, data: RuleData, newData: RuleData?, query: RuleQuery = RuleQuery(), path: Path = .root,
+        captures: RuleCaptures = RuleCaptures(), tracing: Bool = false, reads: RuleReads = RuleReads()
+    ) {
+        claims = auth
+        self.now = now
+        root = data
+        newRoot = newData
+        self.query = query
         self.path = path
         self.captures = captures
-        self.reads = reads
         trace = tracing ? [] : nil
+        dataNode = nil
+        newDataNode = nil
+        self.reads = reads
     }
 
     /// Makes the evaluator ready for a rule at `path`: a check evaluates all its rules with
     /// one evaluator.
     /// - Parameter newData: the new data at `path`, when the caller read it already (and
     ///   noted it as read).
-    mutating func move(to path: Path, captures: RuleCaptures, newData: Node? = nil) {
+    func move(to path: Path, captures: RuleCaptures, newData: Node? = nil) {
         self.path = path
         self.captures = captures
         dataNode = nil
@@ -50,27 +71,29 @@ struct RuleEvaluator {
 
     /// The rule's verdict.
     /// - Throws: ``RuleRuntimeError`` when the evaluation fails or the result is not a boolean.
-    mutating func verdict(_ code: RuleCode) throws(RuleRuntimeError) -> Bool {
-        guard case .boolean(let result) = try code(&self) else {
+    func verdict(_ code: RuleCode) throws(RuleRuntimeError) -> Bool {
+        guard case .boolean(let result) = try code(self) else {
             throw RuleRuntimeError("the rule's value is not true or false")
         }
         return result
     }
 
     /// Notes the value of the compound sub-expression at `range`, when tracing.
-    mutating func record(_ range: Range<Int>, _ value: RuleValue) -> RuleValue {
-        if trace != nil { trace!.append((range, value)) }
+    /// The value is consumed and handed back: nothing is copied unless it is traced.
+    @inline(__always)
+    func record(_ range: Range<Int>, _ value: consuming RuleValue) -> RuleValue {
+        if trace != nil { trace!.append((range, copy value)) }
         return value
     }
 
     // MARK: Variables
 
     /// `auth`: the claims, or null.
-    var auth: RuleValue { context.auth.map(RuleValue.init) ?? .null }
+    var auth: RuleValue { claims.map(RuleValue.init) ?? .null }
 
     /// Whether `auth` is not null (no claims, or claims that are JSON's null).
     var isSignedIn: Bool {
-        switch context.auth {
+        switch claims {
         case .none, .null?: false
         default: true
         }
@@ -78,7 +101,7 @@ struct RuleEvaluator {
 
     /// `auth.name`: a member of the claims (null when not signed in), without making `auth`.
     func auth(_ name: String) throws(RuleRuntimeError) -> RuleValue {
-        switch context.auth {
+        switch claims {
         case .object(let members)?: members.first { StringOrder.bytesEqual($0.key, name) }.map { RuleValue($0.value) } ?? .null
         case nil: try member(name, of: .null)
         case let other?: try member(name, of: RuleValue(other))
@@ -94,26 +117,26 @@ struct RuleEvaluator {
     /// `root`, `data` or `newData`.
     func snapshot(_ version: RuleSnapshot.Version, atRoot: Bool) throws(RuleRuntimeError) -> RuleValue {
         switch version {
-        case .before: return .snapshot(RuleSnapshot(context.root, .before, path: atRoot ? .root : path))
+        case .before: return .snapshot(RuleSnapshot(root, .before, path: atRoot ? .root : path))
         case .after:
-            guard let newRoot = context.newRoot else { throw RuleRuntimeError("newData exists only when writing") }
+            guard let newRoot else { throw RuleRuntimeError("newData exists only when writing") }
             return .snapshot(RuleSnapshot(newRoot, .after, path: path))
         }
     }
 
     /// The data at the rule's own location (`data`, `newData`): looked up once per evaluation,
     /// however often the rule reads it, and noted as read.
-    mutating func own(_ version: RuleSnapshot.Version) throws(RuleRuntimeError) -> Node {
+    func own(_ version: RuleSnapshot.Version) throws(RuleRuntimeError) -> Node {
         switch version {
         case .before:
             if let dataNode { return dataNode }
-            let node = context.root.node(at: path)
+            let node = root.node(at: path)
             reads.record(node, at: path, of: .before)
             dataNode = node
             return node
         case .after:
             if let newDataNode { return newDataNode }
-            guard let newRoot = context.newRoot else { throw RuleRuntimeError("newData exists only when writing") }
+            guard let newRoot else { throw RuleRuntimeError("newData exists only when writing") }
             let node = newRoot.node(at: path)
             reads.record(node, at: path, of: .after)
             newDataNode = node
@@ -122,7 +145,7 @@ struct RuleEvaluator {
     }
 
     /// The data of `snapshot`, noted as read.
-    private mutating func read(_ snapshot: RuleSnapshot) -> Node {
+    private func read(_ snapshot: RuleSnapshot) -> Node {
         if snapshot.path == path, let node = try? own(snapshot.version) { return node }
         let node = snapshot.node
         reads.record(node, at: snapshot.path, of: snapshot.version)
@@ -153,7 +176,7 @@ struct RuleEvaluator {
     }
 
     /// Calls the method `name` (resolved as `method` when it is one) on `base`.
-    mutating func call(
+    func call(
         _ method: RuleMethod?, named name: String, on base: RuleValue, _ arguments: [RuleCompiler.Argument]
     ) throws(RuleRuntimeError) -> RuleValue {
         switch base {
@@ -177,7 +200,7 @@ struct RuleEvaluator {
     }
 
     /// A snapshot method that reads the snapshot's data (`node`): not `child` or `parent`.
-    mutating func call(_ method: RuleMethod, on node: Node, _ arguments: [RuleCompiler.Argument]) throws(RuleRuntimeError) -> RuleValue {
+    func call(_ method: RuleMethod, on node: Node, _ arguments: [RuleCompiler.Argument]) throws(RuleRuntimeError) -> RuleValue {
         switch method {
         case .val:
             if node.isEmpty { return .null }
@@ -211,7 +234,7 @@ struct RuleEvaluator {
     /// code units (`String.codeUnitRange(of:from:)`), as JavaScript's and Java's do, not
     /// for Swift's canonically equivalent characters: `'e\u0301'.endsWith('\u0301')` holds and
     /// `'\u212Aate'.beginsWith('K')` does not.
-    private mutating func call(_ method: RuleMethod, on text: String, _ arguments: [RuleCompiler.Argument]) throws(RuleRuntimeError) -> RuleValue {
+    private func call(_ method: RuleMethod, on text: String, _ arguments: [RuleCompiler.Argument]) throws(RuleRuntimeError) -> RuleValue {
         let name = method.rawValue
         switch method {
         case .contains: return .boolean(text.codeUnitRange(of: try string(arguments[0], of: name)) != nil)
@@ -231,14 +254,14 @@ struct RuleEvaluator {
         }
     }
 
-    private mutating func string(_ argument: RuleCompiler.Argument, of name: String) throws(RuleRuntimeError) -> String {
-        guard case .value(let code) = argument, case .string(let text) = try code(&self) else {
+    private func string(_ argument: RuleCompiler.Argument, of name: String) throws(RuleRuntimeError) -> String {
+        guard case .value(let code) = argument, case .string(let text) = try code(self) else {
             throw RuleRuntimeError("\(name) needs a string")
         }
         return text
     }
 
-    private mutating func childPath(_ argument: RuleCompiler.Argument, of name: String) throws(RuleRuntimeError) -> Path {
+    private func childPath(_ argument: RuleCompiler.Argument, of name: String) throws(RuleRuntimeError) -> Path {
         let text = try string(argument, of: name)
         // Firebase takes any text: a segment no key can have ("bob@example.com") names a
         // location that cannot exist, not an error.

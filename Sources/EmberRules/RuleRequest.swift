@@ -7,8 +7,10 @@ import EmberCore
 public struct RuleRequest: Sendable {
     /// What is checked.
     public enum Operation: Sendable {
-        /// A read at a path (a get or a listen), with its query's variables.
-        case read(Path, RuleQuery)
+        /// A read at a path (a get or a listen), with its query's variables. Boxed: the query is
+        /// over a hundred bytes, and unboxed it made every write's operation that large, copied
+        /// through the type's value witnesses.
+        indirect case read(Path, RuleQuery)
         /// A write at each of these paths (one for a set, several for a multi-path update), all
         /// against the same new data.
         case write([Path])

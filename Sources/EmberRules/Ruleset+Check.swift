@@ -11,24 +11,29 @@ extension Ruleset {
     /// location whose data the rules read is added to `reads`: what ``decide(_:tracing:reads:)``
     /// reads, except the new data of the `.validate` rules after one that failed (enough to
     /// explain the check from ``RuleRequest/keeping(_:)``).
-    /// - Complexity: as ``decide(_:tracing:reads:)``, with one context and one evaluator per
+    /// - Complexity: as ``decide(_:tracing:reads:)``, with one evaluator per
     ///   check instead of one per rule.
     public func check(_ request: RuleRequest, reads: inout RuleReads, coverage: inout RuleCoverage) -> Path? {
+        // The reads go into the evaluator and come back by exchange: the evaluator is never
+        // copied (reading `evaluator.reads` from a `defer` copied it whole, then destroyed
+        // both).
+        var refused: Path?
         switch request.operation {
         case .read(let path, let query):
-            let context = RuleContext(auth: request.auth, now: request.now, data: request.root, query: query)
-            var evaluator = RuleEvaluator(context: context, path: .root, captures: [:], tracing: false, reads: reads)
-            reads = RuleReads()
-            defer { reads = evaluator.reads }
-            return mayRead(path, &evaluator, coverage: &coverage) ? nil : path
+            let evaluator = RuleEvaluator(auth: request.auth, now: request.now, data: request.root, newData: nil, query: query)
+            swap(&reads, &evaluator.reads)
+            if !mayRead(path, evaluator, coverage: &coverage) { refused = path }
+            swap(&reads, &evaluator.reads)
         case .write(let paths):
-            let context = RuleContext(auth: request.auth, now: request.now, data: request.root, newData: request.newRoot)
-            var evaluator = RuleEvaluator(context: context, path: .root, captures: [:], tracing: false, reads: reads)
-            reads = RuleReads()
-            defer { reads = evaluator.reads }
-            for path in paths where !mayWrite(path, &evaluator, coverage: &coverage) { return path }
-            return nil
+            let evaluator = RuleEvaluator(auth: request.auth, now: request.now, data: request.root, newData: request.newRoot)
+            swap(&reads, &evaluator.reads)
+            for path in paths where !mayWrite(path, evaluator, coverage: &coverage) {
+                refused = path
+                break
+            }
+            swap(&reads, &evaluator.reads)
         }
+        return refused
     }
 
     /// Whether a `.write` rule from the root down to `path` grants `auth` a write there, when
@@ -54,12 +59,11 @@ extension Ruleset {
             level = next.level
             depth += 1
         }
-        let context = RuleContext(auth: auth, now: now, data: data)
-        var evaluator = RuleEvaluator(context: context, path: .root, captures: [:], tracing: false, reads: RuleReads())
+        let evaluator = RuleEvaluator(auth: auth, now: now, data: data, newData: nil)
         var coverage = RuleCoverage(ruleCount: 0)
         for (rule, depth, captures) in rules {
             evaluator.move(to: Self.location(path, depth: depth), captures: captures)
-            if rule.holds(in: &evaluator, coverage: &coverage) { return true }
+            if rule.holds(in: evaluator, coverage: &coverage) { return true }
         }
         return false
     }
@@ -104,14 +108,14 @@ extension Ruleset {
     }
 
     /// A `.read` from the root down to `path` is true.
-    private func mayRead(_ path: Path, _ evaluator: inout RuleEvaluator, coverage: inout RuleCoverage) -> Bool {
+    private func mayRead(_ path: Path, _ evaluator: RuleEvaluator, coverage: inout RuleCoverage) -> Bool {
         var level = root
         var captures = RuleCaptures()
         var depth = 0
         while true {
             if let rule = level.read {
                 evaluator.move(to: Self.location(path, depth: depth), captures: captures)
-                if rule.holds(in: &evaluator, coverage: &coverage) { return true }
+                if rule.holds(in: evaluator, coverage: &coverage) { return true }
             }
             guard depth < path.count, let next = level.child(path.keys[depth]) else { return false }
             if let capture = next.capture { captures.bind(capture, to: path.keys[depth].name) }
@@ -123,7 +127,7 @@ extension Ruleset {
     /// A `.write` from the root down to `path` is true, then every `.validate` on the way
     /// down where the new data exists, then every `.validate` below `path` where the new data
     /// exists (in the order ``decide(_:tracing:reads:)`` evaluates them).
-    private func mayWrite(_ path: Path, _ evaluator: inout RuleEvaluator, coverage: inout RuleCoverage) -> Bool {
+    private func mayWrite(_ path: Path, _ evaluator: RuleEvaluator, coverage: inout RuleCoverage) -> Bool {
         var level = root
         var captures = RuleCaptures()
         var depth = 0
@@ -136,7 +140,7 @@ extension Ruleset {
         while true {
             if !granted, let rule = level.write {
                 evaluator.move(to: Self.location(path, depth: depth), captures: captures)
-                granted = rule.holds(in: &evaluator, coverage: &coverage)
+                granted = rule.holds(in: evaluator, coverage: &coverage)
             }
             if level.validate != nil {
                 if firstValidation == nil { firstValidation = (level, depth, captures) } else { laterValidations.append((level, depth, captures)) }
@@ -146,7 +150,7 @@ extension Ruleset {
             level = next.level
             depth += 1
         }
-        guard granted, let newData = evaluator.context.newRoot else { return false }
+        guard granted, let newData = evaluator.newRoot else { return false }
         // `.validate` on the way down, where the new data exists, in order. (`decide` reads
         // every location's new data before it runs any; the outcome is the same, and what is
         // read here is still enough to explain the check.)
@@ -156,20 +160,20 @@ extension Ruleset {
             evaluator.reads.record(node, at: location, of: .after)
             guard !node.isEmpty, let rule = validation.level.validate else { return true }
             evaluator.move(to: location, captures: validation.captures, newData: node)
-            return rule.holds(in: &evaluator, coverage: &coverage)
+            return rule.holds(in: evaluator, coverage: &coverage)
         }
         if let firstValidation, !holds(firstValidation) { return false }
         for validation in laterValidations where !holds(validation) { return false }
         guard depth == path.count, !level.named.isEmpty || level.wildcard != nil else { return true }
         let node = newData.node(at: path)
         evaluator.reads.record(node, at: path, of: .after)
-        return validates(below: level, at: path, node: node, captures: captures, &evaluator, coverage: &coverage)
+        return validates(below: level, at: path, node: node, captures: captures, evaluator, coverage: &coverage)
     }
 
     /// Every `.validate` below `level` (at `path`) where the new data (`node`) exists is true:
     /// named children first, then the wildcard's matches, each before its own descendants.
     private func validates(
-        below level: Level, at path: Path, node: Node, captures: RuleCaptures, _ evaluator: inout RuleEvaluator,
+        below level: Level, at path: Path, node: Node, captures: RuleCaptures, _ evaluator: RuleEvaluator,
         coverage: inout RuleCoverage
     ) -> Bool {
         guard !node.isLeaf else { return true }
@@ -179,9 +183,9 @@ extension Ruleset {
             let location = path.child(key)
             if let rule = child.validate {
                 evaluator.move(to: location, captures: captures)
-                if !rule.holds(in: &evaluator, coverage: &coverage) { return false }
+                if !rule.holds(in: evaluator, coverage: &coverage) { return false }
             }
-            guard validates(below: child, at: location, node: childNode, captures: captures, &evaluator, coverage: &coverage)
+            guard validates(below: child, at: location, node: childNode, captures: captures, evaluator, coverage: &coverage)
             else { return false }
         }
         if let wildcard = level.wildcard, let name = level.wildcardName {
@@ -191,9 +195,9 @@ extension Ruleset {
                 let location = path.child(child.key)
                 if let rule = wildcard.validate {
                     evaluator.move(to: location, captures: below)
-                    if !rule.holds(in: &evaluator, coverage: &coverage) { return false }
+                    if !rule.holds(in: evaluator, coverage: &coverage) { return false }
                 }
-                guard validates(below: wildcard, at: location, node: child.node, captures: below, &evaluator, coverage: &coverage)
+                guard validates(below: wildcard, at: location, node: child.node, captures: below, evaluator, coverage: &coverage)
                 else { return false }
             }
         }

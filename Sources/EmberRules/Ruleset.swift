@@ -33,6 +33,9 @@ public struct Ruleset: Sendable {
         let validate: Rule?
         let indexes: [Index]
         let named: [ChildKey: Level]
+        /// `named` as a list when it is short (most levels name a few children): looked through
+        /// in turn rather than hashed.
+        private let fewNamed: [(key: ChildKey, value: Level)]?
         /// The wildcard's name with its `$`.
         let wildcardName: String?
         /// The wildcard's rules.
@@ -48,6 +51,7 @@ public struct Ruleset: Sendable {
             named = contents.named
             wildcardName = contents.wildcardName
             wildcard = contents.wildcard
+            fewNamed = contents.named.count <= 8 ? Array(contents.named) : nil
             func mayGrant(_ level: Level) -> Bool { (level.write.map { !$0.isAlwaysFalse } ?? false) || level.mayGrantBelow }
             mayGrantBelow = contents.named.values.contains(where: mayGrant) || (contents.wildcard.map(mayGrant) ?? false)
         }
@@ -55,7 +59,14 @@ public struct Ruleset: Sendable {
         /// The rules for the child `key`: named first, else the wildcard (and the name it binds).
         /// - Complexity: O(1) expected (skipped when the level has no named children).
         func child(_ key: ChildKey) -> (level: Level, capture: String?)? {
-            if !named.isEmpty, let named = named[key] { return (named, nil) }
+            if !named.isEmpty {
+                // Most levels name a few children: compared in turn, not hashed.
+                if let few = fewNamed {
+                    for (name, level) in few where name == key { return (level, nil) }
+                } else if let level = named[key] {
+                    return (level, nil)
+                }
+            }
             if let wildcard, let wildcardName { return (wildcard, wildcardName) }
             return nil
         }
