@@ -21,6 +21,22 @@ extension Node: Hashable {
         }
     }
 
+    /// Whether the two nodes are known equal without comparing their children: both empty,
+    /// equal leaves, or children held in the same storage, with the same priority. `false`
+    /// says nothing: they may still be equal.
+    /// - Complexity: O(1) (O(length) for two string leaves).
+    public func isKnownEqual(to other: Node) -> Bool {
+        guard priority == other.priority else { return false }
+        switch (base, other.base) {
+        case (.empty, .empty): return true
+        case (.leaf(let a), .leaf(let b)): return a == b
+        case (.packed(let a), .packed(let b)): return a === b
+        case (.children(let a), .children(let b)): return a.isIdentical(to: b)
+        case (.indexed(let a), .indexed(let b)): return a.byKey.isIdentical(to: b.byKey) && a.byPriority.isIdentical(to: b.byPriority)
+        default: return false
+        }
+    }
+
     public func hash(into hasher: inout Hasher) {
         hasher.combine(priority)
         switch base {
