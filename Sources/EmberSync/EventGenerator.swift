@@ -20,23 +20,34 @@ struct EventGenerator: Sendable {
         for type in Self.order where wanted & type.bit != 0 {
             // Kinds no listener wants are not worked out: a value listener on a large location
             // must not pay for sorting its children's changes.
-            var ofType: [Change]
-            if type == .childMoved {
-                ofType = []
-                for case .childChanged(let key, let node, let old) in changes where Self.indexedValueChanged(index, old, node) {
-                    ofType.append(.childMoved(key, node))
-                }
-            } else {
-                ofType = changes.filter { $0.type == type }
-            }
-            if type != .value && ofType.count > 1 {
-                ofType.sort { index.compare(NamedNode($0.childKey!, $0.node), NamedNode($1.childKey!, $1.node)) < 0 }
-            }
-            for change in ofType {
+            func emit(_ change: Change) {
                 let kind = materialize(change, eventCache: eventCache, index: index)
                 for registration in registrations where registration.responds(to: type) {
                     events.append(Event(registration: registration.id, query: query, kind: kind))
                 }
+            }
+            if type == .childMoved {
+                var moved: [Change] = []
+                for case .childChanged(let key, let node, let old) in changes where Self.indexedValueChanged(index, old, node) {
+                    moved.append(.childMoved(key, node))
+                }
+                if moved.count > 1 { moved.sort { index.compare(NamedNode($0.childKey!, $0.node), NamedNode($1.childKey!, $1.node)) < 0 } }
+                for change in moved { emit(change) }
+                continue
+            }
+            // One change of the type (a write's usual case), or a value change: emitted from
+            // the list in place. Several are sorted into query order first, in a list of their
+            // own (a filtered copy for every type copied each change, through its value
+            // witnesses, once per type wanted).
+            var matching = 0
+            for position in changes.indices where changes[position].type == type { matching += 1 }
+            if matching == 0 { continue }
+            if matching == 1 || type == .value {
+                for position in changes.indices where changes[position].type == type { emit(changes[position]) }
+            } else {
+                var ofType = changes.filter { $0.type == type }
+                ofType.sort { index.compare(NamedNode($0.childKey!, $0.node), NamedNode($1.childKey!, $1.node)) < 0 }
+                for change in ofType { emit(change) }
             }
         }
         return events

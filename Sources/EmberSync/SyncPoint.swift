@@ -51,7 +51,10 @@ struct SyncPoint: Sendable {
         var events: [Event] = []
         for position in views.indices {
             let completeServerCache = views[position].query.loadsAllData ? serverCacheAbove : serverCacheAbove ?? here
-            events += views[position].apply(operation, writes: writes, completeServerCache: completeServerCache)
+            let viewEvents = views[position].apply(operation, writes: writes, completeServerCache: completeServerCache)
+            // The first view's events are taken as they are (appending them to an empty list
+            // copied each event into a new buffer: most points have one view).
+            if events.isEmpty { events = viewEvents } else { events += viewEvents }
         }
         return events
     }
