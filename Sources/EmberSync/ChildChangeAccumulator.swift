@@ -3,9 +3,10 @@ import EmberCore
 /// Collects the child changes of one operation on one view, folding successive changes to the
 /// same child into one (added then removed cancels out; removed then added is a change).
 struct ChildChangeAccumulator {
-    /// Each child touched, in the order first touched, with its folded change (`nil` where two
-    /// cancelled out).
-    private var changes: [(key: ChildKey, change: Change?)] = []
+    /// Each child touched, in the order first touched, with its folded change; a child whose
+    /// changes cancelled out leaves the list. Kept as the changes themselves, so that the
+    /// result is this list, handed over without a copy (``takeResult()``).
+    private var changes: [Change] = []
     /// Where each child past the first ``scanLimit`` is in `changes`; built only once a second
     /// change may need folding, so that a whole-node comparison of a million children skips
     /// the hashing.
@@ -20,56 +21,64 @@ struct ChildChangeAccumulator {
 
     /// An accumulator holding changes to distinct children, as a whole-node comparison yields.
     init(distinct: [Change]) {
-        changes = distinct.map { ($0.childKey!, $0) }
+        changes = distinct
         isIndexed = distinct.count <= Self.scanLimit
     }
 
-    /// Whether nothing was recorded.
+    /// Whether nothing was recorded (or everything recorded cancelled out).
     var isEmpty: Bool { changes.isEmpty }
 
     /// Records a child_added, child_removed or child_changed.
-    /// - Complexity: O(1) amortised (O(c) once after ``init(distinct:)`` with c changes).
+    /// - Complexity: O(1) on average; O(n) for the change that cancels a child's earlier one
+    ///   out (the list closes over it), and once for the first fold after a whole-node
+    ///   comparison of n children.
     mutating func track(_ change: Change) {
         guard let key = change.childKey else { preconditionFailure("only child changes are tracked") }
         if !isIndexed {
-            for position in Self.scanLimit..<changes.count { positions[changes[position].key] = position }
-            isIndexed = true
+            reindex()
         }
         guard let position = position(of: key) else {
             if changes.count >= Self.scanLimit { positions[key] = changes.count }
-            changes.append((key, change))
+            changes.append(change)
             return
         }
-        guard let previous = changes[position].change else {
-            changes[position].change = change
-            return
-        }
-        switch (previous, change) {
+        switch (changes[position], change) {
         case (.childRemoved(_, let old), .childAdded(_, let node)):
-            changes[position].change = .childChanged(key, node, old: old)
+            changes[position] = .childChanged(key, node, old: old)
         case (.childAdded, .childRemoved):
-            changes[position].change = nil
+            // Added then removed: nothing happened to the child, which leaves the list (as it
+            // leaves Firebase's map, `changeMap.delete`, ChildChangeAccumulator.ts: touched
+            // again, it comes last).
+            changes.remove(at: position)
+            if changes.count > Self.scanLimit || !positions.isEmpty { reindex() }
         case (.childChanged(_, _, let old), .childRemoved):
-            changes[position].change = .childRemoved(key, old: old)
+            changes[position] = .childRemoved(key, old: old)
         case (.childAdded, .childChanged(_, let node, _)):
-            changes[position].change = .childAdded(key, node)
+            changes[position] = .childAdded(key, node)
         case (.childChanged(_, _, let old), .childChanged(_, let node, _)):
-            changes[position].change = .childChanged(key, node, old: old)
-        default:
+            changes[position] = .childChanged(key, node, old: old)
+        case (let previous, _):
             preconditionFailure("illegal change \(change) after \(previous) for \(key)")
         }
     }
 
-    /// Where the change to `key` is: the first ``scanLimit`` children are scanned, later ones
-    /// looked up in `positions`.
-    /// - Complexity: O(1).
+    /// Makes `positions` hold the position of every child past the first ``scanLimit``.
+    private mutating func reindex() {
+        positions.removeAll(keepingCapacity: true)
+        if changes.count > Self.scanLimit {
+            for position in Self.scanLimit..<changes.count { positions[changes[position].childKey!] = position }
+        }
+        isIndexed = true
+    }
+
     private func position(of key: ChildKey) -> Int? {
-        for position in 0..<min(changes.count, Self.scanLimit) where changes[position].key == key {
+        for position in 0..<min(changes.count, Self.scanLimit) where changes[position].childKey == key {
             return position
         }
         return changes.count > Self.scanLimit ? positions[key] : nil
     }
 
-    /// The folded changes, in the order their children were first touched.
-    var result: [Change] { changes.compactMap(\.change) }
+    /// The folded changes, in the order their children were first touched; the accumulator is
+    /// used up.
+    consuming func takeResult() -> [Change] { changes }
 }

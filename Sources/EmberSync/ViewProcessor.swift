@@ -36,7 +36,7 @@ struct ViewProcessor: Sendable {
         case .listenComplete(_, let path):
             listenComplete(&cache, path, writes, &accumulator)
         }
-        var changes = accumulator?.result ?? []
+        var changes = accumulator.take()?.takeResult() ?? []
         if let value = before.valueChange(after: cache.eventCache, childChanges: changes.count) {
             changes.append(value)
         }
