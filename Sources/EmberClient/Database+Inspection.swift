@@ -22,7 +22,7 @@ extension Database {
                     case .merge(let changes): .update(changes)
                     }
                 }(),
-                state: repo.writes.isSent(write.id) ? .sent : .queued)
+                state: write.isSent ? .sent : .queued)
         }
         let listens = repo.listens.ordered.map { ClientInspection.Listen(query: $0.query, tag: $0.tag?.rawValue) }
         let transactions = repo.transactions.all.map { record in

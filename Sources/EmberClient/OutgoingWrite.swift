@@ -23,6 +23,9 @@ struct OutgoingWrite {
     let change: Change
     /// The row of the client's store that keeps it (`nil` without a store).
     var storeRow: Int64? = nil
+    /// Whether it went to the server on the current connection (every queued write is sent
+    /// again on the next).
+    var isSent = false
     /// Called once with the server's answer (`nil`: accepted).
     let completion: (DatabaseError?) -> Void
 

@@ -75,7 +75,7 @@ extension Repo {
         let unstored = persistence.unstoredWriteKeys
         let refusal = DatabaseError.other(
             code: ErrorCode.storageError, message: "the client could not store the write, so it refused it: \(error.message)")
-        for write in writes.all where unstored.contains(write.key) && !writes.isSent(write.id) {
+        for write in writes.all where unstored.contains(write.key) && !write.isSent {
             writeAnswered(write.id, status: .failed(refusal))
         }
     }

@@ -64,7 +64,7 @@ extension Repo {
     func sendWrite(_ write: OutgoingWrite) {
         guard connectionState == .connected, !writesHeld else { return }
         let requestID = requests.newID()
-        writes.sent(write.id, as: requestID)
+        writes.sent(write.id)
         send(write.message(requestID: requestID), as: .write(write.id))
     }
 

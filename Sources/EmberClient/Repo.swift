@@ -339,7 +339,7 @@ final class Repo {
             send(request.message(requestID: requests.newID()), as: .onDisconnect(request))
         }
         var inDoubt = transactions.putsInDoubt()[...]
-        for write in writes.all where !writes.isSent(write.id) {
+        for write in writes.all where !write.isSent {
             if !inDoubt.isEmpty, let key = WriteKey(parsing: write.key), key.writer == session.writer {
                 while let put = inDoubt.first, put.key.sequence < key.sequence {
                     resend(put)
