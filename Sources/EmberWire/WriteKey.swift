@@ -59,12 +59,36 @@ public struct WriteKey: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `WRITER#NUMBER`.
-    /// - Complexity: O(n) in the length of the text. Appended, not interpolated: every write
-    ///   sent makes one (interpolation cost a write about 1,200 instructions, callgrind).
+    /// - Complexity: O(n) in the length of the text. Written into one buffer of the final
+    ///   size: every write sent makes one (interpolation cost a write about 1,200 instructions,
+    ///   appending the parts about 1,000, callgrind).
     public var description: String {
-        var text = writer
-        text.append("#")
-        text.append(String(sequence))
-        return text
+        var writer = writer
+        return writer.withUTF8 { writerBytes in
+            var digits = 1
+            var rest = sequence.magnitude / 10
+            while rest > 0 {
+                digits += 1
+                rest /= 10
+            }
+            let negative = sequence < 0
+            let count = writerBytes.count + 1 + (negative ? 1 : 0) + digits
+            return String(unsafeUninitializedCapacity: count) { text in
+                var end = writerBytes.count
+                _ = UnsafeMutableRawBufferPointer(text).copyBytes(from: UnsafeRawBufferPointer(writerBytes))
+                text[end] = UInt8(ascii: "#")
+                end += 1
+                if negative {
+                    text[end] = UInt8(ascii: "-")
+                    end += 1
+                }
+                var value = sequence.magnitude
+                for position in stride(from: end + digits - 1, through: end, by: -1) {
+                    text[position] = UInt8(ascii: "0") + UInt8(value % 10)
+                    value /= 10
+                }
+                return count
+            }
+        }
     }
 }

@@ -22,6 +22,7 @@ struct WriteKeyTests {
     func numbersOutsideTheSequence() {
         #expect(WriteKey(writer: "w", sequence: 0).description == "w#0")
         #expect(WriteKey(writer: "w", sequence: -42).description == "w#-42")
+        #expect(WriteKey(writer: "w", sequence: .min).description == "w#" + String(Int64.min))
         #expect(WriteKey(parsing: "w#0") == nil)
         #expect(WriteKey(parsing: "w#-42") == nil)
     }
