@@ -674,14 +674,16 @@ public final class ServerStore {
         isLoaded: (Path) -> Bool, emptied: (Path) -> Bool, with writer: LeafRows.Writer
     ) throws {
         // Ancestors already fixed (several changed paths share them); one changed path, the
-        // usual tick, needs no set (hashing its ancestors' paths cost a write 3,000 instructions).
-        var done: Set<Path> = []
+        // usual tick, needs no record (hashing its ancestors' paths cost a write 3,000
+        // instructions), and a tick of a few writers' paths keeps a short list, compared in
+        // turn, before it hashes them into a set.
+        var done = VisitedPaths()
         let sharing = paths.count > 1
         for (path, written) in zip(paths, nodes) {
             let holdsData = !written.isEmpty
             var ancestor = path
             while ancestor.removeLastKey() != nil {
-                if sharing { guard done.insert(ancestor).inserted else { break } }
+                if sharing { guard done.insert(ancestor) else { break } }
                 guard isLoaded(ancestor) else {
                     if !holdsData, try !writer.hasRows(below: ancestor) {
                         try writer.deleteRow(LeafRows.rowPath(ancestor.child(.priority)))
