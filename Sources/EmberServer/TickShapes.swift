@@ -21,7 +21,57 @@ struct TickShapes {
         var shape: CommittedShape??
         /// Whether a write landed here this tick.
         var written = false
-        var children: [ChildKey: Entry] = [:]
+        var children = Children.none
+    }
+
+    /// An entry's children. Most entries have one (the next key of the one path written
+    /// through them), held as it is; more are hashed. (A dictionary for every entry cost a
+    /// write of eight writers' ticks an allocation, a resize and two hashes per new level.)
+    private enum Children {
+        case none
+        case one(ChildKey, Entry)
+        case many([ChildKey: Entry])
+
+        /// The child at `key`, if recorded.
+        /// - Complexity: O(1) on average.
+        subscript(key: ChildKey) -> Entry? {
+            switch self {
+            case .none: nil
+            case .one(let childKey, let entry): childKey == key ? entry : nil
+            case .many(let entries): entries[key]
+            }
+        }
+
+        /// The child at `key`, made by `make` and recorded when there is none.
+        /// - Complexity: O(1) on average.
+        mutating func value(forKey key: ChildKey, inserting make: () -> Entry) -> Entry {
+            switch self {
+            case .none:
+                let entry = make()
+                self = .one(key, entry)
+                return entry
+            case .one(let childKey, let entry):
+                if childKey == key { return entry }
+                let made = make()
+                self = .many([childKey: entry, key: made])
+                return made
+            case .many(var entries):
+                // Let go of the dictionary first, so that the insertion changes it in place.
+                self = .none
+                let entry = entries.value(forKey: key, inserting: make)
+                self = .many(entries)
+                return entry
+            }
+        }
+
+        /// Calls `body` with each child, in no particular order.
+        func forEach(_ body: (ChildKey, Entry) -> Void) {
+            switch self {
+            case .none: break
+            case .one(let key, let entry): body(key, entry)
+            case .many(let entries): for (key, entry) in entries { body(key, entry) }
+            }
+        }
     }
 
     private enum Record {
@@ -77,9 +127,7 @@ struct TickShapes {
                 if depth == first.count {
                     entry.written = true
                 } else {
-                    let next = Entry()
-                    entry.children[first.keys[depth]] = next
-                    entry = next
+                    entry = entry.children.value(forKey: first.keys[depth], inserting: Entry.init)
                 }
             }
             record = .trie(top)
@@ -170,7 +218,7 @@ struct TickShapes {
                     found.append(path)
                     return
                 }
-                for (key, child) in entry.children { collect(child, at: path.child(key)) }
+                entry.children.forEach { key, child in collect(child, at: path.child(key)) }
             }
             collect(top, at: .root)
             return found
