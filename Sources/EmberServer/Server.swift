@@ -63,7 +63,10 @@ public final class Server {
     /// Called with every rules check made for a connection while rules are loaded (not with the
     /// open rules): what `rules trace` prints. Each connection keeps its last check too
     /// (``lastRuleCheck(of:)``).
-    public var onRuleCheck: ((RuleCheck) -> Void)?
+    public var onRuleCheck: ((RuleCheck) -> Void)? {
+        // The core makes a `RuleCheck` for each check only while someone listens.
+        didSet { core.reportsRuleChecks = onRuleCheck != nil }
+    }
     /// When the earliest token a connection signed in with expires (server time), or `nil`
     /// when none will: when ``revokeExpiredTokens()`` is next due. It may be early (that
     /// connection signed out since); it is never late.
@@ -177,7 +180,7 @@ public final class Server {
     /// The last rules check made for a request of `connection` (`nil`: none since it opened,
     /// or the rules are open), for `explain`.
     public func lastRuleCheck(of connection: ConnectionID) -> RuleCheck? {
-        core.connections[connection]?.lastRuleCheck
+        core.lastRuleCheck(of: connection)
     }
 
     /// Who a connection acts as.

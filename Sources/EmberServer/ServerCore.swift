@@ -32,6 +32,10 @@ struct ServerCore {
     var writesRefused: String?
     /// The open connections.
     var connections: [ConnectionID: ServerConnection] = [:]
+    /// Whether each rules check is reported as an action (someone observes them, see
+    /// ``Server/onRuleCheck``); the last one of each connection is kept either way (an action
+    /// for every guarded write that no one reads cost its append and its destruction).
+    var reportsRuleChecks = false
     private var nextConnection = 1
     /// When the earliest token a connection signed in with expires (server time), or `nil`
     /// when none will.
@@ -297,8 +301,8 @@ struct ServerCore {
     }
 
     /// Checks `operation` by the connection `id`, acting as `auth`, through the authorizer:
-    /// `nil` when allowed, else why not. The check made is kept as the connection's last and
-    /// reported (``ServerAction/ruleChecked(_:)``).
+    /// `nil` when allowed, else why not. The check made is kept as the connection's last, and
+    /// reported (``ServerAction/ruleChecked(_:)``) when ``reportsRuleChecks``.
     mutating func denial(
         _ operation: RuleRequest.Operation, as auth: ConnectionAuth, by id: ConnectionID, at now: Int64,
         writing writes: [RuleData.Write] = [], into actions: inout [ServerAction]
@@ -306,9 +310,14 @@ struct ServerCore {
         let decision = authorizer.authorize(operation, as: auth, by: id, at: now, writing: writes, over: tree)
         if let check = decision.check {
             connections[id]?.lastRuleCheck = check
-            actions.append(.ruleChecked(check))
+            if reportsRuleChecks { actions.append(.ruleChecked(check)) }
         }
         return decision.refusal
+    }
+
+    /// The last rules check made for connection `id`'s requests, if any.
+    func lastRuleCheck(of id: ConnectionID) -> RuleCheck? {
+        connections[id]?.lastRuleCheck
     }
 
     /// Who a connection acts as now (`none` for a connection that is not open).

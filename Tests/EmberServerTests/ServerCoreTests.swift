@@ -11,8 +11,11 @@ struct ServerCoreTests {
         {"rules": {"public": {".read": true, ".write": true}, "private": {".read": "auth != null", ".write": false}}}
         """
 
+    /// A core with `rules` whose checks are reported as actions (as while `rules trace` runs).
     private func core(rules: String = ServerCoreTests.rules) throws -> ServerCore {
-        ServerCore(tree: ServerTree(store: nil, capacity: .max), clock: ManualClock(), rules: try Ruleset(text: rules))
+        var core = ServerCore(tree: ServerTree(store: nil, capacity: .max), clock: ManualClock(), rules: try Ruleset(text: rules))
+        core.reportsRuleChecks = true
+        return core
     }
 
     /// The actions, rendered (messages as the server's tests render them).
@@ -55,16 +58,24 @@ struct ServerCoreTests {
         #expect(core.tree.node(at: "public/a") == Node(.int(1)))
     }
 
-    @Test("a refused write returns the check that refused it and its answer; nothing changes")
+    @Test("a refused write returns the check that refused it (when checks are reported) and its answer; the connection keeps the check; nothing changes")
     func refusedWrite() throws {
         var core = try core()
+        core.reportsRuleChecks = false
         var actions: [ServerAction] = []
         let id = core.openConnection(into: &actions)
         actions.removeAll()
         core.handle(.put(requestID: 3, path: "private/x", data: Node(.int(1)), hash: nil, writeKey: nil), from: id, into: &actions)
-        #expect(Self.render(actions) == ["rule checked connection 1 refused", "write answer connection 1 3 permission_denied"])
-        #expect(core.connections[id]?.lastRuleCheck?.allowed == false)
+        #expect(Self.render(actions) == ["write answer connection 1 3 permission_denied"], "no one observes the checks")
+        #expect(core.lastRuleCheck(of: id)?.allowed == false)
+        #expect(core.lastRuleCheck(of: id)?.connection == id)
+        actions.removeAll()
+        core.reportsRuleChecks = true
+        core.handle(.put(requestID: 4, path: "private/y", data: Node(.int(1)), hash: nil, writeKey: nil), from: id, into: &actions)
+        #expect(Self.render(actions) == ["rule checked connection 1 refused", "write answer connection 1 4 permission_denied"])
+        #expect(core.lastRuleCheck(of: id)?.refused == "private/y")
         #expect(core.tree.node(at: "private/x").isEmpty)
+        #expect(core.tree.node(at: "private/y").isEmpty)
     }
 
     @Test("a sign-in's ok carries the user and the token's expiry; an administrator's the override")
