@@ -9,8 +9,6 @@ struct ServerConnection {
     let id: ConnectionID
     /// Who the connection acts as (not signed in until an `auth` request says otherwise).
     var auth: ConnectionAuth = .none
-    /// The last rules check made for the connection's requests (what `explain` explains).
-    var lastRuleCheck: RuleCheck?
     var listens: [QuerySpec: ServerListen] = [:]
     /// The operations to run when the connection ends, in the order registered.
     var onDisconnect: [OnDisconnectOperation] = []

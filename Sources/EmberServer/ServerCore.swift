@@ -36,6 +36,8 @@ struct ServerCore {
     /// ``Server/onRuleCheck``); the last one of each connection is kept either way (an action
     /// for every guarded write that no one reads cost its append and its destruction).
     var reportsRuleChecks = false
+    /// The last rules check of each open connection (what `explain` explains).
+    private var lastRuleChecks = LastRuleChecks()
     private var nextConnection = 1
     /// When the earliest token a connection signed in with expires (server time), or `nil`
     /// when none will.
@@ -92,6 +94,8 @@ struct ServerCore {
             case .merge(let path, let changes): try? merge(changes, at: path, as: auth, by: id, into: &actions)
             }
         }
+        // After its onDisconnect operations, whose checks are made for it too.
+        lastRuleChecks.forget(id)
     }
 
     // MARK: Requests
@@ -309,7 +313,7 @@ struct ServerCore {
     ) -> DatabaseError? {
         let decision = authorizer.authorize(operation, as: auth, by: id, at: now, writing: writes, over: tree)
         if let check = decision.check {
-            connections[id]?.lastRuleCheck = check
+            lastRuleChecks.keep(check, for: id)
             if reportsRuleChecks { actions.append(.ruleChecked(check)) }
         }
         return decision.refusal
@@ -317,7 +321,7 @@ struct ServerCore {
 
     /// The last rules check made for connection `id`'s requests, if any.
     func lastRuleCheck(of id: ConnectionID) -> RuleCheck? {
-        connections[id]?.lastRuleCheck
+        lastRuleChecks.check(of: id)
     }
 
     /// Who a connection acts as now (`none` for a connection that is not open).
