@@ -7,18 +7,6 @@ import Testing
 struct ChildChangeAccumulatorTests {
     private func key(_ name: String) -> ChildKey { ChildKey(unchecked: name) }
 
-    private func render(_ changes: [Change]) -> [String] {
-        changes.map { change in
-            switch change {
-            case .childAdded(let key, let node): "added \(key) = \(node.jsonString(.export))"
-            case .childRemoved(let key, let old): "removed \(key) (was \(old.jsonString(.export)))"
-            case .childChanged(let key, let node, let old): "changed \(key) = \(node.jsonString(.export)) (was \(old.jsonString(.export)))"
-            case .childMoved(let key, let node): "moved \(key) = \(node.jsonString(.export))"
-            case .value(let node): "value = \(node.jsonString(.export))"
-            }
-        }
-    }
-
     @Test("successive changes to one child fold into one, as Firebase's ChildChangeAccumulator folds them")
     func folding() {
         var accumulator = ChildChangeAccumulator()
@@ -35,7 +23,7 @@ struct ChildChangeAccumulatorTests {
         accumulator.track(.childChanged(key("d"), node("2"), old: node("1")))
         accumulator.track(.childChanged(key("d"), node("3"), old: node("2")))
         #expect(
-            render(accumulator.takeResult()) == [
+            accumulator.takeResult().rendered == [
                 "changed a = 2 (was 1)", "removed b (was 2)", "added c = 5", "changed d = 3 (was 1)",
             ])
     }
@@ -46,13 +34,13 @@ struct ChildChangeAccumulatorTests {
         accumulator.track(.childAdded(key("a"), node("1")))
         accumulator.track(.childAdded(key("b"), node("2")))
         accumulator.track(.childRemoved(key("a"), old: node("1")))
-        #expect(render(accumulator.takeResult()) == ["added b = 2"])
+        #expect(accumulator.takeResult().rendered == ["added b = 2"])
         var again = ChildChangeAccumulator()
         again.track(.childAdded(key("a"), node("1")))
         again.track(.childAdded(key("b"), node("2")))
         again.track(.childRemoved(key("a"), old: node("1")))
         again.track(.childAdded(key("a"), node("9")))
-        #expect(render(again.takeResult()) == ["added b = 2", "added a = 9"])
+        #expect(again.takeResult().rendered == ["added b = 2", "added a = 9"])
     }
 
     @Test("past the first eight children, folds find their child by its index, also after a child cancelled out")
@@ -70,6 +58,6 @@ struct ChildChangeAccumulatorTests {
         expected[expected.firstIndex(of: "added k8 = 8")!] = "added k8 = 80"
         expected[expected.firstIndex(of: "added k19 = 19")!] = "added k19 = 190"
         expected.append("added k3 = 33")
-        #expect(render(accumulator.takeResult()) == expected)
+        #expect(accumulator.takeResult().rendered == expected)
     }
 }

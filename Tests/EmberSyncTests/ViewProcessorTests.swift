@@ -7,18 +7,6 @@ import Testing
 @Suite("ViewProcessor")
 struct ViewProcessorTests {
     /// The changes as text, in order, so that two lists compare whole.
-    private func render(_ changes: [Change]) -> [String] {
-        changes.map { change in
-            switch change {
-            case .childAdded(let key, let node): "added \(key) = \(node.jsonString(.export))"
-            case .childRemoved(let key, let old): "removed \(key) (was \(old.jsonString(.export)))"
-            case .childChanged(let key, let node, let old): "changed \(key) = \(node.jsonString(.export)) (was \(old.jsonString(.export)))"
-            case .childMoved(let key, let node): "moved \(key) = \(node.jsonString(.export))"
-            case .value(let node): "value = \(node.jsonString(.export))"
-            }
-        }
-    }
-
     /// The same node in storage of its own (equal, never identical).
     private func rebuilt(_ node: Node) -> Node {
         try! Node(jsonText: node.jsonString(.export))
@@ -69,7 +57,7 @@ struct ViewProcessorTests {
             let operation = randomOperation(&random)
             let sharedChanges = processor.apply(operation, to: &shared, writes: writes, completeCache: nil)
             let separateChanges = processor.apply(operation, to: &separate, writes: writes, completeCache: nil)
-            #expect(render(sharedChanges) == render(separateChanges), "step \(step): \(operation)")
+            #expect(sharedChanges.rendered == separateChanges.rendered, "step \(step): \(operation)")
             #expect(shared.eventCache.node == separate.eventCache.node, "step \(step): the event data")
             #expect(shared.serverCache.node == separate.serverCache.node, "step \(step): the server data")
             #expect(shared.eventCache.node == shared.serverCache.node, "step \(step): no write, so the event data is the server's")
@@ -92,12 +80,12 @@ struct ViewProcessorTests {
         let writes = WriteTreeRef(path: .root, tree: tree)
         _ = processor.apply(.overwrite(.user, "a", node("5")), to: &cache, writes: writes, completeCache: nil)
         let changes = processor.apply(.overwrite(.server, "a", node("7")), to: &cache, writes: writes, completeCache: nil)
-        #expect(render(changes).isEmpty)
+        #expect(changes.rendered.isEmpty)
         #expect(cache.eventCache.node == node(#"{"a":5,"b":2}"#))
         #expect(cache.serverCache.node == node(#"{"a":7,"b":2}"#))
         // A change beside the write reaches the event data (the general path).
         let beside = processor.apply(.overwrite(.server, "b", node("3")), to: &cache, writes: writes, completeCache: nil)
-        #expect(render(beside) == ["changed b = 3 (was 2)", #"value = {"a":5,"b":3}"#])
+        #expect(beside.rendered == ["changed b = 3 (was 2)", #"value = {"a":5,"b":3}"#])
         #expect(cache.eventCache.node == node(#"{"a":5,"b":3}"#))
     }
 }
