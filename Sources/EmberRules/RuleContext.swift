@@ -1,8 +1,9 @@
 import EmberCore
 
 /// What a rule is evaluated against: who asks, when, the data before (and after, for a write),
-/// the location, the keys its wildcards matched and, for a read, the query. A class: each
-/// evaluation shares it rather than copying its fields.
+/// the location, the keys its wildcards matched and, for a read, the query: what
+/// ``Rule/evaluate(_:tracing:)`` and the explained decisions evaluate a rule against (their
+/// evaluator takes its fields; the server's check makes an evaluator and no context).
 public final class RuleContext: Sendable {
     /// The `auth` variable: the token's claims, or `nil` when not signed in.
     public let auth: JSONValue?

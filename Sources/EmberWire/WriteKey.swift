@@ -63,27 +63,22 @@ public struct WriteKey: Sendable, Hashable, CustomStringConvertible {
     ///   size: every write sent makes one (interpolation cost a write about 1,200 instructions,
     ///   appending the parts about 1,000, callgrind).
     public var description: String {
+        // No client numbers a write below 1; such a key is written out all the same.
+        guard sequence >= 0 else { return "\(writer)#\(sequence)" }
+        var digits = 1
+        var rest = sequence / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
+        }
         var writer = writer
         return writer.withUTF8 { writerBytes in
-            var digits = 1
-            var rest = sequence.magnitude / 10
-            while rest > 0 {
-                digits += 1
-                rest /= 10
-            }
-            let negative = sequence < 0
-            let count = writerBytes.count + 1 + (negative ? 1 : 0) + digits
+            let count = writerBytes.count + 1 + digits
             return String(unsafeUninitializedCapacity: count) { text in
-                var end = writerBytes.count
                 _ = UnsafeMutableRawBufferPointer(text).copyBytes(from: UnsafeRawBufferPointer(writerBytes))
-                text[end] = UInt8(ascii: "#")
-                end += 1
-                if negative {
-                    text[end] = UInt8(ascii: "-")
-                    end += 1
-                }
-                var value = sequence.magnitude
-                for position in stride(from: end + digits - 1, through: end, by: -1) {
+                text[writerBytes.count] = UInt8(ascii: "#")
+                var value = sequence
+                for position in stride(from: count - 1, to: writerBytes.count, by: -1) {
                     text[position] = UInt8(ascii: "0") + UInt8(value % 10)
                     value /= 10
                 }
