@@ -1,7 +1,7 @@
 import EmberEngine
 import EmberCore
 import EmberInstance
-import EmberServer
+@testable import EmberServer
 import EmberStorage
 import EmberTestSupport
 import EmberWire
@@ -109,5 +109,53 @@ struct WriteLedgerTests {
             #expect(again.map(\.path) == first.map(\.path))
         }
     }
+    @Test("the writer answered last is found by its name: the same answers as looking every writer up, across new writers, refusals, resumes and restores")
+    func recentWriterAgainstModel() {
+        for seed in UInt64(1)...4 {
+            var random = SeededRandom(seed: seed)
+            var ledger = WriteLedger()
+            // The model: each writer's watermark and refusals.
+            var watermarks: [String: Int64] = [:]
+            var refusals: [String: [Int64: DatabaseError]] = [:]
+            let names = ["c1.a", "c1.b", "c2.a", "c3.a", "c3.b", "c3.c"]
+            func expected(_ key: WriteKey) -> AckStatus? {
+                guard let mark = watermarks[key.writer], key.sequence <= mark else { return nil }
+                return refusals[key.writer]?[key.sequence].map(AckStatus.failed) ?? .ok()
+            }
+            for step in 0..<3_000 {
+                // Runs of one writer, as a client sends them.
+                let name = names[Int.random(in: 0..<(step % 7 == 0 ? names.count : 2), using: &random)]
+                let sequence = Int64.random(in: 1...(watermarks[name, default: 0] + 2), using: &random)
+                let key = WriteKey(writer: name, sequence: sequence)
+                #expect(ledger.answer(for: key) == expected(key), "seed \(seed) step \(step): \(key)")
+                switch Int.random(in: 0..<20, using: &random) {
+                case 0:
+                    // A client comes back: it may resend its writers' writes from their floors.
+                    let client = WriteLedger.client(of: name)
+                    let kept = names.filter { WriteLedger.client(of: $0) == client && Bool.random(using: &random) }
+                    let floors = Dictionary(uniqueKeysWithValues: kept.map { ($0, Int64.random(in: 1...(watermarks[$0, default: 0] + 1), using: &random)) })
+                    _ = ledger.resume(client: client, floors: floors)
+                    for writer in names where WriteLedger.client(of: writer) == client {
+                        guard let floor = floors[writer] else {
+                            watermarks[writer] = nil
+                            refusals[writer] = nil
+                            continue
+                        }
+                        refusals[writer] = refusals[writer]?.filter { $0.key >= floor }
+                    }
+                case 1:
+                    // A restart puts back what the store kept.
+                    var restored = WriteLedger()
+                    restored.restore(ledger.writers.map { StoredWriter(writer: $0.key, watermark: $0.value.watermark, refusals: $0.value.refusals) })
+                    ledger = restored
+                default:
+                    guard expected(key) == nil else { continue }
+                    let status: AckStatus = Int.random(in: 0..<4, using: &random) == 0 ? .failed(.permissionDenied(at: Path.root)) : .ok()
+                    _ = ledger.record(status, for: key)
+                    watermarks[name] = max(watermarks[name, default: 0], sequence)
+                    if case .failed(let error) = status { refusals[name, default: [:]][sequence] = error }
+                }
+            }
+        }
+    }
 }
-
