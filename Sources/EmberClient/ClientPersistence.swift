@@ -141,8 +141,8 @@ final class ClientPersistence {
     func saveWrite(_ write: PersistedWrite) -> Int64? { store?.saveWrite(write) }
 
     /// Forgets an answered write.
-    func removeWrite(key: String, row: Int64, at path: Path) {
-        store?.removeWrite(key: key, row: row, at: path)
+    func removeWrite(row: Int64, at path: Path) {
+        store?.removeWrite(row: row, at: path)
     }
 
     /// Calls off the saves, not committed yet, of the queued writes `isKept` says the server's
@@ -213,8 +213,8 @@ final class ClientPersistence {
         }
     }
 
-    /// The keys of the queued writes the last failed commit did not store.
-    var unstoredWriteKeys: Set<String> { store?.unstoredWriteKeys ?? [] }
+    /// The rows of the queued writes the last failed commit did not store.
+    var unstoredWriteRows: Set<Int64> { store?.unstoredWriteRows ?? [] }
 
     /// Commits and closes the store.
     /// - Throws: `storage_error` when the store cannot be committed or closed.

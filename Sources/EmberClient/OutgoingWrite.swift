@@ -17,8 +17,8 @@ struct OutgoingWrite {
 
     let id: WriteID
     /// The key the server recognizes it by when it is sent again: the session that made it and
-    /// its number there (kept across restarts with the write).
-    let key: String
+    /// its number there (kept across restarts with the write, as its text).
+    let key: SentWriteKey
     let path: Path
     let change: Change
     /// The row of the client's store that keeps it (`nil` without a store).
@@ -40,8 +40,8 @@ struct OutgoingWrite {
     /// The write as a client's store keeps it.
     var persisted: PersistedWrite {
         switch change {
-        case .put(let node): PersistedWrite(key: key, path: path, change: .put(node))
-        case .merge(let changes): PersistedWrite(key: key, path: path, change: .merge(changes.map { .init($0.path, $0.node) }))
+        case .put(let node): PersistedWrite(key: key.description, path: path, change: .put(node))
+        case .merge(let changes): PersistedWrite(key: key.description, path: path, change: .merge(changes.map { .init($0.path, $0.node) }))
         }
     }
 }

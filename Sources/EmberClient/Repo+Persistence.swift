@@ -28,7 +28,7 @@ extension Repo {
             }
             // Already in the store: only the in-memory queue takes it.
             writes.append(
-                OutgoingWrite(id: id, key: persisted.key, path: persisted.path, change: change, storeRow: queued.row, completion: { _ in }))
+                OutgoingWrite(id: id, key: SentWriteKey(text: persisted.key), path: persisted.path, change: change, storeRow: queued.row, completion: { _ in }))
         }
         for query in persistence.pins {
             listeners.keepSynced(query, by: addListener(query, types: []) { _ in })
@@ -72,10 +72,10 @@ extension Repo {
     ///   (``ClientPersistence/commit(inBackground:)``).
     func commitStore(inBackground: Bool = false) {
         guard let error = persistence.commit(inBackground: inBackground), connectionState != .connected else { return }
-        let unstored = persistence.unstoredWriteKeys
+        let unstored = persistence.unstoredWriteRows
         let refusal = DatabaseError.other(
             code: ErrorCode.storageError, message: "the client could not store the write, so it refused it: \(error.message)")
-        for write in writes.all where unstored.contains(write.key) && !write.isSent {
+        for write in writes.all where write.storeRow.map(unstored.contains) == true && !write.isSent {
             writeAnswered(write.id, status: .failed(refusal))
         }
     }

@@ -16,7 +16,7 @@ extension Repo {
         perform(transactions.abort(overlapping: path))
         let writeID = session.newWriteID()
         let events = syncTree.applyUserOverwrite(resolved, at: path, writeID: writeID)
-        enqueue(OutgoingWrite(id: writeID, key: session.newWriteKey().description, path: path, change: .put(node), completion: completion))
+        enqueue(OutgoingWrite(id: writeID, key: .keyed(session.newWriteKey()), path: path, change: .put(node), completion: completion))
         raise(events)
     }
 
@@ -39,7 +39,7 @@ extension Repo {
         let writeID = session.newWriteID()
         let events = syncTree.applyUserMerge(resolved, at: path, writeID: writeID)
         let wire = changes.map { WireChange($0.0, $0.1) }
-        enqueue(OutgoingWrite(id: writeID, key: session.newWriteKey().description, path: path, change: .merge(wire), completion: completion))
+        enqueue(OutgoingWrite(id: writeID, key: .keyed(session.newWriteKey()), path: path, change: .merge(wire), completion: completion))
         raise(events)
     }
 
@@ -72,7 +72,7 @@ extension Repo {
     /// events; then its completion runs.
     func writeAnswered(_ writeID: WriteID, status: AckStatus) {
         guard let write = writes.remove(writeID) else { return }
-        if let row = write.storeRow { persistence.removeWrite(key: write.key, row: row, at: write.path) }
+        if let row = write.storeRow { persistence.removeWrite(row: row, at: write.path) }
         switch status {
         case .ok:
             if let record = syncTree.pendingWrite(writeID) {

@@ -340,7 +340,7 @@ final class Repo {
         }
         var inDoubt = transactions.putsInDoubt()[...]
         for write in writes.all where !write.isSent {
-            if !inDoubt.isEmpty, let key = WriteKey(parsing: write.key), key.writer == session.writer {
+            if !inDoubt.isEmpty, case .keyed(let key) = write.key, key.writer == session.writer {
                 while let put = inDoubt.first, put.key.sequence < key.sequence {
                     resend(put)
                     inDoubt.removeFirst()
@@ -361,7 +361,7 @@ final class Repo {
         persistence.syncRemovals()
         var floors: [String: Int64] = [session.writer: session.nextSequence]
         func note(_ key: WriteKey) { floors[key.writer] = min(floors[key.writer] ?? .max, key.sequence) }
-        for write in writes.all { if let key = WriteKey(parsing: write.key) { note(key) } }
+        for write in writes.all { if case .keyed(let key) = write.key { note(key) } }
         for put in transactions.putsInDoubt() { note(put.key) }
         send(.resume(requestID: requests.newID(), client: session.identity, writers: floors), as: .resume)
     }

@@ -73,6 +73,6 @@ struct TransactionRecord {
 
 extension TransactionRecord.SentPut {
     func message(requestID: Int) -> ClientMessage {
-        .put(requestID: requestID, path: path, data: data, hash: hash, writeKey: key.description)
+        .put(requestID: requestID, path: path, data: data, hash: hash, writeKey: .keyed(key))
     }
 }

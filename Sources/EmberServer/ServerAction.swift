@@ -14,7 +14,7 @@ enum ServerAction {
     case update(ConnectionID, ServerMessage)
     /// The answer to a write (`key`: its write key, when it has one): refused instead if the
     /// tick is undone.
-    case writeAnswer(ConnectionID, requestID: Int, AckStatus, key: String?)
+    case writeAnswer(ConnectionID, requestID: Int, AckStatus, key: SentWriteKey?)
     /// The answer to a `get`: read again if the tick is undone.
     case getAnswer(ConnectionID, requestID: Int, QuerySpec, GetResult)
     /// Any other message (handshakes, listen and onDisconnect answers, revocations): sent

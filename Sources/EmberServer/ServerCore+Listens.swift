@@ -156,11 +156,14 @@ extension ServerCore {
             case .writeAnswer(let id, let requestID, .ok, let key):
                 // Refused for good: the store records it with its next commit, and a client
                 // that sends the write again (after a restart) gets this answer, not an apply.
-                if let key, let parsed = WriteKey(parsing: key) {
-                    actions.append(.recordLedger(ledger.refuse(parsed, because: refusal)))
-                } else if let key {
-                    answeredWrites.record(.failed(refusal), for: key)
-                    actions.append(.recordAnswer(key: key, failure: refusal))
+                switch key {
+                case .keyed(let key):
+                    actions.append(.recordLedger(ledger.refuse(key, because: refusal)))
+                case .opaque(let text):
+                    answeredWrites.record(.failed(refusal), for: text)
+                    actions.append(.recordAnswer(key: text, failure: refusal))
+                case nil:
+                    break
                 }
                 actions.append(.send(id, .ack(requestID: requestID, status: .failed(refusal))))
             case .getAnswer(let id, let requestID, let query, .data):

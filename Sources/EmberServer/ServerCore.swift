@@ -212,16 +212,17 @@ struct ServerCore {
     /// Answers a write, once per write key: a write sent again (after a lost connection or a
     /// restart) gets its first answer instead of a second application.
     private mutating func answerWrite(
-        _ requestID: Int, by id: ConnectionID, writeKey: String?, into actions: inout [ServerAction],
+        _ requestID: Int, by id: ConnectionID, writeKey: SentWriteKey?, into actions: inout [ServerAction],
         _ apply: (inout ServerCore, inout [ServerAction]) throws(DatabaseError) -> Void
     ) {
-        let key = writeKey.flatMap(WriteKey.init(parsing:))
-        if let key, let status = ledger.answer(for: key) {
-            actions.append(.send(id, .ack(requestID: requestID, status: status)))
-            return
+        let answered: AckStatus?
+        switch writeKey {
+        case .keyed(let key): answered = ledger.answer(for: key)
+        case .opaque(let text): answered = answeredWrites.status(for: text)
+        case nil: answered = nil
         }
-        if key == nil, let writeKey, let status = answeredWrites.status(for: writeKey) {
-            actions.append(.send(id, .ack(requestID: requestID, status: status)))
+        if let answered {
+            actions.append(.send(id, .ack(requestID: requestID, status: answered)))
             return
         }
         let status: AckStatus
@@ -231,15 +232,18 @@ struct ServerCore {
         } catch {
             status = .failed(error)
         }
-        if let key {
+        switch writeKey {
+        case .keyed(let key):
             actions.append(.recordLedger(ledger.record(status, for: key)))
-        } else if let writeKey {
-            answeredWrites.record(status, for: writeKey)
+        case .opaque(let text):
+            answeredWrites.record(status, for: text)
             if case .failed(let error) = status {
-                actions.append(.recordAnswer(key: writeKey, failure: error))
+                actions.append(.recordAnswer(key: text, failure: error))
             } else {
-                actions.append(.recordAnswer(key: writeKey, failure: nil))
+                actions.append(.recordAnswer(key: text, failure: nil))
             }
+        case nil:
+            break
         }
         actions.append(.writeAnswer(id, requestID: requestID, status, key: writeKey))
     }

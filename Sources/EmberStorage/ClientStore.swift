@@ -100,11 +100,13 @@ public final class ClientStore {
     /// The row the next queued write takes: after every row in the table.
     private var nextWriteRow: Int64 = 1
     var serverUpdatesSinceCheck = 0
-    /// The keys of the writes saved since the last commit (not on disk yet).
-    public private(set) var unstoredWriteKeys: Set<String> = []
     /// The rows of the writes saved since the last commit whose saves are still to be written,
     /// with their keys.
     private var uncommittedSaves: [Int64: String] = [:]
+    /// The rows of the writes saved since the last commit (not on disk yet): after a failed
+    /// commit, the writes it did not store.
+    /// - Complexity: O(s) for the s saves not committed.
+    public var unstoredWriteRows: Set<Int64> { Set(uncommittedSaves.keys) }
     /// The rows whose saves, not committed yet, were called off (the write was answered, or the
     /// server's store holds it): the commit skips them.
     private var cancelledSaves: Set<Int64> = []
@@ -232,21 +234,19 @@ public final class ClientStore {
         nextWriteRow += 1
         changes.append(.saveWrite(write, seq: seq))
         uncommittedSaves[seq] = write.key
-        unstoredWriteKeys.insert(write.key)
         writeLocations[write.path, default: 0] += 1
         return seq
     }
 
-    /// Removes the write `key` at `path` (answered by the server). A write whose save is not
+    /// Removes the write in `row`, at `path` (answered by the server). A write whose save is not
     /// committed yet, or was never written (``forgetSaves(keptElsewhere:)``), changes nothing on
     /// disk: its save is called off.
-    public func removeWrite(key: String, row: Int64, at path: Path) {
+    public func removeWrite(row: Int64, at path: Path) {
         if uncommittedSaves.removeValue(forKey: row) != nil {
             cancelledSaves.insert(row)
         } else if neverStoredRows.remove(row) == nil {
             changes.append(.removeWrite(seq: row))
         }
-        if !unstoredWriteKeys.isEmpty { unstoredWriteKeys.remove(key) }
         if let count = writeLocations[path] {
             writeLocations[path] = count > 1 ? count - 1 : nil
         }
@@ -263,13 +263,12 @@ public final class ClientStore {
     ///   20 ms for their commit).
     public func forgetSaves(keptElsewhere: (String) -> Bool) {
         guard !uncommittedSaves.isEmpty else { return }
-        var forgotten: [(seq: Int64, key: String)] = []
-        for (seq, key) in uncommittedSaves where keptElsewhere(key) { forgotten.append((seq, key)) }
-        for (seq, key) in forgotten {
+        var forgotten: [Int64] = []
+        for (seq, key) in uncommittedSaves where keptElsewhere(key) { forgotten.append(seq) }
+        for seq in forgotten {
             uncommittedSaves[seq] = nil
             cancelledSaves.insert(seq)
             neverStoredRows.insert(seq)
-            unstoredWriteKeys.remove(key)
         }
     }
 
@@ -517,7 +516,6 @@ public final class ClientStore {
     private func clearChanges() {
         changes = []
         queryChanges = [:]
-        unstoredWriteKeys = []
         uncommittedSaves = [:]
         cancelledSaves = []
         hasPinChanges = false

@@ -18,9 +18,9 @@ public enum ClientMessage: Sendable, Hashable {
     /// Replace the value at `path`. With `hash`, only if the current value still has that hash
     /// (a transaction's guard); otherwise the answer is `datastale`. With `writeKey`, a write
     /// sent again after a lost connection is answered as before instead of applied twice.
-    case put(requestID: Int, path: Path, data: Node, hash: String?, writeKey: String? = nil)
+    case put(requestID: Int, path: Path, data: Node, hash: String?, writeKey: SentWriteKey? = nil)
     /// Set several paths below `path` at once: all land or none. `writeKey` as for `put`.
-    case merge(requestID: Int, path: Path, changes: [WireChange], writeKey: String? = nil)
+    case merge(requestID: Int, path: Path, changes: [WireChange], writeKey: SentWriteKey? = nil)
     /// When this connection ends, replace the value at `path`.
     case onDisconnectPut(requestID: Int, path: Path, data: Node)
     /// When this connection ends, merge into `path`.

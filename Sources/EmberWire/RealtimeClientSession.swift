@@ -202,7 +202,7 @@ public struct RealtimeClientSession: Sendable {
         }
     }
 
-    private static func writeData(path: Path, data: Node, hash: String?, writeKey: String?, to body: inout JSONWriter) {
+    private static func writeData(path: Path, data: Node, hash: String?, writeKey: SentWriteKey?, to body: inout JSONWriter) {
         body.append(raw: #"{"p":"#)
         body.write(string: path.description)
         body.append(raw: #","d":"#)
@@ -213,12 +213,12 @@ public struct RealtimeClientSession: Sendable {
         }
         if let writeKey {
             body.append(raw: #","k":"#)
-            body.write(string: writeKey)
+            body.write(string: writeKey.description)
         }
         body.append(raw: "}")
     }
 
-    private static func writeChanges(path: Path, changes: [WireChange], writeKey: String?, to body: inout JSONWriter) {
+    private static func writeChanges(path: Path, changes: [WireChange], writeKey: SentWriteKey?, to body: inout JSONWriter) {
         body.append(raw: #"{"p":"#)
         body.write(string: path.description)
         body.append(raw: #","d":"#)
@@ -226,7 +226,7 @@ public struct RealtimeClientSession: Sendable {
         RealtimeCodec.writeChanges(changes, format: .export, to: &body)
         if let writeKey {
             body.append(raw: #","k":"#)
-            body.write(string: writeKey)
+            body.write(string: writeKey.description)
         }
         body.append(raw: "}")
     }

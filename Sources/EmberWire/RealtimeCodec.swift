@@ -173,10 +173,10 @@ public enum RealtimeCodec {
             return .request(.unlisten(requestID: id, query: query, tag: try tag(body)))
         case "p":
             let target = try path(body, write: true)
-            return .request(.put(requestID: id, path: target, data: try node(body["d"], at: target), hash: try string(body, "h"), writeKey: try string(body, "k")))
+            return .request(.put(requestID: id, path: target, data: try node(body["d"], at: target), hash: try string(body, "h"), writeKey: try string(body, "k").map(SentWriteKey.init(text:))))
         case "m":
             let target = try path(body, write: true)
-            return .request(.merge(requestID: id, path: target, changes: try WireChange.changes(parsing: body["d"], at: target), writeKey: try string(body, "k")))
+            return .request(.merge(requestID: id, path: target, changes: try WireChange.changes(parsing: body["d"], at: target), writeKey: try string(body, "k").map(SentWriteKey.init(text:))))
         case "o":
             let target = try path(body, write: true)
             return .request(.onDisconnectPut(requestID: id, path: target, data: try node(body["d"], at: target)))
