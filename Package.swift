@@ -90,7 +90,7 @@ let package = Package(
         // MARK: Swift modules, bottom-up
         .target(
             name: "EmberCore",
-            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [.product(name: "Crypto", package: "swift-crypto"), .product(name: "DequeModule", package: "swift-collections")],
             swiftSettings: swiftSettings
         ),
         .target(

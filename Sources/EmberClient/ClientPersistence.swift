@@ -141,8 +141,8 @@ final class ClientPersistence {
     func saveWrite(_ write: PersistedWrite) -> Int64? { store?.saveWrite(write) }
 
     /// Forgets an answered write.
-    func removeWrite(row: Int64, at path: Path) {
-        store?.removeWrite(row: row, at: path)
+    func removeWrite(row: Int64) {
+        store?.removeWrite(row: row)
     }
 
     /// Calls off the saves, not committed yet, of the queued writes `isKept` says the server's

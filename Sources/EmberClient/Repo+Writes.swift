@@ -72,7 +72,7 @@ extension Repo {
     /// events; then its completion runs.
     func writeAnswered(_ writeID: WriteID, status: AckStatus) {
         guard let write = writes.remove(writeID) else { return }
-        if let row = write.storeRow { persistence.removeWrite(row: row, at: write.path) }
+        if let row = write.storeRow { persistence.removeWrite(row: row) }
         switch status {
         case .ok:
             if let record = syncTree.pendingWrite(writeID) {

@@ -24,7 +24,7 @@ extension ClientStore {
             for path in Self.keptPaths(of: record) { kept.insert(path) }
         }
         for pin in pins { kept.insert(pin.path) }
-        for path in writeLocations.keys { kept.insert(path) }
+        for path in writeLocations.values { kept.insert(path) }
         var pruned = 0
         while size > cacheSizeLimit && pruned < prunable.count {
             let count = max(1, Int((Double(prunable.count - pruned) * Self.pruneShare).rounded(.up)))

@@ -95,8 +95,9 @@ public final class ClientStore {
     var nextQueryID: Int64 = 1
     /// The kept-synced queries.
     public private(set) var pins: Set<QuerySpec> = []
-    /// The locations of the queued writes, with how many are queued at each.
-    var writeLocations: [Path: Int] = [:]
+    /// The locations of the queued writes, by row (rows are handed out in order and mostly
+    /// answered in order: a window of slots, not a table hashing each location twice a write).
+    var writeLocations = NumberedSlots<Path>()
     /// The row the next queued write takes: after every row in the table.
     private var nextWriteRow: Int64 = 1
     var serverUpdatesSinceCheck = 0
@@ -234,22 +235,20 @@ public final class ClientStore {
         nextWriteRow += 1
         changes.append(.saveWrite(write, seq: seq))
         uncommittedSaves[seq] = write.key
-        writeLocations[write.path, default: 0] += 1
+        writeLocations.insert(write.path, at: Int(seq))
         return seq
     }
 
-    /// Removes the write in `row`, at `path` (answered by the server). A write whose save is not
+    /// Removes the write in `row` (answered by the server). A write whose save is not
     /// committed yet, or was never written (``forgetSaves(keptElsewhere:)``), changes nothing on
     /// disk: its save is called off.
-    public func removeWrite(row: Int64, at path: Path) {
+    public func removeWrite(row: Int64) {
         if uncommittedSaves.removeValue(forKey: row) != nil {
             cancelledSaves.insert(row)
         } else if neverStoredRows.remove(row) == nil {
             changes.append(.removeWrite(seq: row))
         }
-        if let count = writeLocations[path] {
-            writeLocations[path] = count > 1 ? count - 1 : nil
-        }
+        writeLocations.remove(Int(row))
     }
 
     /// Calls off the saves, not committed yet, of the queued writes `keptElsewhere` says are
@@ -717,9 +716,9 @@ public final class ClientStore {
                 let params = try QueryParams(storageNode: try Node(jsonText: row[1]))
                 pins.append(QuerySpec(path: Path(unchecked: row[0] as String), params: params))
             }
-            var locations: [Path: Int] = [:]
-            for path in try String.fetchAll(db, sql: "SELECT path FROM writes") {
-                locations[Path(unchecked: path), default: 0] += 1
+            var locations = NumberedSlots<Path>()
+            for row in try Row.fetchAll(db, sql: "SELECT seq, path FROM writes ORDER BY seq") {
+                locations.insert(Path(unchecked: row[1] as String), at: Int(row[0] as Int64))
             }
             let lastRow = try Int64.fetchOne(db, sql: "SELECT max(seq) FROM writes") ?? 0
             return (queries, pins, locations, lastRow)

@@ -18,10 +18,10 @@ import Testing
         try store.commit()
         // The disk is full: a commit that needs a page fails.
         try store.setMaximumSize(0)
-        store.removeWrite(row: first, at: "a")
+        store.removeWrite(row: first)
         store.overwriteServerCache(json(#""\#(String(repeating: "x", count: 100_000))""#), at: "big")
         let third = store.saveWrite(PersistedWrite(key: "c.s#3", path: "c", change: .put(json(#""\#(String(repeating: "y", count: 100_000))""#))))
-        store.removeWrite(row: third, at: "c")
+        store.removeWrite(row: third)
         #expect(throws: StoreError.self) { try store.commit() }
         try store.commitRemovals()
         try store.setMaximumSize(nil)

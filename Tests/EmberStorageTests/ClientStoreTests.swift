@@ -68,8 +68,8 @@ import Testing
         ])
         let added = store.saveWrite(PersistedWrite(key: "new.s#1", path: "d", change: .put(json("3"))))
         #expect(added == 10, "after the last row")
-        store.removeWrite(row: 7, at: "a")
-        store.removeWrite(row: 9, at: "b")
+        store.removeWrite(row: 7)
+        store.removeWrite(row: 9)
         try store.close()
         let reopened = try ClientStore(at: .file(file), durability: .normal, now: 0)
         #expect(try reopened.loadQueue() == [QueuedWrite(row: 10, write: PersistedWrite(key: "new.s#1", path: "d", change: .put(json("3"))))])
@@ -98,7 +98,7 @@ import Testing
         ]
         let rows = writes.map { store.saveWrite($0) }
         try store.commit()
-        store.removeWrite(row: rows[0], at: "a")
+        store.removeWrite(row: rows[0])
         try store.close()
         let reopened = try ClientStore(at: .file(file), durability: .full, now: 0)
         #expect(try reopened.loadQueue().map(\.write) == Array(writes.dropFirst()))
