@@ -39,7 +39,12 @@ extension Repo {
     /// answered (`isAnswered`) and committed: its store holds them and their answers, so a
     /// connected client's write costs the server's commit alone.
     func forgetSaves(answeredByServer isAnswered: (WriteKey) -> Bool) {
-        persistence.forgetSaves { key in WriteKey(parsing: key).map(isAnswered) ?? false }
+        let writer = session.writer
+        persistence.forgetSaves { key in
+            // This session's saves, the usual ones, are read without a parse.
+            if let sequence = WriteKey.sequence(of: key, by: writer) { return isAnswered(WriteKey(writer: writer, sequence: sequence)) }
+            return WriteKey(parsing: key).map(isAnswered) ?? false
+        }
     }
 
     /// A complete filtered query's window changed: the store tracks its children.

@@ -85,10 +85,30 @@ public struct NumberedSlots<Element> {
     /// The values, in the order of their numbers.
     /// - Complexity: O(n + s log s) for the window's n slots and s stragglers.
     public var values: [Element] {
-        var all = stragglers.sorted { $0.key < $1.key }.map(\.value)
-        all.reserveCapacity(all.count + live)
-        for case let element? in window { all.append(element) }
+        var all: [Element] = []
+        all.reserveCapacity(count)
+        forEach { _, element in all.append(element) }
         return all
+    }
+
+    /// The numbers held, in order.
+    /// - Complexity: O(n + s log s) for the window's n slots and s stragglers.
+    public var numbers: [Int] {
+        var all: [Int] = []
+        all.reserveCapacity(count)
+        forEach { number, _ in all.append(number) }
+        return all
+    }
+
+    /// Calls `body` with each number held and its value, in the order of the numbers.
+    /// - Complexity: O(n + s log s) for the window's n slots and s stragglers.
+    public func forEach(_ body: (Int, Element) throws -> Void) rethrows {
+        if !stragglers.isEmpty {
+            for (number, element) in stragglers.sorted(by: { $0.key < $1.key }) { try body(number, element) }
+        }
+        for (offset, slot) in window.enumerated() {
+            if let element = slot { try body(first + offset, element) }
+        }
     }
 
     /// Gives back every number: the values, in the order of their numbers.

@@ -101,19 +101,19 @@ public final class ClientStore {
     /// The row the next queued write takes: after every row in the table.
     private var nextWriteRow: Int64 = 1
     var serverUpdatesSinceCheck = 0
-    /// The rows of the writes saved since the last commit whose saves are still to be written,
-    /// with their keys.
-    private var uncommittedSaves: [Int64: String] = [:]
+    /// The keys of the writes saved since the last commit whose saves are still to be written,
+    /// by row (in a window of slots: rows are handed out in order).
+    private var uncommittedSaves = NumberedSlots<String>()
     /// The rows of the writes saved since the last commit (not on disk yet): after a failed
     /// commit, the writes it did not store.
     /// - Complexity: O(s) for the s saves not committed.
-    public var unstoredWriteRows: Set<Int64> { Set(uncommittedSaves.keys) }
+    public var unstoredWriteRows: Set<Int64> { Set(uncommittedSaves.numbers.map(Int64.init)) }
     /// The rows whose saves, not committed yet, were called off (the write was answered, or the
     /// server's store holds it): the commit skips them.
     private var cancelledSaves: Set<Int64> = []
     /// The rows of queued writes that were never written to the file (their saves called off
     /// because the server's store held them): their removal changes nothing on disk.
-    private var neverStoredRows: Set<Int64> = []
+    private var neverStoredRows = NumberedSlots<Void>()
     /// Whether the file has held a queued write since the store was opened (one was there when
     /// it opened, or a commit stored a save): only then can a write of this client come back
     /// to a server after a restart, replayed from the queue. While it is `false`, a server in
@@ -234,7 +234,7 @@ public final class ClientStore {
         let seq = nextWriteRow
         nextWriteRow += 1
         changes.append(.saveWrite(write, seq: seq))
-        uncommittedSaves[seq] = write.key
+        uncommittedSaves.insert(write.key, at: Int(seq))
         writeLocations.insert(write.path, at: Int(seq))
         return seq
     }
@@ -243,9 +243,9 @@ public final class ClientStore {
     /// committed yet, or was never written (``forgetSaves(keptElsewhere:)``), changes nothing on
     /// disk: its save is called off.
     public func removeWrite(row: Int64) {
-        if uncommittedSaves.removeValue(forKey: row) != nil {
+        if uncommittedSaves.remove(Int(row)) != nil {
             cancelledSaves.insert(row)
-        } else if neverStoredRows.remove(row) == nil {
+        } else if neverStoredRows.remove(Int(row)) == nil {
             changes.append(.removeWrite(seq: row))
         }
         writeLocations.remove(Int(row))
@@ -262,12 +262,12 @@ public final class ClientStore {
     ///   20 ms for their commit).
     public func forgetSaves(keptElsewhere: (String) -> Bool) {
         guard !uncommittedSaves.isEmpty else { return }
-        var forgotten: [Int64] = []
-        for (seq, key) in uncommittedSaves where keptElsewhere(key) { forgotten.append(seq) }
+        var forgotten: [Int] = []
+        uncommittedSaves.forEach { seq, key in if keptElsewhere(key) { forgotten.append(seq) } }
         for seq in forgotten {
-            uncommittedSaves[seq] = nil
-            cancelledSaves.insert(seq)
-            neverStoredRows.insert(seq)
+            uncommittedSaves.remove(seq)
+            cancelledSaves.insert(Int64(seq))
+            neverStoredRows.insert((), at: seq)
         }
     }
 
@@ -515,7 +515,7 @@ public final class ClientStore {
     private func clearChanges() {
         changes = []
         queryChanges = [:]
-        uncommittedSaves = [:]
+        uncommittedSaves = NumberedSlots()
         cancelledSaves = []
         hasPinChanges = false
     }

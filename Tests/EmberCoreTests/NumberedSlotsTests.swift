@@ -50,6 +50,7 @@ struct NumberedSlotsTests {
                 #expect(slots.isEmpty == model.isEmpty)
             }
             #expect(slots.values == model.keys.sorted().map { model[$0]! }, "seed \(seed)")
+            #expect(slots.numbers == model.keys.sorted(), "seed \(seed)")
         }
     }
 

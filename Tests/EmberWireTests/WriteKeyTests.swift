@@ -31,4 +31,17 @@ struct WriteKeyTests {
     func notKeys(text: String) {
         #expect(WriteKey(parsing: text) == nil)
     }
+
+    @Test("a key's number read in place for its writer: the parse's number, and nil for another writer or form")
+    func sequenceOfWriter() {
+        #expect(WriteKey.sequence(of: "k2x9.3fa1#17", by: "k2x9.3fa1") == 17)
+        #expect(WriteKey.sequence(of: "k2x9.3fa1#17", by: "k2x9.3fa") == nil, "a writer whose name is a prefix")
+        #expect(WriteKey.sequence(of: "k2x9.3fa1#17", by: "k2x9.3fa12") == nil)
+        #expect(WriteKey.sequence(of: "other.s#17", by: "k2x9.3fa1") == nil)
+        for text in ["w#", "w#0", "w#-1", "w#1x", "w#99999999999999999999", "w", "w1"] {
+            #expect(WriteKey.sequence(of: text, by: "w") == nil, "\(text)")
+            #expect(WriteKey.sequence(of: text, by: "w") == WriteKey(parsing: text)?.sequence)
+        }
+        #expect(WriteKey.sequence(of: "w#9223372036854775807", by: "w") == .max)
+    }
 }
