@@ -4,8 +4,21 @@ import EmberSync
 /// A callback registered on a query.
 struct Listener {
     let query: QuerySpec
-    let types: Set<EventType>
     /// Removed after its first event (`once`).
     let once: Bool
     let callback: (ListenerEvent) -> Void
+    /// The event types asked for, one bit a type (a `Set<EventType>` hashes each type's raw
+    /// string: its `contains` cost every delivered event about 350 instructions, callgrind).
+    private let typeBits: UInt8
+
+    init(query: QuerySpec, types: Set<EventType>, once: Bool, callback: @escaping (ListenerEvent) -> Void) {
+        self.query = query
+        self.once = once
+        self.callback = callback
+        typeBits = types.reduce(0) { $0 | $1.bit }
+    }
+
+    /// Whether the listener asked for events of `type`.
+    /// - Complexity: O(1).
+    func accepts(_ type: EventType) -> Bool { typeBits & type.bit != 0 }
 }

@@ -37,7 +37,7 @@ struct ListenerTable {
         let pins = Set(keepSynced.values)
         return listeners.filter { id, listener in
             let sameQuery = query.isDefault ? listener.query.path == query.path : listener.query == query
-            return sameQuery && !pins.contains(id) && (type.map { listener.types.contains($0) } ?? true)
+            return sameQuery && !pins.contains(id) && (type.map(listener.accepts) ?? true)
         }.keys.sorted { $0.rawValue < $1.rawValue }
     }
 

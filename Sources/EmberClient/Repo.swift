@@ -139,7 +139,7 @@ final class Repo {
             _ = listeners.remove(event.registration)
             listener.callback(.cancelled(error))
         default:
-            guard let type = event.type, listener.types.contains(type), let node = event.snapshot else { return }
+            guard let type = event.type, listener.accepts(type), let node = event.snapshot else { return }
             let path = event.childKey.map { event.query.path.child($0) } ?? event.query.path
             if listener.once { removeListener(event.registration) }
             let snapshot = DataSnapshot(

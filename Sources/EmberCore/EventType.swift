@@ -18,3 +18,17 @@ public enum EventType: String, CaseIterable, Sendable, Hashable {
     /// Whether this is one of the child events.
     public var isChildEvent: Bool { self != .value }
 }
+
+extension EventType {
+    /// This type's bit in a mask of types (a sync registration's, a client's listener's):
+    /// asked for on every change, so not hashed (a `Set<EventType>` hashes the raw string).
+    public var bit: UInt8 {
+        switch self {
+        case .value: 1
+        case .childAdded: 2
+        case .childChanged: 4
+        case .childRemoved: 8
+        case .childMoved: 16
+        }
+    }
+}

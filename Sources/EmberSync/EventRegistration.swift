@@ -42,16 +42,3 @@ public struct EventRegistration: Sendable, Hashable {
         types.reduce(0) { $0 | $1.bit }
     }
 }
-
-extension EventType {
-    /// This type's bit in an ``EventRegistration``'s mask.
-    var bit: UInt8 {
-        switch self {
-        case .value: 1
-        case .childAdded: 2
-        case .childChanged: 4
-        case .childRemoved: 8
-        case .childMoved: 16
-        }
-    }
-}

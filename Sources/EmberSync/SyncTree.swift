@@ -316,7 +316,7 @@ public struct SyncTree<Provider: ListenProvider> {
                     guard let childOperation = operation.forChild(key) else { return [] }
                     return apply(childOperation, to: &child, serverCache: serverCacheBelow?.child(key), writes: writes.child(key))
                 }
-                if let childEvents { events += childEvents }
+                if let childEvents { Self.gather(childEvents, into: &events) }
             }
         } else if !tree.children.isEmpty {
             // The operation is here: every child.
@@ -327,15 +327,23 @@ public struct SyncTree<Provider: ListenProvider> {
                 let childEvents = tree.children.modifyValue(forKey: key) { child in
                     apply(childOperation, to: &child, serverCache: serverCacheBelow?.child(key), writes: writes.child(key))
                 }
-                if let childEvents { events += childEvents }
+                if let childEvents { Self.gather(childEvents, into: &events) }
             }
         }
         if var syncPoint = tree.value {
             tree.value = nil
-            events += syncPoint.apply(operation, writes: writes, serverCacheAbove: serverCache)
+            Self.gather(syncPoint.apply(operation, writes: writes, serverCacheAbove: serverCache), into: &events)
             tree.value = syncPoint
         }
         return events
+    }
+
+    /// Adds `more` to `events`: taken as they are when there is nothing yet (the usual case:
+    /// one sync point on an operation's path; appending to an empty array copies into a new
+    /// buffer).
+    /// - Complexity: O(1) when `events` is empty, else O(m).
+    private static func gather(_ more: [Event], into events: inout [Event]) {
+        if events.isEmpty { events = more } else { events += more }
     }
 
     // MARK: Listens
