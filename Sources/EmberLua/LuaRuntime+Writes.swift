@@ -20,16 +20,9 @@ extension LuaRuntime {
         } else if !call.isAbsent(callbackIndex) {
             throw call.wrongType(at: callbackIndex, expected: "a completion function")
         }
-        let handle = LuaWriteHandle(verb, at: path)
+        let handle = LuaWriteHandle(verb, at: path, callback: callback, of: self)
         do {
-            try start { [weak self] error in
-                handle.answer = .some(error)
-                guard let callback else { return }
-                guard let self else { return }
-                self.enqueue(LuaCallback(
-                    function: callback, releasesFunction: true, arguments: [.error(error)],
-                    context: "completion of the \(handle.label)", listener: nil))
-            }
+            try start(handle.answered)
         } catch {
             if let callback { release(callback) }
             throw call.failure(error)
