@@ -78,14 +78,14 @@ extension Repo {
             if let record = syncTree.pendingWrite(writeID) {
                 persistence.keepConfirmedWrite(record, now: environment.clock.now())
             }
-            raise(syncTree.ackUserWrite(writeID, outcome: .confirmed)) { write.completion(nil) }
+            raise(syncTree.ackUserWrite(writeID, outcome: .confirmed), answering: write.completion, with: nil)
         case .failed(let error):
             // A refusal is final: the write leaves the stored queue before anyone hears of it,
             // so that no restart sends it again (deleting needs no new space, even on a full
             // disk). An acceptance needs no such care: the server answers a resend from its
             // record of answered writes.
             persistence.commitRemovals()
-            raise(syncTree.ackUserWrite(writeID, outcome: .reverted)) { write.completion(error.path == nil ? error.at(write.path) : error) }
+            raise(syncTree.ackUserWrite(writeID, outcome: .reverted), answering: write.completion, with: error.path == nil ? error.at(write.path) : error)
         }
     }
 

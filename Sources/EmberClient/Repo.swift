@@ -60,6 +60,9 @@ final class Repo {
     private enum Delivery {
         case event(Event)
         case call(() -> Void)
+        /// A completion and its answer, held as they are (a closure calling it allocated a
+        /// context holding the whole write for every answered write).
+        case answer((DatabaseError?) -> Void, DatabaseError?)
     }
 
     init(name: ClientName, environment: any ClientEnvironment, reconnect: ReconnectPolicy, store: ClientStore?) {
@@ -103,6 +106,18 @@ final class Repo {
         guard !events.isEmpty || completion != nil else { return }
         for event in events { deliveries.append(.event(event)) }
         if let completion { deliveries.append(.call(completion)) }
+        postDelivery()
+    }
+
+    /// Queues `events`, then `completion` called with `error`, as ``raise(_:then:)`` does.
+    func raise(_ events: [Event], answering completion: @escaping (DatabaseError?) -> Void, with error: DatabaseError?) {
+        for event in events { deliveries.append(.event(event)) }
+        deliveries.append(.answer(completion, error))
+        postDelivery()
+    }
+
+    /// Posts the delivery of ``deliveries`` to the engine, unless it is posted already.
+    private func postDelivery() {
         guard !deliveryPosted else { return }
         deliveryPosted = true
         environment.post(deliverQueuedCallback)
@@ -127,6 +142,7 @@ final class Repo {
             switch delivery {
             case .event(let event): deliver(event)
             case .call(let call): call()
+            case .answer(let completion, let error): completion(error)
             }
         }
         deliveryPosted = false
