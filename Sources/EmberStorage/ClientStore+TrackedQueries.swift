@@ -62,16 +62,16 @@ extension ClientStore {
 
     private func update(_ query: QuerySpec, now: Int64, _ change: (inout TrackedQuery) -> Void) {
         let tracked = Self.tracked(query)
-        let before = queries[tracked]
-        var record = before ?? {
+        let kept = queries.update(tracked, orMake: {
             defer { nextQueryID += 1 }
             return TrackedQuery(id: nextQueryID, query: tracked, completeness: .partial, activity: .inactive, lastUse: now)
-        }()
-        change(&record)
-        if record == before && now - record.lastUse < Self.lastUseResolution { return }
-        record.lastUse = max(record.lastUse, now)
-        queries[tracked] = record
-        queryChanges[record.id] = record
+        }) { before, record in
+            change(&record)
+            if record == before && now - record.lastUse < Self.lastUseResolution { return false }
+            record.lastUse = max(record.lastUse, now)
+            return true
+        }
+        if let kept { queryChanges[kept.id] = kept }
     }
 
     /// Whether an active default query at or above `path` keeps its data synced.
