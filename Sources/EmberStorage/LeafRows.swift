@@ -12,7 +12,7 @@ struct LeafRows {
     /// The queries of ``load(at:in:problems:bytes:skipping:)``, made once: a location read
     /// made its text every time (a seventh of reading a location that holds nothing).
     private let allRowsSQL: String
-    private let rangeSQL: String
+    let rangeSQL: String
 
     init(table: String) {
         self.table = table
@@ -210,9 +210,11 @@ struct LeafRows {
     /// node is empty here, so its priority cannot be set on it (a priority needs data), but the
     /// caller's data laid over it may fill it, and then the priority is the node's (a region in
     /// memory below an object with a priority, the object's other rows all in other regions).
+    /// - Parameter range: the statement of ``rangeSQL`` prepared on `db`, when the caller keeps
+    ///   it (GRDB's cache of statements hashes the SQL text on every look-up).
     func load(
         at path: Path, in db: Database, problems: inout [BadRow], bytes: inout Int, skipping: [Path],
-        unappliedPriorities: inout [(path: Path, priority: Priority)]
+        unappliedPriorities: inout [(path: Path, priority: Priority)], range: BulkStatement? = nil
     ) throws -> Node {
         let text = Self.rowPath(path)
         let rows: BulkStatement
@@ -229,7 +231,7 @@ struct LeafRows {
             // keys extend this one with a byte below `/` (`b-c` beside `b`), left out below. An
             // `OR` of the exact row and the range below costs SQLite a temporary B-tree to order
             // the two (a third of a write to a new location, measured with callgrind).
-            rows = try BulkStatement(rangeSQL, in: db)
+            rows = try range ?? BulkStatement(rangeSQL, in: db)
             arguments = [.text(text), .text(text + "0")]
         }
         let own = text.utf8.count

@@ -77,6 +77,10 @@ public final class ServerStore {
     let queue: DatabaseQueue
     /// The statements of the tick's commits, once the first has prepared them.
     private var tickStatements: TickStatements?
+    /// The statements reading a location, once the first read has prepared them (GRDB's cache
+    /// of statements hashes the SQL text on each look-up: two a read, about 1,600 instructions
+    /// of every write to a new location, callgrind).
+    private var readStatements: ReadStatements?
     /// The paths changed since the last commit, outermost only (a change below a changed
     /// location is part of it).
     private var changed = PathSet()
@@ -410,6 +414,19 @@ public final class ServerStore {
     /// the connection. A class, as its ``LeafRows/Writer`` is: a commit copied the structs'
     /// twenty references, retained and released, several times (together 3,000 instructions of
     /// the 20,600 a one-leaf commit spent inside its transaction, callgrind).
+    /// The statements of ``loadLocation(_:skipping:interiorAncestors:)``, prepared once.
+    private final class ReadStatements {
+        /// Whether a row is at a path (an ancestor holding a leaf).
+        let ancestor: BulkStatement
+        /// A location's rows (``LeafRows/load(at:in:problems:bytes:skipping:unappliedPriorities:range:)``).
+        let range: BulkStatement
+
+        init(_ db: Database) throws {
+            ancestor = try BulkStatement("SELECT 1 FROM leaves WHERE path = ?", in: db)
+            range = try BulkStatement(ServerStore.rows.rangeSQL, in: db)
+        }
+    }
+
     private final class TickStatements {
         /// The leaves' rows.
         let rows: LeafRows.Writer
@@ -546,12 +563,14 @@ public final class ServerStore {
         // Outside a transaction (no BEGIN and COMMIT per read, which cost a write a third of
         // its time): this process is the store's only writer, and it commits on this thread.
         return try queue.readingDirectly("read \(asked)", of: "the server's store", at: location) { db in
+            let statements = try readStatements ?? ReadStatements(db)
+            readStatements = statements
             var location = asked
             if !asked.isEmpty {
                 // The shallowest ancestor that holds a leaf, if any: one lookup of the primary key
                 // per ancestor, shallowest first (an `IN` list ordered by length cost SQLite two
                 // temporary B-trees, a fifth of a write to a new location).
-                let lookup = try BulkStatement("SELECT 1 FROM leaves WHERE path = ?", in: db)
+                let lookup = statements.ancestor
                 for depth in min(interiorAncestors, asked.count)..<asked.count {
                     let ancestor = Path(keys: Array(asked.keys.prefix(depth)))
                     let text = LeafRows.rowPath(ancestor)
@@ -567,7 +586,7 @@ public final class ServerStore {
             var unapplied: [(path: Path, priority: Priority)] = []
             let node = try Self.rows.load(
                 at: location, in: db, problems: &problems, bytes: &bytes, skipping: location == asked ? skipping : [],
-                unappliedPriorities: &unapplied)
+                unappliedPriorities: &unapplied, range: statements.range)
             if !problems.isEmpty { rowsMatchTree = false }
             return StoredLocation(path: location, node: node, badRows: problems, bytes: bytes, heldPriorities: unapplied)
         }
@@ -630,6 +649,7 @@ public final class ServerStore {
     /// Closes the database now. The store cannot be used afterwards.
     public func close() throws(StoreError) {
         tickStatements = nil
+        readStatements = nil
         do {
             try queue.close()
         } catch {
