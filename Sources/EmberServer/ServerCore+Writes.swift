@@ -29,20 +29,27 @@ extension ServerCore {
     ) throws(DatabaseError) -> PreparedPut {
         try checkWrite(node, at: path)
         if let error = load(path) { throw error }
-        let current = tree.root.child(at: path)
         // One instant for the server values and the rules' `now` (Firebase resolves them
         // together): the clock is read once.
         let now = serverTime
-        let resolved = node.resolvingServerValues(existing: current, serverTime: now)
-        // A server value must resolve to something storable (an increment can overflow).
-        if node.containsServerValues { try resolved.validate(at: path) }
+        // What is there is read only when something needs it (server values, a hash): a walk
+        // down the tree, two searches of sorted children for the usual `a/b` (1,500
+        // instructions of a write, callgrind).
+        let resolved: Node
+        if node.containsServerValues {
+            resolved = node.resolvingServerValues(existing: tree.root.child(at: path), serverTime: now)
+            // A server value must resolve to something storable (an increment can overflow).
+            try resolved.validate(at: path)
+        } else {
+            resolved = node
+        }
         if let id, authorizer.applies(to: auth),
             let error = denial(.write([path]), as: auth, by: id, at: now, writing: [RuleData.Write(path, resolved)], into: &actions)
         {
             throw error
         }
         try checkWritesAllowed(at: path)
-        if let hash, !current.hasHash(hash) { throw .dataStale(at: path) }
+        if let hash, !tree.root.child(at: path).hasHash(hash) { throw .dataStale(at: path) }
         return PreparedPut(resolved: resolved)
     }
 
