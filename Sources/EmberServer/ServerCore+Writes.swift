@@ -95,10 +95,15 @@ extension ServerCore {
         let now = serverTime
         var resolved: [WireChange] = []
         for change in changes {
+            // What is there is read only for server values (as a put's).
+            guard change.node.containsServerValues else {
+                resolved.append(change)
+                continue
+            }
             let full = path.appending(change.path)
             let node = change.node.resolvingServerValues(existing: tree.root.child(at: full), serverTime: now)
             // A server value must resolve to something storable (an increment can overflow).
-            if change.node.containsServerValues { try node.validate(at: full) }
+            try node.validate(at: full)
             resolved.append(WireChange(change.path, node))
         }
         if let id, authorizer.applies(to: auth) {
