@@ -15,7 +15,7 @@ struct Listener {
         self.query = query
         self.once = once
         self.callback = callback
-        typeBits = types.reduce(0) { $0 | $1.bit }
+        typeBits = EventType.bits(of: types)
     }
 
     /// Whether the listener asked for events of `type`.

@@ -31,4 +31,9 @@ extension EventType {
         case .childMoved: 16
         }
     }
+
+    /// The bits of `types`, one a type (``bit``).
+    public static func bits(of types: Set<EventType>) -> UInt8 {
+        types.reduce(0) { $0 | $1.bit }
+    }
 }

@@ -156,15 +156,7 @@ extension ServerCore {
             case .writeAnswer(let id, let requestID, .ok, let key):
                 // Refused for good: the store records it with its next commit, and a client
                 // that sends the write again (after a restart) gets this answer, not an apply.
-                switch key {
-                case .keyed(let key):
-                    actions.append(.recordLedger(ledger.refuse(key, because: refusal)))
-                case .opaque(let text):
-                    answeredWrites.record(.failed(refusal), for: text)
-                    actions.append(.recordAnswer(key: text, failure: refusal))
-                case nil:
-                    break
-                }
+                recordAnswer(.failed(refusal), for: key, into: &actions)
                 actions.append(.send(id, .ack(requestID: requestID, status: .failed(refusal))))
             case .getAnswer(let id, let requestID, let query, .data):
                 switch read(query) {

@@ -232,20 +232,24 @@ struct ServerCore {
         } catch {
             status = .failed(error)
         }
-        switch writeKey {
+        recordAnswer(status, for: writeKey, into: &actions)
+        actions.append(.writeAnswer(id, requestID: requestID, status, key: writeKey))
+    }
+
+    /// Records `status` as the answer to the write of `key` (nothing for a write sent without
+    /// one): in the ledger for Ember's keys, among the answered writes for an old-style key,
+    /// with the change for the store in `actions`.
+    mutating func recordAnswer(_ status: AckStatus, for key: SentWriteKey?, into actions: inout [ServerAction]) {
+        switch key {
         case .keyed(let key):
             actions.append(.recordLedger(ledger.record(status, for: key)))
         case .opaque(let text):
             answeredWrites.record(status, for: text)
-            if case .failed(let error) = status {
-                actions.append(.recordAnswer(key: text, failure: error))
-            } else {
-                actions.append(.recordAnswer(key: text, failure: nil))
-            }
+            let failure: DatabaseError? = if case .failed(let error) = status { error } else { nil }
+            actions.append(.recordAnswer(key: text, failure: failure))
         case nil:
             break
         }
-        actions.append(.writeAnswer(id, requestID: requestID, status, key: writeKey))
     }
 
     // MARK: Users and rules

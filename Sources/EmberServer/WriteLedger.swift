@@ -106,11 +106,6 @@ struct WriteLedger {
         return changes
     }
 
-    /// Replaces the answer to `key` by a refusal (its tick could not be committed).
-    mutating func refuse(_ key: WriteKey, because error: DatabaseError) -> [LedgerChange] {
-        record(.failed(error), for: key)
-    }
-
     /// A client connected and may still send writes of `floors`' writers, from each floor up:
     /// its other writers and the refusals below the floors are forgotten.
     /// - Returns: the changes for the store.

@@ -410,11 +410,8 @@ public final class ServerStore {
         }
     }
 
-    /// The statements every tick's commit runs, prepared on the first and kept for the life of
-    /// the connection. A class, as its ``LeafRows/Writer`` is: a commit copied the structs'
-    /// twenty references, retained and released, several times (together 3,000 instructions of
-    /// the 20,600 a one-leaf commit spent inside its transaction, callgrind).
-    /// The statements of ``loadLocation(_:skipping:interiorAncestors:)``, prepared once.
+    /// The statements of ``loadLocation(_:skipping:interiorAncestors:)``, prepared on the first
+    /// read and kept for the life of the connection, as ``TickStatements`` are.
     private final class ReadStatements {
         /// Whether a row is at a path (an ancestor holding a leaf).
         let ancestor: BulkStatement
@@ -427,6 +424,10 @@ public final class ServerStore {
         }
     }
 
+    /// The statements every tick's commit runs, prepared on the first and kept for the life of
+    /// the connection. A class, as its ``LeafRows/Writer`` is: a commit copied the structs'
+    /// twenty references, retained and released, several times (together 3,000 instructions of
+    /// the 20,600 a one-leaf commit spent inside its transaction, callgrind).
     private final class TickStatements {
         /// The leaves' rows.
         let rows: LeafRows.Writer

@@ -20,13 +20,13 @@ public struct EventRegistration: Sendable, Hashable {
     /// A listener for `types` (every kind by default).
     public init(id: RegistrationID, types: Set<EventType> = Set(EventType.allCases)) {
         self.id = id
-        wanted = Self.mask(types)
+        wanted = EventType.bits(of: types)
     }
 
     /// The kinds of event delivered; the others are not generated for this listener.
     public var types: Set<EventType> {
         get { Set(EventType.allCases.filter { wanted & $0.bit != 0 }) }
-        set { wanted = Self.mask(newValue) }
+        set { wanted = EventType.bits(of: newValue) }
     }
 
     /// Whether the listener wants events of `type`.
@@ -36,9 +36,5 @@ public struct EventRegistration: Sendable, Hashable {
     /// The kinds that any of `registrations` wants, one bit per type.
     static func wanted(by registrations: [EventRegistration]) -> UInt8 {
         registrations.reduce(0) { $0 | $1.wanted }
-    }
-
-    private static func mask(_ types: Set<EventType>) -> UInt8 {
-        types.reduce(0) { $0 | $1.bit }
     }
 }

@@ -75,8 +75,10 @@ struct ServerStorageTests {
         #expect(server.value(at: "count") == json("2"))
     }
 
-    @Test("a commit that fails refuses the tick's writes, puts the tree back and tells listeners the data again")
-    func failedCommit() throws {
+    @Test(
+        "a commit that fails refuses the tick's writes, puts the tree back and tells listeners the data again",
+        arguments: ["s:w", "s.x#"])  // an old-style (opaque) key, and Ember's own (the ledger's)
+    func failedCommit(keyPrefix: String) throws {
         let directory = try TemporaryDirectory.make("ember-server").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let file = directory + "/server.sqlite"
@@ -86,7 +88,7 @@ struct ServerStorageTests {
         server.onStoreError = { failures.append($0) }
         let writer = RawClient(network, server: server)
         let watcher = RawClient(network, server: server)
-        writer.send { .put(requestID: $0, path: "kept", data: json("1"), hash: nil, writeKey: "s:w1") }
+        writer.send { .put(requestID: $0, path: "kept", data: json("1"), hash: nil, writeKey: "\(keyPrefix)1") }
         watcher.send { .listen(requestID: $0, query: QuerySpec(path: "kept"), tag: nil, hash: "") }
         network.engine.runDue()
         server.endTick()
@@ -95,7 +97,7 @@ struct ServerStorageTests {
         #expect(watcher.take() == ["handshake 1700000000000", "data kept 1", "ack 1 ok"])
 
         try #require(server.store).refusingWrites {
-            writer.send { .merge(requestID: $0, path: "", changes: [WireChange("kept", json("2")), WireChange("new", json("3"))], writeKey: "s:w2") }
+            writer.send { .merge(requestID: $0, path: "", changes: [WireChange("kept", json("2")), WireChange("new", json("3"))], writeKey: "\(keyPrefix)2") }
             writer.send { .get(requestID: $0, query: QuerySpec(path: "kept")) }
             network.engine.runDue()
             server.endTick()
@@ -108,8 +110,8 @@ struct ServerStorageTests {
         #expect(watcher.take() == ["data kept 1"], "the watcher hears the data as it is, not the refused write")
 
         // Sent again, the refused write gets the same refusal; a new write goes through.
-        writer.send { .merge(requestID: $0, path: "", changes: [WireChange("kept", json("2"))], writeKey: "s:w2") }
-        writer.send { .put(requestID: $0, path: "kept", data: json("4"), hash: nil, writeKey: "s:w3") }
+        writer.send { .merge(requestID: $0, path: "", changes: [WireChange("kept", json("2"))], writeKey: "\(keyPrefix)2") }
+        writer.send { .put(requestID: $0, path: "kept", data: json("4"), hash: nil, writeKey: "\(keyPrefix)3") }
         network.engine.runDue()
         server.endTick()
         network.engine.runDue()
