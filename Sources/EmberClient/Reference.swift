@@ -28,9 +28,7 @@ public struct Reference {
     /// The location `relativePath` below this one (`"a/b"`).
     /// - Throws: `invalid_path` or `path_too_deep`.
     public func child(_ relativePath: String) throws(DatabaseError) -> Reference {
-        let full = path.appending(try Path(validating: relativePath))
-        try full.checkDepth()
-        return Reference(database: database, path: full)
+        Reference(database: database, path: try path.appending(validating: relativePath))
     }
 
     /// This location as a query (every child, in priority order).

@@ -53,11 +53,20 @@ extension Repo {
     }
 
     /// Adds a write to the queue (and the store's) and sends it if connected.
-    private func enqueue(_ write: OutgoingWrite) {
-        var write = write
+    private func enqueue(_ write: consuming OutgoingWrite) {
         write.storeRow = persistence.saveWrite(write.persisted)
+        guard connectionState == .connected, !writesHeld else {
+            writes.append(write)
+            return
+        }
+        // Marked sent and its message made before it joins the queue, which takes it: no copy
+        // of the write is kept here, and the queue is not searched for it.
+        let requestID = requests.newID()
+        write.isSent = true
+        let message = write.message(requestID: requestID)
+        let id = write.id
         writes.append(write)
-        sendWrite(write)
+        send(message, as: .write(id))
     }
 
     /// Sends a queued write if connected (and writes are not held for a new token).
@@ -75,7 +84,7 @@ extension Repo {
         if let row = write.storeRow { persistence.removeWrite(row: row) }
         switch status {
         case .ok:
-            if let record = syncTree.pendingWrite(writeID) {
+            if persistence.isStoring, let record = syncTree.pendingWrite(writeID) {
                 persistence.keepConfirmedWrite(record, now: environment.clock.now())
             }
             raise(syncTree.ackUserWrite(writeID, outcome: .confirmed), answering: write.completion, with: nil)

@@ -19,7 +19,7 @@ struct WriteQueue {
 
     /// Adds a write at the end of the queue.
     /// - Complexity: O(1) amortized.
-    mutating func append(_ write: OutgoingWrite) {
+    mutating func append(_ write: consuming OutgoingWrite) {
         writes.append(write)
     }
 

@@ -119,7 +119,7 @@ public struct CompoundWrite: Sendable {
         var node = node
         var priorityWrite: Node?
         for (key, child) in tree.children {
-            if key == .priority {
+            if key.isPriority {
                 priorityWrite = child.value
             } else {
                 node = apply(child, at: path.child(key), to: node)

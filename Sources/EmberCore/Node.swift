@@ -174,7 +174,7 @@ public struct Node: Sendable {
     /// The child at `key` (empty when absent). `.priority` gives the priority as a leaf.
     /// - Complexity: O(log n).
     public func child(_ key: ChildKey) -> Node {
-        if key == .priority {
+        if key.isPriority {
             return priority.map { Node($0.leafValue) } ?? .empty
         }
         switch base {
@@ -238,7 +238,7 @@ public struct Node: Sendable {
     /// - Complexity: O(log n); O(n log n) when the first child with a priority arrives (the
     ///   priority index is built then).
     public mutating func setChild(_ key: ChildKey, _ child: Node) {
-        if key == .priority {
+        if key.isPriority {
             self = withPriority(child.leafValue.flatMap(Priority.init))
             return
         }
@@ -343,7 +343,7 @@ public struct Node: Sendable {
             setChild(key, node)
             return
         }
-        precondition(key != .priority, ".priority must be the last key of a path")
+        precondition(!key.isPriority, ".priority must be the last key of a path")
         if case .packed(let packed) = storage { storage = .children(packed.tree) }
         if var tree = storage.takeTree() {
             // Common case: plain children. Leave a placeholder in the child's slot (no change

@@ -242,7 +242,12 @@ struct ServerCore {
     mutating func recordAnswer(_ status: AckStatus, for key: SentWriteKey?, into actions: inout [ServerAction]) {
         switch key {
         case .keyed(let key):
-            actions.append(.recordLedger(ledger.record(status, for: key)))
+            // Without a store, nothing is kept: the answer is recorded and no change made.
+            if store == nil {
+                ledger.recordInMemory(status, for: key)
+            } else {
+                actions.append(.recordLedger(ledger.record(status, for: key)))
+            }
         case .opaque(let text):
             answeredWrites.record(status, for: text)
             let failure: DatabaseError? = if case .failed(let error) = status { error } else { nil }

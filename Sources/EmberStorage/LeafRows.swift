@@ -266,7 +266,7 @@ struct LeafRows {
             // would join to the `/` before it.
             let keys = Path(unchecked: relative).keys
             do throws(EmberCore.DatabaseError) {
-                if keys.last == .priority {
+                if keys.last?.isPriority == true {
                     let owner = Array(keys.dropLast())
                     let priority = try Self.priority(value, of: path.appending(Path(keys: owner)))
                     builder.setPriority(priority.leafValue.flatMap(Priority.init), of: owner)

@@ -83,7 +83,7 @@ public final class ServerStore {
     private var readStatements: ReadStatements?
     /// The paths changed since the last commit, outermost only (a change below a changed
     /// location is part of it).
-    private var changed = PathSet()
+    private var changed = ChangedPaths()
     /// Whether the rows hold exactly the tree that ``load()`` returned (no row was left out), so
     /// that a commit given the tree as committed knows which rows exist without asking.
     private var rowsMatchTree = false

@@ -16,7 +16,7 @@ public struct StoredIndex: Hashable, Sendable {
         guard location.contains(path) else { return .none }
         let key = path.keys[location.count]
         // The location's own priority is none of its children.
-        return key == .priority ? .none : .child(key)
+        return key.isPriority ? .none : .child(key)
     }
 
     /// What a write does to an index.

@@ -83,7 +83,7 @@ struct ViewProcessor: Sendable {
         }
         let wasComplete = cache.eventCache.isComplete
         if let childKey = changePath.front {
-            if childKey == .priority {
+            if childKey.isPriority {
                 precondition(changePath.count == 1, ".priority must be the last key of a path")
                 if let updatedPriority = writes.eventCacheAfterServerOverwrite(changePath, existingServer: cache.serverCache.node) {
                     cache.eventCache.node = filter.updatePriority(cache.eventCache.node, updatedPriority)
@@ -149,7 +149,7 @@ struct ViewProcessor: Sendable {
             let childChangePath = changePath.popFront
             let newChild = childChangePath.isEmpty
                 ? changedSnap : cache.serverCache.node.child(childKey).updating(at: childChangePath, changedSnap)
-            if childKey == .priority {
+            if childKey.isPriority {
                 cache.serverCache.node = serverFilter.updatePriority(cache.serverCache.node, newChild)
             } else {
                 serverFilter.updateChild(
@@ -177,7 +177,7 @@ struct ViewProcessor: Sendable {
         _ cache: inout ViewCache, _ changePath: Path, _ changedSnap: Node, _ writes: WriteTreeRef,
         _ accumulator: inout ChildChangeAccumulator?
     ) -> Bool {
-        guard case .indexed = filter, writes.tree.allWrites.isEmpty, changePath.front != .priority,
+        guard case .indexed = filter, writes.tree.allWrites.isEmpty, changePath.front?.isPriority != true,
             cache.serverCache.isComplete, !cache.serverCache.isFiltered, cache.eventCache.isComplete, !cache.eventCache.isFiltered,
             cache.eventCache.node.isKnownEqual(to: cache.serverCache.node)
         else { return false }
@@ -249,7 +249,7 @@ struct ViewProcessor: Sendable {
             cache.eventCache.scope = filter.filtersNodes ? .filtered : .whole
             return
         }
-        if childKey == .priority {
+        if childKey.isPriority {
             cache.eventCache.node = filter.updatePriority(cache.eventCache.node, changedSnap)
             return
         }
@@ -259,7 +259,7 @@ struct ViewProcessor: Sendable {
         if childChangePath.isEmpty {
             newChild = changedSnap
         } else if let childNode = cache.eventCache.isComplete(forChild: childKey) ? oldChild : source.completeChild(childKey) {
-            if childChangePath.back == .priority, childNode.child(at: childChangePath.parent!).isEmpty {
+            if childChangePath.isPriority, childNode.child(at: childChangePath.parent!).isEmpty {
                 // A priority on an empty node: if the node exists on the server, the server
                 // sends the priority with it.
                 newChild = childNode
@@ -341,7 +341,7 @@ struct ViewProcessor: Sendable {
     ) {
         if writes.shadowingWrite(at: path) != nil { return }
         let source = CompleteChildSource.writes(writes, server: cache.serverCache, completeServer: completeServerCache)
-        if path.isEmpty || path.front == .priority {
+        if path.isEmpty || path.front!.isPriority {
             let newNode: Node
             if let completeServer = cache.completeServerNode {
                 newNode = writes.completeEventCache(server: completeServer) ?? .empty
