@@ -51,4 +51,33 @@ import Testing
         let paths: [Path] = ["/b", "/a/10", "/a", "/a/9", "/"]
         #expect(paths.sorted().map(\.description) == ["/", "/a", "/a/9", "/a/10", "/b"])
     }
+
+    @Test("appending a relative path gives what parsing it and appending gives, one key or many, and the same errors",
+        arguments: ["b", "7", "007", "-3", "a/b", "/a/", "", "/", ".info", "a/.info", "x.y", "a#b", "$k", "a//b", "é"])
+    func appendingValidating(relative: String) {
+        let base: Path = "/users/alice"
+        let expected = Result { () throws(DatabaseError) in
+            let full = base.appending(try Path(validating: relative))
+            try full.checkDepth()
+            return full
+        }
+        let appended = Result { () throws(DatabaseError) in try base.appending(validating: relative) }
+        switch (expected, appended) {
+        case (.success(let a), .success(let b)):
+            #expect(a == b)
+            #expect(a.keys.map(\.name) == b.keys.map(\.name))
+        case (.failure(let a), .failure(let b)):
+            #expect(a.code == b.code)
+            #expect(a.message == b.message)
+        default:
+            Issue.record("\(relative): \(expected) vs \(appended)")
+        }
+    }
+
+    @Test func appendingOneKeyPastTheDepthLimitIsTooDeep() throws {
+        let deepest = Path(keys: (0..<Limits.maxDepth).map { ChildKey(unchecked: "k\($0)") })
+        #expect(throws: DatabaseError.self) { try deepest.appending(validating: "one") }
+        let below = try Path(keys: Array(deepest.keys.dropLast())).appending(validating: "last")
+        #expect(below.count == Limits.maxDepth)
+    }
 }
