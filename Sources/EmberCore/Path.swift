@@ -49,12 +49,10 @@ public struct Path: Sendable, Hashable {
     /// - Throws: `invalid_path` for a bad key, `path_too_deep` when the result is too deep.
     /// - Complexity: O(n) in the length of `string` and of this path.
     public func appending(validating string: String) throws(DatabaseError) -> Path {
-        let utf8 = string.utf8
         let full: Path
-        if !utf8.isEmpty, !utf8.contains(UInt8(ascii: "/")), !(utf8.count == 5 && string == ".info") {
-            if let problem = ChildKey.problem(with: string) {
-                throw DatabaseError(.invalidPath(path: string, reason: "segment \(DatabaseError.quote(string)): \(problem)"))
-            }
+        // A valid key is never empty and holds no `/` nor `.` (so is not `.info`): it is the
+        // whole path. Anything else is parsed as a path, with its errors.
+        if ChildKey.problem(with: string) == nil {
             full = child(ChildKey(unchecked: string))
         } else {
             full = appending(try Path(validating: string))

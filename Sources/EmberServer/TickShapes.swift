@@ -22,6 +22,14 @@ struct TickShapes {
         /// Whether a write landed here this tick.
         var written = false
         var children = Children.none
+
+        /// Whether the shape is recorded (perhaps as unknown): matched in place (comparing the
+        /// double optional with `nil` copied and destroyed it, 1,000 instructions of a write in a
+        /// tick of a hundred, callgrind).
+        var isRecorded: Bool {
+            if case .none = shape { return false }
+            return true
+        }
     }
 
     /// An entry's children. Most entries have one (the next key of the one path written
@@ -165,19 +173,19 @@ struct TickShapes {
             entries.baseAddress!.initialize(to: top)
             made = 1
             var entry = top
-            var unknown = top.shape == nil
+            var unknown = !top.isRecorded
             for key in path.keys {
                 entry = entry.children.value(forKey: key, inserting: Entry.init)
                 if entry.written { return }
                 (entries.baseAddress! + made).initialize(to: entry)
                 made += 1
-                if entry.shape == nil { unknown = true }
+                if !entry.isRecorded { unknown = true }
             }
             if unknown {
                 // Locations above `wholeFrom` are not whole in memory: recorded as unknown.
-                for depth in 0..<min(wholeFrom, count) where entries[depth].shape == nil { entries[depth].shape = .some(nil) }
+                for depth in 0..<min(wholeFrom, count) where !entries[depth].isRecorded { entries[depth].shape = .some(nil) }
                 walk(path, in: root, old: old, wholeFrom: wholeFrom) { depth, node in
-                    if entries[depth].shape == nil { entries[depth].shape = .some(CommittedShape(node)) }
+                    if !entries[depth].isRecorded { entries[depth].shape = .some(CommittedShape(node)) }
                 }
             }
             entry.written = true

@@ -6,23 +6,30 @@ import Testing
 
 @Suite("ChangedPaths")
 struct ChangedPathsTests {
-    /// A path of one to three keys from a small alphabet, so that paths often lie one below
+    /// A path of one to three keys from twelve, so that paths often lie one below
     /// another.
     private static func path(_ random: inout SeededRandom) -> Path {
         let depth = Int(random.next() % 3) + 1
-        return Path(keys: (0..<depth).map { _ in ChildKey(unchecked: "k\(random.next() % 6)") })
+        // String keys and integer keys (which sort first, by value), as paths hold them.
+        return Path(keys: (0..<depth).map { _ in
+            let value = random.next() % 12
+            return ChildKey(unchecked: value < 6 ? "k\(value)" : "\(value * 7)")
+        })
     }
 
-    @Test("marks, touches and gives the outermost paths as a PathSet does, across the list's limit", arguments: [1, 2, 3, 4, 5])
-    func matchesPathSet(seed: UInt64) {
+    @Test("marks, touches and gives the outermost paths as a PathSet does, in the list and across its limit",
+        arguments: [1, 2, 3, 4, 5], [8, ChangedPaths.defaultListLimit])
+    func matchesPathSet(seed: UInt64, listLimit: Int) {
         var random = SeededRandom(seed: seed)
-        var changed = ChangedPaths()
+        var changed = ChangedPaths(listLimit: listLimit)
         var model = PathSet()
+        var crossed = false
         for step in 0..<3_000 {
             switch random.next() % 20 {
             case 0:
                 changed.removeAll()
                 model.removeAll()
+                crossed = false
             case 1...3:
                 let probe = Self.path(&random)
                 #expect(changed.touches(probe) == model.touches(probe), "step \(step): touches \(probe)")
@@ -34,6 +41,11 @@ struct ChangedPathsTests {
             #expect(changed.isEmpty == model.isEmpty, "step \(step)")
             #expect(Set(changed.outermost) == Set(model.outermost), "step \(step)")
             #expect(changed.outermost.count == model.outermost.count, "step \(step): no path twice")
+            // In path order until the list has once held more than it may (then a set).
+            if changed.outermost.count > listLimit { crossed = true }
+            if !crossed {
+                #expect(changed.outermost == changed.outermost.sorted(), "step \(step): in path order")
+            }
         }
     }
 
@@ -58,7 +70,7 @@ struct ChangedPathsTests {
         #expect(changed.outermost.isEmpty)
     }
 
-    @Test("more paths than the list holds, then an ancestor of them all", arguments: [ChangedPaths.listLimit, ChangedPaths.listLimit + 1, 500])
+    @Test("more paths than the list holds, then an ancestor of them all", arguments: [ChangedPaths.defaultListLimit, ChangedPaths.defaultListLimit + 1, 500])
     func manyThenAncestor(count: Int) {
         var changed = ChangedPaths()
         for index in 0..<count { changed.fold(Path(keys: [ChildKey("bench"), ChildKey(unchecked: "k\(index)")])) }
