@@ -64,16 +64,16 @@ extension ServerCore {
         }
     }
 
-    /// Tells every listen that the data at `written` (below `path`) changed: a default listen
-    /// above `path` gets `message`, one below it its own location's new data, a filtered query
-    /// its window's changes.
-    mutating func broadcast(at path: Path, written: [Path], into actions: inout [ServerAction], message: (Int?) -> ServerMessage) {
+    /// Tells every listen that the data at `written` (below `path`; `nil`: all of `path`, a
+    /// put) changed: a default listen above `path` gets `message`, one below it its own
+    /// location's new data, a filtered query its window's changes.
+    mutating func broadcast(at path: Path, written: [Path]?, into actions: inout [ServerAction], message: (Int?) -> ServerMessage) {
         // The listen and its connection's id come with the reference: no lookup per listener
         // (a write to a location 1,000 connections listen to reaches each of them).
         Self.forEachListen(in: listens, touching: path) { ref, above in
             let listen = ref.listen
             let location = listen.query.path
-            if !above && !written.contains(where: { $0.contains(location) || location.contains($0) }) {
+            if !above, let written, !written.contains(where: { $0.contains(location) || location.contains($0) }) {
                 // Below the update's location, but none of its paths touches this listen.
                 return
             }

@@ -58,11 +58,12 @@ extension ServerCore {
         _ node: Node, at path: Path, hash: String?, as auth: ConnectionAuth, by id: ConnectionID?, into actions: inout [ServerAction]
     ) throws(DatabaseError) {
         let prepared = try prepare(node, at: path, hash: hash, as: auth, by: id, into: &actions)
-        indexes.willWrite(at: [path], root: tree.root)
+        // No array of the one path is made when no index is built (an allocation a put).
+        if !indexes.isEmpty { indexes.willWrite(at: [path], root: tree.root) }
         tree.set(prepared.resolved, at: path)
         indexes.didWrite(root: tree.root)
         actions.append(.changed(path))
-        broadcast(at: path, written: [path], into: &actions) { tag in .dataUpdate(path: path, data: prepared.resolved, tag: tag) }
+        broadcast(at: path, written: nil, into: &actions) { tag in .dataUpdate(path: path, data: prepared.resolved, tag: tag) }
     }
 
     /// Checks a merge by the connection `id` (validity, then the rules for every changed path

@@ -97,6 +97,9 @@ struct ServerIndexes {
         return index
     }
 
+    /// Whether no index is built (a write has nothing to note).
+    var isEmpty: Bool { built.isEmpty }
+
     /// Notes, before a write at `paths`, the children whose indexed value may change.
     /// - Complexity: O(b·w) for b built indexes and w written paths.
     mutating func willWrite(at paths: [Path], root: Node) {
