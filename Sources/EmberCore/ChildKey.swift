@@ -165,9 +165,11 @@ extension ChildKey {
     /// - Complexity: O(1).
     @inlinable
     public var isPriority: Bool {
-        if case .string(let name) = storage { return name == ".priority" }
+        // Bytes, as equality compares keys (`==` on strings is Unicode-aware).
+        if case .string(let name) = storage { return name.utf8.count == 9 && StringOrder.bytesEqual(name, ".priority") }
         return false
     }
+
     /// `.value`: the metadata key that holds a leaf's value in export form.
     public static let value = ChildKey(unchecked: ".value")
     /// `.info`: the root of the client-local metadata tree (`.info/connected`, ...).

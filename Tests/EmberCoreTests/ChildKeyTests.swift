@@ -130,4 +130,13 @@ import Testing
         let buckets = Set(table.keys.map { $0._rawHashValue(seed: 0) & 0xFFFF })
         #expect(buckets.count > 34_000)
     }
+
+    @Test("isPriority is equality with .priority, byte for byte",
+        arguments: [".priority", "priority", ".priorit", ".priorityx", ".Priority", "7", "007", "", ".value", ".p\u{0072}iority", ".prio\u{0301}rity"])
+    func isPriorityMatchesEquality(name: String) {
+        let key = ChildKey(unchecked: name)
+        #expect(key.isPriority == (key == .priority), "\(name)")
+        let path = Path(keys: [ChildKey("a"), key])
+        #expect(path.isPriority == (key == .priority))
+    }
 }
