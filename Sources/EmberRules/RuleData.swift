@@ -91,6 +91,10 @@ public struct RuleData: Sendable {
         case .overlay(let base, let writes, let index?):
             return index.node(at: path, base: base, writes: writes)
         case .overlay(let base, let writes, nil):
+            // The location written last, the usual read (a `.validate` where a put wrote): its
+            // node as written (the walk below made a relative path and looked it up, 400
+            // instructions of a ruled write, callgrind).
+            if let last = writes.last, last.path == path { return last.node }
             // From the last write at or above `path` (else the base), then the later writes
             // below it.
             var first = writes.startIndex
