@@ -144,9 +144,6 @@ final class ClientPersistence {
         return store.saveWrite(write())
     }
 
-    /// Whether there is a store to keep anything in.
-    var isStoring: Bool { store != nil }
-
     /// Forgets an answered write.
     func removeWrite(row: Int64) {
         store?.removeWrite(row: row)

@@ -9,6 +9,9 @@ extension Repo {
     /// Whether writes wait for a new token (it expired, or the server refused it).
     var writesHeld: Bool { auth.holdsWrites(at: environment.clock.now()) }
 
+    /// Whether writes go to the server now: connected, and not held for a new token.
+    var sendsWrites: Bool { connectionState == .connected && !writesHeld }
+
     /// Signs in with `token` (kept in the store, so that a restart signs in again): sent at
     /// once when connected, and on every connection from now on. Writes held for a new token
     /// go when the server takes it.

@@ -15,7 +15,7 @@ extension Repo {
         case .cancel: break
         }
         let request = OnDisconnectRequest(path: path, operation: operation, completion: completion)
-        if connectionState == .connected && !writesHeld {
+        if sendsWrites {
             send(request.message(requestID: requests.newID()), as: .onDisconnect(request))
         } else {
             onDisconnects.queue(request)

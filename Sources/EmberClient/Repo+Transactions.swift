@@ -77,7 +77,7 @@ extension Repo {
     /// overlaps it (``TransactionQueue/rerunOrder(_:)``), so that the put is not refused as
     /// stale.
     func sendTransactions() {
-        guard connectionState == .connected, !writesHeld else { return }
+        guard sendsWrites else { return }
         for put in transactions.putsInDoubt() { resend(put) }
         var events: [Event] = []
         while let root = transactions.nextBatchRoot() {

@@ -55,7 +55,7 @@ extension Repo {
     /// Adds a write to the queue (and the store's) and sends it if connected.
     private func enqueue(_ write: consuming OutgoingWrite) {
         write.storeRow = persistence.saveWrite(write.persisted)
-        guard connectionState == .connected, !writesHeld else {
+        guard sendsWrites else {
             writes.append(write)
             return
         }
@@ -71,7 +71,7 @@ extension Repo {
 
     /// Sends a queued write if connected (and writes are not held for a new token).
     func sendWrite(_ write: OutgoingWrite) {
-        guard connectionState == .connected, !writesHeld else { return }
+        guard sendsWrites else { return }
         let requestID = requests.newID()
         writes.sent(write.id)
         send(write.message(requestID: requestID), as: .write(write.id))
@@ -84,7 +84,7 @@ extension Repo {
         if let row = write.storeRow { persistence.removeWrite(row: row) }
         switch status {
         case .ok:
-            if persistence.isStoring, let record = syncTree.pendingWrite(writeID) {
+            if persistence.store != nil, let record = syncTree.pendingWrite(writeID) {
                 persistence.keepConfirmedWrite(record, now: environment.clock.now())
             }
             raise(syncTree.ackUserWrite(writeID, outcome: .confirmed), answering: write.completion, with: nil)

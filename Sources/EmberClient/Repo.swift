@@ -350,7 +350,7 @@ final class Repo {
     /// (the server takes a writer's writes in increasing order); then, unless told otherwise,
     /// the transactions. Nothing goes while the writes are held for a new token.
     func sendQueuedWrites(andTransactions: Bool = true) {
-        guard connectionState == .connected, !writesHeld else { return }
+        guard sendsWrites else { return }
         for request in onDisconnects.takeQueued() {
             send(request.message(requestID: requests.newID()), as: .onDisconnect(request))
         }

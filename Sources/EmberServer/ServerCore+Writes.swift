@@ -156,13 +156,12 @@ extension ServerCore {
     static func checkPath(_ path: Path) throws(DatabaseError) {
         // The last key may be `.priority`: the write sets that node's priority.
         let keys = path.keys
-        let checked = keys.last?.isPriority == true ? keys.count - 1 : keys.count
         // By index: iterating a slice copied each key in and out (180 instructions a write).
-        for index in 0..<checked {
+        for index in 0..<(path.isPriority ? keys.count - 1 : keys.count) {
             if let problem = keys[index].problem {
                 throw .invalidValue("the path has an invalid key \"\(keys[index].name)\": \(problem)", at: path)
             }
         }
-        if checked > Limits.maxDepth { try path.checkDepth() }
+        try path.checkDepth()
     }
 }
