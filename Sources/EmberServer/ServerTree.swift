@@ -41,7 +41,14 @@ final class ServerTree: RuleTreeReader, @unchecked Sendable {
     /// Called with the bad rows of each location read that had some.
     var onBadRows: (([BadRow]) -> Void)?
 
-    private var regions = LoadedRegions()
+    private var regions = LoadedRegions() {
+        didSet { lastCovered = nil }
+    }
+    /// The region ``ensureLoaded(_:)`` last found covering the location it was asked for, with
+    /// that location (a priority path: its owner), while no region is added or removed: the
+    /// write that follows (``set(_:at:)``) and writes again to the same location find it
+    /// without a walk down the regions (two hashed lookups a write of `a/b`, callgrind).
+    private var lastCovered: (path: Path, entry: LoadedRegions.Entry, depth: Int)?
     private var uses: UInt64 = 0
     /// What the tick's writes found, until ``endChanges()``.
     private var shapes = TickShapes()
@@ -67,11 +74,16 @@ final class ServerTree: RuleTreeReader, @unchecked Sendable {
         uses += 1
         // A priority path is covered by its owner's region (none is ever marked at it).
         let owner = path.isPriority ? path.parent ?? .root : path
+        if let lastCovered, lastCovered.path == owner {
+            lastCovered.entry.region!.lastUse = uses
+            return
+        }
         let interiorDepth: Int
         let held: [(path: Path, bytes: Int)]
         switch regions.look(owner) {
-        case .covered(let entry, _):
+        case .covered(let entry, let depth):
             entry.region!.lastUse = uses
+            lastCovered = (owner, entry, depth)
             return
         case .outside(let depth, let entry):
             interiorDepth = depth
@@ -141,7 +153,12 @@ final class ServerTree: RuleTreeReader, @unchecked Sendable {
             return
         }
         let owner = path.isPriority ? path.parent ?? .root : path
-        let covering = regions.covering(owner)
+        let covering: (entry: LoadedRegions.Entry, depth: Int)?
+        if let lastCovered, lastCovered.path == owner {
+            covering = (lastCovered.entry, lastCovered.depth)
+        } else {
+            covering = regions.covering(owner)
+        }
         assert(covering != nil, "\(path) is written before it is loaded")
         let old = root.child(at: owner)
         shapes.willWrite(at: path, in: root, old: path.isPriority ? nil : old, wholeFrom: covering?.depth ?? path.count + 1)

@@ -61,7 +61,12 @@ struct TickShapes {
             case .one(let childKey, let entry):
                 if childKey == key { return entry }
                 let made = make()
-                self = .many([childKey: entry, key: made])
+                // Room for a tick's worth of siblings at once: grown from two, a tick of a
+                // hundred writes under one parent rehashed its keys about twice a write.
+                var entries = [ChildKey: Entry](minimumCapacity: Children.initialCapacity)
+                entries[childKey] = entry
+                entries[key] = made
+                self = .many(entries)
                 return made
             case .many(var entries):
                 // Let go of the dictionary first, so that the insertion changes it in place.
@@ -73,6 +78,9 @@ struct TickShapes {
         }
 
         /// Calls `body` with each child, in no particular order.
+        /// The room a table of children starts with.
+        static let initialCapacity = 32
+
         func forEach(_ body: (ChildKey, Entry) -> Void) {
             switch self {
             case .none: break

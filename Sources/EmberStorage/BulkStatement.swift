@@ -47,6 +47,31 @@ struct BulkStatement {
     /// during the call): a scan of a million rows that makes no string per row.
     /// - Throws: GRDB's ``GRDB/DatabaseError`` with SQLite's code and message, or what `body`
     ///   throws.
+    /// Runs the statement with two text arguments, bound in place (`SQLITE_STATIC`) for the
+    /// step rather than copied by SQLite (`SQLITE_TRANSIENT`, an allocation and a copy each):
+    /// every run binds every parameter again, so a pointer left bound is never read after its
+    /// run. A commit's leaf update runs this once per leaf.
+    /// - Returns: the rows the statement changed (`sqlite3_changes`).
+    @discardableResult
+    func run(text first: String, text second: String) throws -> Int {
+        let handle = statement.sqliteStatement
+        var first = first
+        var second = second
+        let code = first.withUTF8 { a in
+            second.withUTF8 { b in
+                // `nil`: SQLite's `SQLITE_STATIC`.
+                var code = sqlite3_bind_text(handle, 1, a.baseAddress, Int32(a.count), nil)
+                if code == SQLITE_OK { code = sqlite3_bind_text(handle, 2, b.baseAddress, Int32(b.count), nil) }
+                if code == SQLITE_OK { code = sqlite3_step(handle) }
+                // Reset on success here; a failure is reset by `failure` after its message is read.
+                if code == SQLITE_DONE { sqlite3_reset(handle) }
+                return code
+            }
+        }
+        guard code == SQLITE_DONE else { throw failure(code) }
+        return Int(sqlite3_changes(sqlite3_db_handle(handle)))
+    }
+
     func forEachRow(_ arguments: [Argument], body: (OpaquePointer?) throws -> Void) throws {
         let handle = try bind(arguments)
         defer { sqlite3_reset(handle) }

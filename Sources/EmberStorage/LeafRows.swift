@@ -86,7 +86,7 @@ struct LeafRows {
             }
             let text = LeafRows.rowPath(path)
             try deleteOne.run(.text(text))
-            try deleteBelow.run(.text(text + "/"), .text(text + "0"))
+            try deleteBelow.run(text: text + "/", text: text + "0")
         }
 
         /// Deletes the rows at and below `path` that writing `node` there does not replace: all
@@ -97,7 +97,7 @@ struct LeafRows {
         func clear(_ path: Path, for node: Node) throws {
             guard node.isLeaf, !path.isEmpty else { return try deleteSubtree(path) }
             let text = LeafRows.rowPath(path)
-            try deleteBelow.run(.text(text + "/"), .text(text + "0"))
+            try deleteBelow.run(text: text + "/", text: text + "0")
         }
 
         /// Applies an import's batch (``ImportBatch``) in its cleared range.
@@ -109,10 +109,10 @@ struct LeafRows {
                 case .clear(let path):
                     try deleteSubtree(path)
                 case .insert(let path, let value):
-                    try insertOne.run(.text(path), .text(value))
+                    try insertOne.run(text: path, text: value)
                     rows += 1
                 case .priority(let path, let value):
-                    try upsertOne.run(.text(path), .text(value))
+                    try upsertOne.run(text: path, text: value)
                     rows += 1
                 }
             }
@@ -155,7 +155,7 @@ struct LeafRows {
         func insertRows(of node: Node, at path: Path) throws -> Int {
             var rows = 0
             try LeafRows.forEachRow(of: node, rowPath: LeafRows.rowPath(path)) { path, value in
-                try upsertOne.run(.text(path), .text(value))
+                try upsertOne.run(text: path, text: value)
                 rows += 1
             }
             return rows
@@ -170,14 +170,13 @@ struct LeafRows {
             precondition(node.isLeaf && node.priority == nil, "one row, no priority")
             let text = LeafRows.rowPath(path)
             let value = node.jsonString()
-            try updateOne.run(.text(value), .text(text))
-            if db.changesCount == 0 { try upsertOne.run(.text(text), .text(value)) }
+            if try updateOne.run(text: value, text: text) == 0 { try upsertOne.run(text: text, text: value) }
         }
 
         /// Inserts or replaces the row at `path` with `leaf`'s JSON.
         /// - Complexity: O(log r).
         func upsert(_ path: String, _ leaf: Node) throws {
-            try upsertOne.run(.text(path), .text(leaf.jsonString()))
+            try upsertOne.run(text: path, text: leaf.jsonString())
         }
     }
 
