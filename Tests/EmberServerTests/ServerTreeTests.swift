@@ -303,6 +303,26 @@ struct ServerTreeTests {
         #expect(try open(file).value(at: "") == expected)
     }
 
+    @Test("a location written tick after tick and evicted between them is read again before its next write; what was written reads back")
+    func writesAfterEviction() throws {
+        try withStore(holding: #"{"users":{"u1":{"score":1},"u2":{"score":2}}}"#) { file in
+            let server = try open(file, cacheSize: 1)
+            for round in 1...5 {
+                // The second write to the location finds the region the first one loaded (the
+                // tree remembers it); the eviction after the tick forgets both.
+                try server.put(json("\(round * 10)"), at: "users/u1/score", hash: nil)
+                try server.put(json("\(round * 10 + 1)"), at: "users/u1/score", hash: nil)
+                #expect(server.cacheUse.loads == round, "one read of the location a tick")
+                server.endTick()
+                #expect(server.cacheUse.regions == 0, "nothing listened to stays after the tick")
+            }
+            #expect(server.cacheUse.evictions == 5)
+            #expect(server.value(at: "users") == json(#"{"u1":{"score":51},"u2":{"score":2}}"#))
+            try server.close()
+            #expect(try open(file).value(at: "users/u1/score") == json("51"))
+        }
+    }
+
     @Test("a commit that fails puts back the tree, with the locations read during its tick as stored")
     func failedCommitWithLoads() throws {
         let directory = try TemporaryDirectory.make("ember-tree").path
