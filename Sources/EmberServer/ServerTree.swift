@@ -50,6 +50,13 @@ final class ServerTree: RuleTreeReader, @unchecked Sendable {
     /// without a walk down the regions (two hashed lookups a write of `a/b`, callgrind).
     private var lastCovered: (path: Path, entry: LoadedRegions.Entry, depth: Int)?
     private var uses: UInt64 = 0
+
+    /// The region ``lastCovered`` holds, when it was found for `owner`.
+    /// - Complexity: O(d) for a path of d keys.
+    private func rememberedCovering(of owner: Path) -> (entry: LoadedRegions.Entry, depth: Int)? {
+        guard let lastCovered, lastCovered.path == owner else { return nil }
+        return (lastCovered.entry, lastCovered.depth)
+    }
     /// What the tick's writes found, until ``endChanges()``.
     private var shapes = TickShapes()
     private var failure: StoreError?
@@ -74,8 +81,8 @@ final class ServerTree: RuleTreeReader, @unchecked Sendable {
         uses += 1
         // A priority path is covered by its owner's region (none is ever marked at it).
         let owner = path.isPriority ? path.parent ?? .root : path
-        if let lastCovered, lastCovered.path == owner {
-            lastCovered.entry.region!.lastUse = uses
+        if let covering = rememberedCovering(of: owner) {
+            covering.entry.region!.lastUse = uses
             return
         }
         let interiorDepth: Int
@@ -153,12 +160,7 @@ final class ServerTree: RuleTreeReader, @unchecked Sendable {
             return
         }
         let owner = path.isPriority ? path.parent ?? .root : path
-        let covering: (entry: LoadedRegions.Entry, depth: Int)?
-        if let lastCovered, lastCovered.path == owner {
-            covering = (lastCovered.entry, lastCovered.depth)
-        } else {
-            covering = regions.covering(owner)
-        }
+        let covering = rememberedCovering(of: owner) ?? regions.covering(owner)
         assert(covering != nil, "\(path) is written before it is loaded")
         let old = root.child(at: owner)
         shapes.willWrite(at: path, in: root, old: path.isPriority ? nil : old, wholeFrom: covering?.depth ?? path.count + 1)

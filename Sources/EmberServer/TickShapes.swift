@@ -77,10 +77,10 @@ struct TickShapes {
             }
         }
 
-        /// Calls `body` with each child, in no particular order.
         /// The room a table of children starts with.
         static let initialCapacity = 32
 
+        /// Calls `body` with each child, in no particular order.
         func forEach(_ body: (ChildKey, Entry) -> Void) {
             switch self {
             case .none: break

@@ -42,16 +42,12 @@ struct BulkStatement {
         sqlite3_reset(handle)
     }
 
-    /// Runs the statement (a query) once with `arguments`, calling `body` with SQLite's
-    /// statement on each row, whose columns it reads with `sqlite3_column_*` (valid only
-    /// during the call): a scan of a million rows that makes no string per row.
-    /// - Throws: GRDB's ``GRDB/DatabaseError`` with SQLite's code and message, or what `body`
-    ///   throws.
     /// Runs the statement with two text arguments, bound in place (`SQLITE_STATIC`) for the
     /// step rather than copied by SQLite (`SQLITE_TRANSIENT`, an allocation and a copy each):
     /// every run binds every parameter again, so a pointer left bound is never read after its
     /// run. A commit's leaf update runs this once per leaf.
     /// - Returns: the rows the statement changed (`sqlite3_changes`).
+    /// - Throws: GRDB's ``GRDB/DatabaseError`` with SQLite's code and message.
     @discardableResult
     func run(text first: String, text second: String) throws -> Int {
         let handle = statement.sqliteStatement
@@ -72,6 +68,11 @@ struct BulkStatement {
         return Int(sqlite3_changes(sqlite3_db_handle(handle)))
     }
 
+    /// Runs the statement (a query) once with `arguments`, calling `body` with SQLite's
+    /// statement on each row, whose columns it reads with `sqlite3_column_*` (valid only
+    /// during the call): a scan of a million rows that makes no string per row.
+    /// - Throws: GRDB's ``GRDB/DatabaseError`` with SQLite's code and message, or what `body`
+    ///   throws.
     func forEachRow(_ arguments: [Argument], body: (OpaquePointer?) throws -> Void) throws {
         let handle = try bind(arguments)
         defer { sqlite3_reset(handle) }
