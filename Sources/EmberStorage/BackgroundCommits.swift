@@ -2,7 +2,9 @@ import Synchronization
 
 /// The deferred commits a client's store hands to its own queue (``ClientStore/commitInBackground()``):
 /// whether one was submitted since the engine's thread last waited for them, and the changes of
-/// those that failed, in order, to be taken back by the next commit made on the engine's thread.
+/// those that failed, in order, to be taken back by the next commit made on the engine's thread;
+/// and whether a size check made after one of them found the cache over its limit, so that the
+/// next commit on the engine's thread prunes.
 ///
 /// Shared by the engine's thread and the store's queue; every field is behind one lock.
 final class BackgroundCommits: Sendable {
@@ -15,6 +17,7 @@ final class BackgroundCommits: Sendable {
     private struct State {
         var submitted = false
         var failures: [Failure] = []
+        var pruneDue = false
     }
 
     private let state = Mutex(State())
@@ -44,6 +47,24 @@ final class BackgroundCommits: Sendable {
     func failed(_ changes: [ClientStore.Change], _ queryChanges: [Int64: TrackedQuery?]) {
         state.withLock { $0.failures.append(Failure(changes: changes, queryChanges: queryChanges)) }
     }
+
+    /// Notes that a size check on the store's queue found the cache over its limit.
+    func noteCacheOverLimit() {
+        state.withLock { $0.pruneDue = true }
+    }
+
+    /// Whether a size check found the cache over its limit since the last call (which clears it).
+    /// - Complexity: O(1).
+    func takePruneDue() -> Bool {
+        state.withLock { state in
+            defer { state.pruneDue = false }
+            return state.pruneDue
+        }
+    }
+
+    /// Whether a size check found the cache over its limit, and no commit pruned since.
+    /// - Complexity: O(1).
+    var isPruneDue: Bool { state.withLock { $0.pruneDue } }
 
     /// The failures recorded, oldest first, forgotten here.
     func takeFailures() -> [Failure] {

@@ -221,9 +221,13 @@ public final class ClientStore {
     public func cacheSize() throws(StoreError) -> Int {
         try commit()
         return try read("measure the cache") { db in
-            try Int.fetchOne(db, sql: "SELECT coalesce(sum(length(path) + length(value)), 0) FROM cache") ?? 0
+            try Int.fetchOne(db, sql: Self.cacheSizeQuery) ?? 0
         }
     }
+
+    /// The statement that measures the cached data (``cacheSize()``): it reads every row.
+    static let cacheSizeQuery = "SELECT coalesce(sum(length(path) + length(value)), 0) FROM cache"
+
 
     // MARK: Writes
 
@@ -400,7 +404,9 @@ public final class ClientStore {
         noteCommit(removingWrites: removesWrites)
         // A large cache written (a listen on a large location): what building its rows freed.
         if rows >= Self.largeCommitRows { FreedMemory.release() }
-        if serverUpdatesSinceCheck >= pruneCheckInterval {
+        // A size check due here, or one made on the store's queue after a background commit
+        // that found the cache over its limit.
+        if serverUpdatesSinceCheck >= pruneCheckInterval || backgroundCommits.takePruneDue() {
             serverUpdatesSinceCheck = 0
             _ = try pruneIfNeeded()
         }
@@ -413,20 +419,29 @@ public final class ClientStore {
     /// the other core. What the caller does with the store afterwards (a read, another commit)
     /// runs after it: the store's queue is serial.
     ///
-    /// A queued write or a pin to store (``hasUrgentChanges``), a size check due, or an earlier
-    /// background commit that failed make it ``commit()`` here and now instead, so that a
-    /// failure is thrown to the caller. A background commit that fails gives its changes back
+    /// A size check due is made on the queue after the commit; a cache found over its limit
+    /// is pruned by the next commit, made on the caller's thread (pruning needs the tracked
+    /// queries). A queued write or a pin to store (``hasUrgentChanges``), a pruning due, or an
+    /// earlier background commit that failed make it ``commit()`` here and now instead, so that
+    /// a failure is thrown to the caller. A background commit that fails gives its changes back
     /// (see ``BackgroundCommits``), and the ones queued after it stand aside, so that nothing
     /// lands out of order.
     /// - Throws: ``StoreError`` from a commit made here.
     public func commitInBackground() throws(StoreError) {
-        guard !hasUrgentChanges, !backgroundCommits.hasFailures, serverUpdatesSinceCheck < pruneCheckInterval else {
+        guard !hasUrgentChanges, !backgroundCommits.hasFailures, !backgroundCommits.isPruneDue else {
             return try commit()
         }
         guard hasChanges else {
             clearChanges()
             return
         }
+        // A size check due is made on the store's queue too, after the commit: measuring the
+        // cache reads every row, which the engine's thread must not wait for every thousand
+        // server updates. Only a cache found over its limit brings the pruning back to the
+        // engine's thread, at its next commit (which needs the tracked queries).
+        let checksSize = serverUpdatesSinceCheck >= pruneCheckInterval
+        if checksSize { serverUpdatesSinceCheck = 0 }
+        let limit = cacheSizeLimit
         // No save is left to write (`hasUrgentChanges` is false): the saves here were called
         // off, and are skipped.
         let changes = self.changes
@@ -452,9 +467,17 @@ public final class ClientStore {
                     return .commit
                 }
             } catch {
+                // The size check is made again by the commit on the engine's thread.
+                if checksSize { commits.noteCacheOverLimit() }
                 // What is given back leaves the called-off saves out. Its failure reaches the
                 // caller from the commit that retries it on the engine's thread.
                 commits.failed(changes.filter { if case .saveWrite = $0 { false } else { true } }, queryChanges)
+                return
+            }
+            // A size that cannot be read is checked again on the engine's thread, where its
+            // failure reaches the caller.
+            if checksSize, (try? Int.fetchOne(db, sql: ClientStore.cacheSizeQuery)).flatMap({ $0 }).map({ $0 <= limit }) != true {
+                commits.noteCacheOverLimit()
             }
         }
     }

@@ -176,6 +176,63 @@ import Testing
         #expect(store.trackedQuery(.default(at: "active")) != nil)
     }
 
+    /// Before, a size check due made the deferred commit on the engine's thread, which then
+    /// read every cached row: every thousand server updates, however large the cache.
+    @Test(
+        "a size check due with a deferred commit is made on the store's queue; only a cache found over its limit is pruned, by the next commit, on the caller's thread"
+    )
+    func sizeChecksRunOnTheStoresQueue() throws {
+        let (directory, file) = try makeFile()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try ClientStore(at: .file(file), durability: .normal, cacheSizeLimit: 3_000, pruneCheckInterval: 4, now: 0)
+        let blob = Node(.string(String(repeating: "x", count: 900)))
+        func cache(_ name: String, at time: Int64, active: Bool = false) {
+            let path = Path(keys: [ChildKey(unchecked: name)])
+            store.overwriteServerCache(Node(children: [(ChildKey(unchecked: "v"), blob)]), at: path)
+            store.setQueryActive(.default(at: path), now: time)
+            store.setQueryComplete(.default(at: path), keys: [], now: time)
+            if !active { store.setQueryInactive(.default(at: path), now: time) }
+        }
+        // Under the limit at the check: nothing comes back to the caller's thread.
+        cache("old", at: 1)
+        cache("older", at: 0)
+        try store.commit()
+        cache("active", at: 5, active: true)
+        store.overwriteServerCache(json("1"), at: "small")
+        try store.commitInBackground()
+        #expect(store.hasBackgroundCommits, "handed over, with its size check")
+        store.queue.inDatabase { _ in }
+        #expect(!store.backgroundCommits.isPruneDue)
+
+        // Over the limit at the next check (four more server updates): the deferred commit is
+        // still handed over, and nothing is pruned on the caller's thread...
+        cache("recent", at: 9)
+        cache("newest", at: 10)
+        store.overwriteServerCache(json("2"), at: "small")
+        store.overwriteServerCache(json("3"), at: "small")
+        try store.commitInBackground()
+        #expect(store.hasBackgroundCommits, "handed over, with its size check")
+        #expect(store.trackedQuery(.default(at: "older")) != nil)
+        #expect(try store.cacheSize() > 3_000)
+        #expect(store.backgroundCommits.isPruneDue)
+        #expect(!(try store.cachedNode(at: "older").isEmpty))
+
+        // ...until the next commit, made here, prunes the least recently used inactive data.
+        store.overwriteServerCache(json("4"), at: "small")
+        try store.commitInBackground()
+        #expect(!store.hasBackgroundCommits, "made on the caller's thread")
+        #expect(!store.backgroundCommits.isPruneDue)
+        #expect(try store.cacheSize() <= 3_000)
+        #expect(try store.cachedNode(at: "older").isEmpty)
+        #expect(store.trackedQuery(.default(at: "older")) == nil)
+        #expect(!(try store.cachedNode(at: "active").isEmpty))
+        #expect(try store.cachedNode(at: "small") == json("4"))
+        try store.close()
+        let reopened = try ClientStore(at: .file(file), durability: .normal, now: 0)
+        #expect(try reopened.cachedNode(at: "older").isEmpty)
+        #expect(try reopened.cachedNode(at: "small") == json("4"))
+    }
+
     /// Before, each pruned query was checked against every kept location, and each row below a
     /// pruned location against every kept one inside it: 200,000 children did not finish in 16
     /// minutes.
