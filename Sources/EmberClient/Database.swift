@@ -61,6 +61,9 @@ public final class Database {
     /// Whether the store has changes waiting for ``commitStore()``.
     public var hasUncommittedChanges: Bool { repo.persistence.hasChanges }
 
+    /// How many changes the store holds in memory for its next commit (0 without a store).
+    public var uncommittedStoreChangeCount: Int { repo.persistence.store?.waitingChangeCount ?? 0 }
+
     /// Commits what changed in the store since the last commit (the engine does it at the end
     /// of every tick). A failure is kept in ``lastStoreError`` and reported to
     /// ``onStoreError``; the changes wait for the next commit.

@@ -34,16 +34,24 @@ extension Ember: TickParticipant {
     /// A crash between the commits loses nothing acknowledged: the acknowledgements wait for
     /// the server's commit, and a write it holds is never applied twice (its save was called
     /// off, or the ledger answers it again).
+    ///
+    /// A scheduled commit that found a client with a write in flight left that client to the
+    /// end of its tick (``storeCommitDue``): its deferred changes are handed to its store's
+    /// queue here, once the server's answers have called its saves off. A client whose
+    /// completions send its next writes always has some in flight when the timer fires, and
+    /// would otherwise hold every deferred change in memory until it stopped writing.
     public func endTick() {
         let answered: ((WriteKey) -> Bool)? =
             if let server = embeddedServer, server.endTick() { { server.hasAnswered($0) } } else { nil }
+        let due = storeCommitDue
+        storeCommitDue = false
         var deferred = false
         for client in clientDatabases where client.hasUncommittedChanges {
             if let answered { client.forgetSaves(answeredByServer: answered) }
             if client.hasUrgentStoreChanges {
                 client.commitStore()
             } else if client.hasUncommittedChanges {
-                deferred = true
+                if due { client.commitStoreInBackground() } else { deferred = true }
             }
         }
         if deferred { scheduleStoreCommit() }
@@ -59,6 +67,10 @@ extension Ember: TickParticipant {
             guard let self else { return }
             storeCommitScheduled = false
             commitClientStores(inBackground: true)
+            // A client skipped for its write in flight is committed at the end of this tick.
+            if clientDatabases.contains(where: { $0.hasUrgentStoreChanges && $0.hasUncommittedChanges }) {
+                storeCommitDue = true
+            }
         }
     }
 

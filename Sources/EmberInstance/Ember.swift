@@ -103,6 +103,9 @@ public final class Ember {
     private var lock: DirectoryLock?
     /// Whether a commit of the clients' deferred store changes is scheduled.
     var storeCommitScheduled = false
+    /// Whether the scheduled commit left a client with a write in flight to the end of the
+    /// tick, which then hands that client's deferred changes to its store's queue.
+    var storeCommitDue = false
     /// How long a client's store changes that need not be on disk at the end of the tick (the
     /// cache, answered writes leaving the queue) may wait for their commit, in milliseconds:
     /// one commit then carries many ticks' changes.

@@ -175,6 +175,10 @@ public final class ClientStore {
         }
     }
 
+    /// How many changes wait for a commit (the saves called off included).
+    /// - Complexity: O(1).
+    public var waitingChangeCount: Int { changes.count + queryChanges.count }
+
     /// Whether changes wait for ``commit()``.
     public var hasChanges: Bool {
         changes.count > cancelledSaves.count || !queryChanges.isEmpty || backgroundCommits.hasFailures

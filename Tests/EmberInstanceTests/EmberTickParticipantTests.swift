@@ -85,6 +85,57 @@ struct EmberTickParticipantTests {
         try ember.close()
     }
 
+    /// Before, the scheduled commit skipped a client with a write in flight (its save would
+    /// be written only to be called off at the end of the tick) and nothing took it up again:
+    /// a client whose completions send its next writes always has writes in flight when the
+    /// timer fires, so its cache changes piled up in memory until it stopped writing.
+    @Test(
+        "a client that writes without pause, a window of writes always in flight, has its deferred store changes committed every deferral period, not held in memory until it stops"
+    )
+    func deferredCommitsKeepUpWithAStreamOfWrites() throws {
+        let directory = try TemporaryDirectory.make("ember-stream").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let clock = ManualClock(1_700_000_000_000)
+        let ember = try Ember(
+            persistence: .directory(directory, try PersistenceSettings(durability: .normal, clientCacheSize: 10_000_000)),
+            clock: clock, random: SeededRandom(seed: 1))
+        let writer = try ember.client(named: "writer")
+        try ember.flush()
+        let total = 2_000, window = 10
+        var sent = 0, answered = 0, mostWaiting = 0
+        var failures: [String] = []
+        func send() {
+            let index = sent
+            sent += 1
+            do {
+                try writer.reference("stream/k\(index % 100)").setValue(.int(Int64(index))) { error in
+                    if let error { failures.append("\(error)") }
+                    answered += 1
+                    // A millisecond a write: the deferral period passes while writes are in flight.
+                    clock.advance(by: 1)
+                    mostWaiting = max(mostWaiting, writer.uncommittedStoreChangeCount)
+                    if sent < total { send() }
+                }
+            } catch {
+                failures.append("\(error)")
+            }
+        }
+        for _ in 0..<window { send() }
+        try ember.run { answered == total }
+        #expect(failures.isEmpty)
+        // A deferral period is 20 writes here; each leaves a cached value and its save.
+        #expect(mostWaiting < 200, "at most about two deferral periods' changes wait in memory: \(mostWaiting)")
+        ember.commitClientStores()
+        try ember.close()
+        let reopened = try open(directory)
+        let reader = try reopened.client(named: "writer", startOffline: true)
+        var cached: Node?
+        try reader.reference("stream/k99").query.observeOnce(.value) { result in cached = try? result.get().0.node }
+        try reopened.flush()
+        #expect(cached == json("1999"), "the last value is in the client's cache after a restart, offline")
+        try reopened.close()
+    }
+
     /// The writers whose watermarks the server's store holds, and each watermark, read through
     /// the store's own connection (an open store holds its file exclusively).
     func storedWatermarks(in ember: Ember) throws -> [String: Int64] {
