@@ -102,7 +102,7 @@ final class ServerTree: RuleTreeReader, @unchecked Sendable {
         let stored = try store.loadLocation(path, skipping: held.map(\.path), interiorAncestors: interiorDepth)
         loadCount += 1
         var node = stored.node
-        let below = stored.path == owner ? held : regions.regions(below: stored.path)
+        let below = stored.reach == .asked ? held : regions.regions(below: stored.path)
         var heldBytes = 0
         for region in below {
             node.set(root.child(at: stored.path.appending(region.path)), at: region.path)
@@ -116,7 +116,10 @@ final class ServerTree: RuleTreeReader, @unchecked Sendable {
         }
         // A new location (nothing stored, nothing in memory): the tree has nothing to change.
         if !node.isEmpty || !root.child(at: stored.path).isEmpty { root.set(node, at: stored.path) }
-        let skippedBytes = stored.path == owner ? heldBytes : 0
+        // Memory's data below counts as the region's when its rows were not read: skipped, or
+        // none in the store (an empty location around the one asked for). Below a leaf they
+        // were read, and counted in the location's bytes.
+        let skippedBytes = stored.reach == .leafAbove ? 0 : heldBytes
         let absorbed = regions.insert(stored.path, .init(bytes: stored.bytes + skippedBytes, lastUse: uses))
         loadedBytes += stored.bytes + skippedBytes - absorbed
         if stored.bytes >= FreedMemory.largeLoadBytes { FreedMemory.release() }

@@ -81,6 +81,11 @@ public final class ServerStore {
     /// of statements hashes the SQL text on each look-up: two a read, about 1,600 instructions
     /// of every write to a new location, callgrind).
     private var readStatements: ReadStatements?
+    /// The last location a read found rows below while looking for the widest empty location
+    /// around a new one (``widestEmptyLocation(around:upTo:_:)``): it and its ancestors are not
+    /// looked at again. Knowledge that went stale (its rows removed since) only makes a read
+    /// load a narrower location than it could.
+    private var lastOccupied: Path?
     /// The paths changed since the last commit, outermost only (a change below a changed
     /// location is part of it).
     private var changed = ChangedPaths()
@@ -418,9 +423,16 @@ public final class ServerStore {
         /// A location's rows (``LeafRows/load(at:in:problems:bytes:skipping:unappliedPriorities:range:)``).
         let range: BulkStatement
 
+        /// Whether a row lies strictly below a location (``ServerStore/widestEmptyLocation(around:upTo:_:)``).
+        let below: BulkStatement
+        /// Whether the table holds any row (below the root).
+        let any: BulkStatement
+
         init(_ db: Database) throws {
             ancestor = try BulkStatement("SELECT 1 FROM leaves WHERE path = ?", in: db)
             range = try BulkStatement(ServerStore.rows.rangeSQL, in: db)
+            below = try BulkStatement("SELECT 1 FROM leaves WHERE path >= ? AND path < ? LIMIT 1", in: db)
+            any = try BulkStatement("SELECT 1 FROM leaves LIMIT 1", in: db)
         }
     }
 
@@ -550,7 +562,9 @@ public final class ServerStore {
     /// are contiguous in path order), and the rows of its ancestors that could hold a leaf.
     ///
     /// When an ancestor holds a leaf, `path` does not exist, and the leaf's location is read
-    /// instead (the smallest whole location around `path`): ``StoredLocation/path`` says which.
+    /// instead (the smallest whole location around `path`); when `path` holds no row, the
+    /// widest empty location around it is returned (``widestEmptyLocation(around:upTo:_:)``):
+    /// ``StoredLocation/path`` and ``StoredLocation/reach`` say which.
     /// A priority path (`a/.priority`) reads its owner.
     /// - Throws: ``StoreError`` when the file cannot be read.
     /// - Complexity: O(d log r + k log k) for a path of depth d and k rows at and below it.
@@ -567,6 +581,7 @@ public final class ServerStore {
             let statements = try readStatements ?? ReadStatements(db)
             readStatements = statements
             var location = asked
+            var reach = StoredLocation.Reach.asked
             if !asked.isEmpty {
                 // The shallowest ancestor that holds a leaf, if any: one lookup of the primary key
                 // per ancestor, shallowest first (an `IN` list ordered by length cost SQLite two
@@ -577,6 +592,7 @@ public final class ServerStore {
                     let text = LeafRows.rowPath(ancestor)
                     if try lookup.hasRow(.text(text)) {
                         location = ancestor
+                        reach = .leafAbove
                         break
                     }
                 }
@@ -589,8 +605,49 @@ public final class ServerStore {
                 at: location, in: db, problems: &problems, bytes: &bytes, skipping: location == asked ? skipping : [],
                 unappliedPriorities: &unapplied, range: statements.range)
             if !problems.isEmpty { rowsMatchTree = false }
-            return StoredLocation(path: location, node: node, badRows: problems, bytes: bytes, heldPriorities: unapplied)
+            // A new location (no row at or below it, none skipped): the widest empty location
+            // around it is read instead, so that the next new locations there are in memory.
+            if location == asked, !asked.isEmpty, skipping.isEmpty, node.isEmpty, bytes == 0, problems.isEmpty, unapplied.isEmpty {
+                location = try widestEmptyLocation(around: asked, upTo: min(interiorAncestors, asked.count), statements)
+                if location != asked { reach = .emptyAround }
+            }
+            return StoredLocation(path: location, reach: reach, node: node, badRows: problems, bytes: bytes, heldPriorities: unapplied)
         }
+    }
+
+    /// The shallowest ancestor of `path` (or `path` itself), `depth` keys deep or deeper, with
+    /// no row at or below it in the store, where `path` has none and the ancestors from `depth`
+    /// down were looked up and hold no row of their own (``loadLocation(_:skipping:interiorAncestors:)``):
+    /// one seek per ancestor, nearest first, up to the first with rows below. The ancestors
+    /// above `depth`, which the caller knows hold no leaf, are not considered: each location
+    /// widened to had its own row looked up.
+    ///
+    /// Writes to new locations side by side (a new record's fields, a batch of new children in
+    /// an empty list, a fresh database) then find the ones after the first in memory, instead
+    /// of one store read each. Below a location that already holds rows (a push to a long
+    /// list), one seek finds it so, remembered in ``lastOccupied`` for the next one.
+    /// - Complexity: O(d log r) for a path of depth d and r rows; O(d) when the parent is
+    ///   known to hold rows.
+    private func widestEmptyLocation(around path: Path, upTo lowest: Int, _ statements: ReadStatements) throws -> Path {
+        var widest = path
+        for depth in stride(from: path.count - 1, through: lowest, by: -1) {
+            let ancestor = Path(keys: Array(path.keys.prefix(depth)))
+            if let occupied = lastOccupied, ancestor.contains(occupied) { break }
+            let holdsRows: Bool
+            if depth == 0 {
+                holdsRows = try statements.any.hasRow()
+            } else {
+                let text = LeafRows.rowPath(ancestor)
+                // Strictly below it (`0` follows `/`); its own row was looked up already.
+                holdsRows = try statements.below.hasRow(.text(text + "/"), .text(text + "0"))
+            }
+            if holdsRows {
+                lastOccupied = ancestor
+                break
+            }
+            widest = ancestor
+        }
+        return widest
     }
 
     /// Whether rows of data lie below `path` besides those of the locations the caller holds in

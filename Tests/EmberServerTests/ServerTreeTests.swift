@@ -76,6 +76,68 @@ struct ServerTreeTests {
         #expect(server.cacheUse.regions == 1)
     }
 
+    /// Before, each new location was a store read of its own: a new record's fields, written
+    /// one by one, read the store once each (eight writers' new keys: a sixth of a durable
+    /// write).
+    @Test(
+        "a write to a new location reads the widest empty location around it, so the new locations beside it need no read; below a location that holds rows, a new one is read alone; everything reads back"
+    )
+    func newLocationsSideBySide() throws {
+        try withStore(holding: #"{"rooms":{"r1":{"topic":"x"}},"list":{"a":1,"b":2}}"#) { file in
+            let server = try open(file)
+            // A new record below a new location: the first field reads `users` (empty), the
+            // others are in memory.
+            try server.put(json(#""Ada""#), at: "users/u1/name", hash: nil)
+            #expect(server.cacheUse.loads == 1 && server.cacheUse.regions == 1)
+            try server.put(json("36"), at: "users/u1/age", hash: nil)
+            try server.put(json(#""Alan""#), at: "users/u2/name", hash: nil)
+            #expect(server.cacheUse.loads == 1, "the locations beside it were in memory")
+            server.endTick()
+            // Below a location with rows: each new child is read alone (a new location
+            // there may hold nothing, but its siblings do).
+            try server.put(json("3"), at: "list/c", hash: nil)
+            try server.put(json("4"), at: "list/d", hash: nil)
+            #expect(server.cacheUse.loads == 3 && server.cacheUse.regions == 3)
+            #expect(server.value(at: "list") == json(#"{"a":1,"b":2,"c":3,"d":4}"#))
+            // A new location below a leaf is not widened: the leaf is read.
+            try server.put(json(#"{"deep":1}"#), at: "rooms/r1/topic/sub", hash: nil)
+            #expect(server.value(at: "rooms/r1") == json(#"{"topic":{"sub":{"deep":1}}}"#))
+            server.endTick()
+            let expected = json(#"{"rooms":{"r1":{"topic":{"sub":{"deep":1}}}},"list":{"a":1,"b":2,"c":3,"d":4},"users":{"u1":{"name":"Ada","age":36},"u2":{"name":"Alan"}}}"#)
+            #expect(server.value(at: "") == expected)
+            try server.close()
+            #expect(try open(file).value(at: "") == expected)
+        }
+    }
+
+    @Test("a fresh store: the first write reads the whole (empty) tree, and every write after it is in memory; with a cache too small, a new location's first write reads the empty location around it and what was written reads back")
+    func aFreshStoreIsReadOnce() throws {
+        let directory = try TemporaryDirectory.make("ember-tree").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = directory + "/server.sqlite"
+        do {
+            let server = try open(file)
+            for index in 0..<50 { try server.put(json("\(index)"), at: Path(keys: ["w", ChildKey(unchecked: "k\(index)")]), hash: nil) }
+            #expect(server.cacheUse.loads == 1 && server.cacheUse.regions == 1)
+            server.endTick()
+            try server.close()
+        }
+        let server = try open(file, cacheSize: 1)
+        for round in 0..<3 {
+            for index in 0..<10 { try server.put(json("\(round)"), at: Path(keys: ["v", ChildKey(unchecked: "k\(index)")]), hash: nil) }
+            server.endTick()
+            #expect(server.cacheUse.regions == 0, "evicted after the tick")
+        }
+        // The first tick's first write read `v`, empty, whole; after it the locations hold
+        // rows, and each is read alone.
+        #expect(server.cacheUse.loads == 1 + 2 * 10)
+        let expected = json(#"{"k0":2,"k1":2,"k2":2,"k3":2,"k4":2,"k5":2,"k6":2,"k7":2,"k8":2,"k9":2}"#)
+        #expect(server.value(at: "v") == expected)
+        #expect(server.value(at: "w/k49") == json("49"))
+        try server.close()
+        #expect(try open(file).value(at: "v") == expected)
+    }
+
     @Test("a write below a location not in memory keeps that location's priority and other children, and drops the priority with the last child")
     func ancestorsNotInMemory() throws {
         let directory = try TemporaryDirectory.make("ember-tree").path
