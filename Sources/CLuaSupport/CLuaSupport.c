@@ -782,6 +782,36 @@ void ember_lua_set_yield_ticket(lua_State *L, intptr_t ticket) { control_of(L)->
 
 void ember_lua_push_wait_sentinel(lua_State *L) { lua_pushlightuserdata(L, (void *)&wait_sentinel_key); }
 
+/* MARK: the objects' __index */
+
+/** What a field's getter returned is the lookup's result (after a wait too). */
+static int field_index_continue(lua_State *L, int status, lua_KContext context) {
+    (void)status;
+    (void)context;
+    return 1;
+}
+
+/** `__index(object, key)` over the methods (upvalue 1) and the fields' getters (upvalue 2). */
+static int field_index(lua_State *L) {
+    lua_settop(L, 2);
+    lua_pushvalue(L, 2);
+    if (lua_gettable(L, lua_upvalueindex(1)) != LUA_TNIL) return 1;
+    lua_pop(L, 1);
+    lua_pushvalue(L, 2);
+    if (lua_gettable(L, lua_upvalueindex(2)) == LUA_TNIL) return 1;
+    lua_pushvalue(L, 1);
+    lua_callk(L, 1, 1, 0, field_index_continue);
+    return 1;
+}
+
+int ember_lua_make_index(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    lua_settop(L, 2);
+    lua_pushcclosure(L, field_index, 2);
+    return 1;
+}
+
 int ember_lua_is_wait_sentinel(lua_State *L, int idx) {
     return lua_type(L, idx) == LUA_TLIGHTUSERDATA && lua_touserdata(L, idx) == (void *)&wait_sentinel_key;
 }

@@ -3,8 +3,9 @@ import EmberCore
 /// The Lua half of the setup: methods written in Lua, the sandbox, and coroutines that pass
 /// Ember's waits through.
 extension LuaRuntime {
-    /// Runs once with the real global table, the wait sentinel, the object metatables and the
-    /// error object constructor (`new_error(code, message)`); returns the function that makes a
+    /// Runs once with the real global table, the wait sentinel, the object metatables, the
+    /// error object constructor (`new_error(code, message)`) and the `__index` maker
+    /// (`make_index(methods, fields)`); returns the function that makes a
     /// script environment: `new_env(db, arg)`.
     ///
     /// - Each environment is a fresh table over a read-only base (`__index`; its metatable is
@@ -16,7 +17,7 @@ extension LuaRuntime {
     /// - `coroutine.resume`/`coroutine.wrap` pass a wait (a yield of the sentinel) on to the
     ///   coroutine around them, so `ref:get()` works inside a coroutine a script made.
     static let prelude = #"""
-    local G, WAIT, metatables, new_error = ...
+    local G, WAIT, metatables, new_error, make_index = ...
     local next, type, error, select, setmetatable, getmetatable = next, type, error, select, setmetatable, getmetatable
     local co_create, co_resume, co_yield, co_status, co_isyieldable =
         coroutine.create, coroutine.resume, coroutine.yield, coroutine.status, coroutine.isyieldable
@@ -47,13 +48,8 @@ extension LuaRuntime {
       if next(fields) == nil then
         mt.__index = methods
       else
-        mt.__index = function(self, key)
-          local method = methods[key]
-          if method ~= nil then return method end
-          local field = fields[key]
-          if field ~= nil then return field(self) end
-          return nil
-        end
+        -- methods[key], else fields[key](self), else nil: a C closure (LuaState.pushIndexMaker)
+        mt.__index = make_index(methods, fields)
       end
     end
 

@@ -108,14 +108,14 @@ extension LuaRuntime {
     }
 
     /// Runs the prelude (see `LuaRuntime+Prelude.swift`) with the real globals, the wait
-    /// sentinel, the metatables and the error object constructor, and keeps the environment maker and the session environment.
+    /// sentinel, the metatables, the error object constructor and the `__index` maker, and keeps the environment maker and the session environment.
     func runPrelude() throws(LuaError) {
         let main = lua.mainThread
         let base = main.top
         defer { main.setTop(base) }
         try lua.load(Self.prelude, name: "=ember", base: base)
         // stack: ... | handler | prelude
-        try lua.hostCall(resultCount: 4, failure: .setup) { thread in
+        try lua.hostCall(resultCount: 5, failure: .setup) { thread in
             thread.pushGlobalTable()
             thread.pushWaitSentinel()
             thread.createTable(fieldCount: Int32(LuaObjectType.allCases.count))
@@ -124,9 +124,10 @@ extension LuaRuntime {
                 thread.setField(type.name, ofTableAt: -2)
             }
             thread.pushErrorConstructor()
-            return .results(4)
+            thread.pushIndexMaker()
+            return .results(5)
         }
-        try lua.protectedCall(argumentCount: 4, resultCount: 1, base: base)
+        try lua.protectedCall(argumentCount: 5, resultCount: 1, base: base)
         // stack: ... | handler | new_env
         newEnvironment = anchor(valueAt: -1, in: main)
         // the session's environment

@@ -263,6 +263,13 @@ void ember_lua_set_yield_ticket(lua_State *L, intptr_t ticket);
     code that resumes coroutines itself passes a yield of this value on to its own resumer. */
 void ember_lua_push_wait_sentinel(lua_State *L);
 
+/** `make_index(methods, fields)`, for the prelude: returns the `__index` of an object type with
+    fields beside its methods, a C closure over the two tables that returns `methods[key]` when it
+    is not nil, else `fields[key](object)` when there is such a field, else nil. It does in C
+    what a Lua function did, without that function's instructions and the count hook between
+    them on every method call (`ref:set`, `ref:child`); a field may still wait. */
+int ember_lua_make_index(lua_State *L);
+
 /** Whether the value at `idx` is the wait sentinel. */
 int ember_lua_is_wait_sentinel(lua_State *L, int idx);
 
