@@ -81,11 +81,16 @@ public final class ServerStore {
     /// of statements hashes the SQL text on each look-up: two a read, about 1,600 instructions
     /// of every write to a new location, callgrind).
     private var readStatements: ReadStatements?
-    /// The last location a read found rows below while looking for the widest empty location
-    /// around a new one (``widestEmptyLocation(around:upTo:_:)``): it and its ancestors are not
-    /// looked at again. Knowledge that went stale (its rows removed since) only makes a read
+    /// The last locations (up to ``occupiedKept``) a read found rows below while looking for
+    /// the widest empty location around a new one (``widestEmptyLocation(around:upTo:_:)``):
+    /// they and their ancestors are not looked at again, so writers pushing to a few lists in
+    /// turn pay no seek. Knowledge that went stale (their rows removed since) only makes a read
     /// load a narrower location than it could.
-    private var lastOccupied: Path?
+    private var occupied: [Path] = []
+    /// The next slot of ``occupied`` to replace once it is full.
+    private var nextOccupiedSlot = 0
+    /// How many locations known to hold rows are kept.
+    static let occupiedKept = 8
     /// The paths changed since the last commit, outermost only (a change below a changed
     /// location is part of it).
     private var changed = ChangedPaths()
@@ -625,14 +630,14 @@ public final class ServerStore {
     /// Writes to new locations side by side (a new record's fields, a batch of new children in
     /// an empty list, a fresh database) then find the ones after the first in memory, instead
     /// of one store read each. Below a location that already holds rows (a push to a long
-    /// list), one seek finds it so, remembered in ``lastOccupied`` for the next one.
+    /// list), one seek finds it so, remembered in ``occupied`` for the next ones.
     /// - Complexity: O(d log r) for a path of depth d and r rows; O(d) when the parent is
-    ///   known to hold rows.
+    ///   known to hold rows (one of the ``occupiedKept`` kept).
     private func widestEmptyLocation(around path: Path, upTo lowest: Int, _ statements: ReadStatements) throws -> Path {
         var widest = path
         for depth in stride(from: path.count - 1, through: lowest, by: -1) {
             let ancestor = Path(keys: Array(path.keys.prefix(depth)))
-            if let occupied = lastOccupied, ancestor.contains(occupied) { break }
+            if occupied.contains(where: { ancestor.contains($0) }) { break }
             let holdsRows: Bool
             if depth == 0 {
                 holdsRows = try statements.any.hasRow()
@@ -642,7 +647,12 @@ public final class ServerStore {
                 holdsRows = try statements.below.hasRow(.text(text + "/"), .text(text + "0"))
             }
             if holdsRows {
-                lastOccupied = ancestor
+                if occupied.count < Self.occupiedKept {
+                    occupied.append(ancestor)
+                } else {
+                    occupied[nextOccupiedSlot] = ancestor
+                    nextOccupiedSlot = (nextOccupiedSlot + 1) % Self.occupiedKept
+                }
                 break
             }
             widest = ancestor
